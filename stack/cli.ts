@@ -1,0 +1,271 @@
+// Command line of the local stack. The command names are shared with the rest of the team
+// and with CI (ARCHITECTURE.md): start, status, stop, db-reset; `--supabase` (or
+// FIELDCHECK_STACK=supabase) drives the real Supabase CLI instead.
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { loadConfig, projectRoot, type StackConfig } from './config.ts';
+import { withApiKeys } from './keys.ts';
+import { startStack, statusOf, PortInUseError, type StackStatus } from './server.ts';
+import { startPostgres } from './postgres/index.ts';
+import { prepareDatabase } from './postgres/database.ts';
+import { runSupabaseCli } from './supabase-cli.ts';
+
+const DEMO_LOGIN = { email: 'owner@demo.fieldcheck.test', password: 'fieldcheck-demo-1' };
+const WEB_PORT = Number(process.env.PORT ?? 5173);
+
+interface StatusFile extends StackStatus {
+  pid: number;
+  mode: 'foreground' | 'background';
+  started_at: string;
+}
+
+function statusPath(config: StackConfig): string {
+  return path.join(path.dirname(config.dataDir), 'status.json');
+}
+function logPath(config: StackConfig): string {
+  return path.join(path.dirname(config.dataDir), 'logs', 'stack.log');
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** The running stack's status, or undefined (a status file of a dead process is removed). */
+function readRunning(config: StackConfig): StatusFile | undefined {
+  const file = statusPath(config);
+  if (!existsSync(file)) return undefined;
+  const status = JSON.parse(readFileSync(file, 'utf8')) as StatusFile;
+  if (isAlive(status.pid)) return status;
+  rmSync(file, { force: true });
+  return undefined;
+}
+
+function writeStatus(config: StackConfig, status: StackStatus, mode: StatusFile['mode']): void {
+  mkdirSync(path.dirname(statusPath(config)), { recursive: true });
+  const file: StatusFile = { ...status, pid: process.pid, mode, started_at: new Date().toISOString() };
+  writeFileSync(statusPath(config), JSON.stringify(file, null, 2));
+}
+
+function banner(status: StackStatus, webUrl?: string): string {
+  const lines = [
+    '',
+    'Fieldcheck local stack is running.',
+    '',
+    ...(webUrl ? [`         Web app: ${webUrl}`] : []),
+    `         API URL: ${status.API_URL}`,
+    `   Functions URL: ${status.FUNCTIONS_URL}`,
+    `          DB URL: ${status.DB_URL}`,
+    `        JWKS URL: ${status.JWKS_URL}`,
+    `  Mail (MailDev): ${status.MAIL_URL}`,
+    ` Publishable key: ${status.PUBLISHABLE_KEY}`,
+    `      Secret key: ${status.SECRET_KEY}`,
+    `        anon key: ${status.ANON_KEY}`,
+    `service_role key: ${status.SERVICE_ROLE_KEY}`,
+    '',
+    `      Demo login: ${DEMO_LOGIN.email} / ${DEMO_LOGIN.password}`,
+    '',
+  ];
+  return lines.join('\n');
+}
+
+async function startWeb(status: StackStatus): Promise<{ url: string; close(): Promise<void> } | undefined> {
+  const configFile = path.join(projectRoot, 'web', 'vite.config.ts');
+  if (!existsSync(configFile)) return undefined;
+  process.env.VITE_SUPABASE_URL = status.API_URL;
+  process.env.VITE_SUPABASE_PUBLISHABLE_KEY = status.PUBLISHABLE_KEY;
+  const { createServer } = await import('vite');
+  const server = await createServer({ configFile, server: { port: WEB_PORT, strictPort: true } });
+  try {
+    await server.listen();
+  } catch (error) {
+    await server.close();
+    if ((error as Error).message?.includes('already in use')) {
+      throw new PortInUseError(`Port ${WEB_PORT} (the web app) is already in use by another program. Stop it, or run with PORT=<other port> npm start.`);
+    }
+    throw error;
+  }
+  return { url: `http://localhost:${WEB_PORT}`, close: () => server.close() };
+}
+
+function onShutdown(fn: () => Promise<void>): void {
+  let stopping = false;
+  const handler = async () => {
+    if (stopping) return;
+    stopping = true;
+    await fn();
+    process.exit(0);
+  };
+  process.on('SIGINT', handler);
+  process.on('SIGTERM', handler);
+}
+
+/** `npm start`: the stack and the web app in the foreground; Ctrl-C stops both. */
+async function startForeground(): Promise<void> {
+  const config = loadConfig();
+  const running = readRunning(config);
+  if (running?.mode === 'foreground') {
+    console.error(
+      `Fieldcheck is already running (npm start, pid ${running.pid}): open http://localhost:${WEB_PORT}.\n` +
+        'Stop it with Ctrl-C in its terminal, or `npm run stack:stop`.',
+    );
+    process.exit(1);
+  }
+  const startedAt = Date.now();
+  let stopStack = async () => {};
+  let status: StackStatus;
+  if (running) {
+    console.log(`Using the local stack already running in the background (pid ${running.pid}).`);
+    status = running;
+  } else {
+    const stack = await startStack({ watch: true, log: (m) => console.log(`[stack] ${m}`) });
+    writeStatus(config, stack.status, 'foreground');
+    status = stack.status;
+    stopStack = async () => {
+      await stack.stop();
+      rmSync(statusPath(config), { force: true });
+    };
+  }
+  let web: Awaited<ReturnType<typeof startWeb>>;
+  try {
+    web = await startWeb(status);
+  } catch (error) {
+    await stopStack();
+    throw error;
+  }
+  onShutdown(async () => {
+    console.log('\nStopping Fieldcheck…');
+    await web?.close();
+    await stopStack();
+  });
+  console.log(banner(status, web?.url));
+  console.log(`Ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s. Press Ctrl-C to stop.`);
+}
+
+/** `npm run stack:start`: the stack in a background process; returns once it is healthy. */
+async function startBackground(): Promise<void> {
+  const config = loadConfig();
+  const running = readRunning(config);
+  if (running) {
+    console.log(`The local stack is already running (pid ${running.pid}).`);
+    console.log(banner(running));
+    return;
+  }
+  const startedAt = Date.now();
+  mkdirSync(path.dirname(logPath(config)), { recursive: true });
+  const logFd = openSync(logPath(config), 'a');
+  const child = spawn(process.execPath, [path.join(import.meta.dirname, 'cli.ts'), 'serve'], {
+    detached: true,
+    stdio: ['ignore', logFd, logFd],
+    cwd: projectRoot,
+  });
+  child.unref();
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  for (;;) {
+    await new Promise((r) => setTimeout(r, 100));
+    const status = readRunning(config);
+    if (status) {
+      console.log(banner(status));
+      console.log(`Ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s. Logs: ${path.relative(projectRoot, logPath(config))}`);
+      process.exit(0);
+    }
+    if (exited) {
+      const tail = readFileSync(logPath(config), 'utf8').trim().split('\n').slice(-15).join('\n');
+      console.error(`The local stack did not start. Last lines of ${path.relative(projectRoot, logPath(config))}:\n${tail}`);
+      process.exit(1);
+    }
+  }
+}
+
+/** The background process behind stack:start. */
+async function serve(): Promise<void> {
+  const config = loadConfig();
+  const stack = await startStack({ log: (m) => console.log(`${new Date().toISOString()} ${m}`) });
+  onShutdown(async () => {
+    await stack.stop();
+    rmSync(statusPath(config), { force: true });
+  });
+  writeStatus(config, stack.status, 'background');
+}
+
+async function status(json: boolean): Promise<void> {
+  const config = loadConfig();
+  const running = readRunning(config);
+  if (!running) {
+    console.error('The local stack is not running. Start it with `npm start` or `npm run stack:start`.');
+    process.exit(1);
+  }
+  if (json) {
+    const { pid: _pid, mode: _mode, started_at: _at, ...keys } = running;
+    console.log(JSON.stringify(keys, null, 2));
+  } else {
+    console.log(banner(running));
+  }
+}
+
+async function stop(): Promise<void> {
+  const config = loadConfig();
+  const running = readRunning(config);
+  if (!running) {
+    console.log('The local stack is not running.');
+    return;
+  }
+  process.kill(running.pid, 'SIGTERM');
+  for (let i = 0; i < 300 && isAlive(running.pid); i++) await new Promise((r) => setTimeout(r, 100));
+  if (isAlive(running.pid)) {
+    console.error(`The stack (pid ${running.pid}) did not stop within 30 s.`);
+    process.exit(1);
+  }
+  console.log('Stopped the local stack. Data is kept in .stack/data (npm run db:reset rebuilds the database).');
+}
+
+async function dbReset(): Promise<void> {
+  const config = await withApiKeys(loadConfig());
+  const log = (m: string) => console.log(m);
+  if (readRunning(config)) {
+    await prepareDatabase(config, { reset: true, log });
+  } else {
+    const pg = await startPostgres(config, { log });
+    try {
+      await prepareDatabase(config, { reset: true, log });
+    } finally {
+      await pg.stop();
+    }
+  }
+  console.log('The database was re-created: platform bootstrap, migrations and seed applied.');
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const useSupabase = args.includes('--supabase') || process.env.FIELDCHECK_STACK === 'supabase';
+  const command = args.find((a) => !a.startsWith('-')) ?? 'help';
+  const json = args.includes('json') && (args.includes('-o') || args.includes('--output'));
+  if (useSupabase) {
+    process.exit(await runSupabaseCli(command, { background: args.includes('--background'), web: args.includes('--web'), json }));
+  }
+  switch (command) {
+    case 'start':
+      return args.includes('--background') ? startBackground() : startForeground();
+    case 'serve':
+      return serve();
+    case 'status':
+      return status(json);
+    case 'stop':
+      return stop();
+    case 'db-reset':
+      return dbReset();
+    default:
+      console.log('Usage: node stack/cli.ts <start [--background|--web]|status [-o json]|stop|db-reset> [--supabase]');
+  }
+}
+
+main().catch((error) => {
+  console.error(error instanceof PortInUseError ? error.message : `The local stack failed: ${(error as Error).message}`);
+  process.exit(1);
+});

@@ -1,0 +1,176 @@
+// Reads supabase/config.toml (the same file the real Supabase CLI reads) and turns it into the
+// settings of the local stack. Tests override ports, the data folder and the site URL so that
+// their stack never touches the developer's running one.
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'smol-toml';
+
+export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+
+// The well-known local development secrets of the Supabase CLI. They are public and only ever
+// used on a developer's machine; hosted projects have their own.
+export const LOCAL_JWT_SECRET = 'super-secret-jwt-token-with-at-least-32-characters-long';
+export const LOCAL_PUBLISHABLE_KEY = 'sb_publishable_ACJWlzQHlZjBrEguHvfOxg_3BJgxAaH';
+export const LOCAL_SECRET_KEY = 'sb_secret_N7UND0UgjKTVK-Uodkm0Hg_xSvEMPvz';
+export const LOCAL_DB_PASSWORD = 'postgres';
+
+export interface StackOverrides {
+  dataDir?: string;
+  host?: string;
+  ports?: Partial<StackPorts>;
+  siteUrl?: string;
+  /** Extra redirect URL patterns allowed besides config.toml's (tests add their web origin). */
+  extraRedirectUrls?: string[];
+  /** Extra folders of functions to serve besides supabase/functions (test fixtures). */
+  extraFunctionDirs?: string[];
+  /** Replaces [auth.rate_limit] values (tests that must not trip each other's limits). */
+  rateLimits?: Partial<RateLimits>;
+}
+
+export interface StackPorts {
+  api: number;
+  db: number;
+  mailWeb: number;
+  mailSmtp: number;
+  /** First of a range of loopback ports handed to Deno function processes. */
+  functionsBase: number;
+}
+
+export interface RateLimits {
+  /** Sign-in and sign-up requests per IP per 5 minutes. */
+  signInSignUps: number;
+  /** OTP / recovery verifications per IP per 5 minutes. */
+  tokenVerifications: number;
+  /** Token refreshes per IP per 5 minutes. */
+  tokenRefresh: number;
+  /** Emails sent per IP per hour. */
+  emailSent: number;
+}
+
+export interface AuthSettings {
+  siteUrl: string;
+  additionalRedirectUrls: string[];
+  jwtExpiry: number;
+  enableRefreshTokenRotation: boolean;
+  refreshTokenReuseInterval: number;
+  enableSignup: boolean;
+  enableConfirmations: boolean;
+  minimumPasswordLength: number;
+  passwordRequirements: string;
+  otpExpiry: number;
+  otpLength: number;
+  mfa: { maxEnrolledFactors: number; totpEnroll: boolean; totpVerify: boolean };
+  rateLimit: RateLimits;
+}
+
+export interface FunctionSettings {
+  name: string;
+  dir: string;
+  verifyJwt: boolean;
+}
+
+export interface StackConfig {
+  projectRoot: string;
+  supabaseDir: string;
+  dataDir: string;
+  host: string;
+  ports: StackPorts;
+  apiUrl: string;
+  dbUrl: string;
+  mailUrl: string;
+  jwtSecret: string;
+  anonKey: string;
+  serviceRoleKey: string;
+  publishableKey: string;
+  secretKey: string;
+  auth: AuthSettings;
+  extraFunctionDirs: string[];
+  /** The parsed config.toml, for settings not modelled above. */
+  toml: Record<string, any>;
+}
+
+function num(value: unknown, fallback: number): number {
+  return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
+}
+
+export function loadConfig(overrides: StackOverrides = {}): StackConfig {
+  const supabaseDir = path.join(projectRoot, 'supabase');
+  const toml = parse(readFileSync(path.join(supabaseDir, 'config.toml'), 'utf8')) as Record<string, any>;
+  const host = overrides.host ?? '127.0.0.1';
+  const ports: StackPorts = {
+    api: num(toml.api?.port, 54321),
+    db: num(toml.db?.port, 54322),
+    mailWeb: num(toml.inbucket?.port, 54324),
+    mailSmtp: num(toml.inbucket?.smtp_port, 54325),
+    functionsBase: 54340,
+    ...overrides.ports,
+  };
+  const auth = toml.auth ?? {};
+  const rate = auth.rate_limit ?? {};
+  const email = auth.email ?? {};
+  const totp = auth.mfa?.totp ?? {};
+  const siteUrl = overrides.siteUrl ?? auth.site_url ?? 'http://localhost:5173';
+  const dataDir = overrides.dataDir ?? path.join(projectRoot, '.stack', 'data');
+  return {
+    projectRoot,
+    supabaseDir,
+    dataDir,
+    host,
+    ports,
+    apiUrl: `http://${host}:${ports.api}`,
+    dbUrl: `postgresql://postgres:${LOCAL_DB_PASSWORD}@${host}:${ports.db}/postgres`,
+    mailUrl: `http://${host}:${ports.mailWeb}`,
+    jwtSecret: LOCAL_JWT_SECRET,
+    // Filled in by keys.ts (they are signed with jwtSecret).
+    anonKey: '',
+    serviceRoleKey: '',
+    publishableKey: LOCAL_PUBLISHABLE_KEY,
+    secretKey: LOCAL_SECRET_KEY,
+    auth: {
+      siteUrl,
+      additionalRedirectUrls: [...(auth.additional_redirect_urls ?? []), ...(overrides.extraRedirectUrls ?? [])],
+      jwtExpiry: num(auth.jwt_expiry, 3600),
+      enableRefreshTokenRotation: auth.enable_refresh_token_rotation !== false,
+      refreshTokenReuseInterval: num(auth.refresh_token_reuse_interval, 10),
+      enableSignup: auth.enable_signup !== false && email.enable_signup !== false,
+      enableConfirmations: email.enable_confirmations === true,
+      minimumPasswordLength: num(auth.minimum_password_length, 6),
+      passwordRequirements: auth.password_requirements ?? '',
+      otpExpiry: num(email.otp_expiry, 3600),
+      otpLength: num(email.otp_length, 6),
+      mfa: {
+        maxEnrolledFactors: num(auth.mfa?.max_enrolled_factors, 10),
+        totpEnroll: totp.enroll_enabled === true,
+        totpVerify: totp.verify_enabled === true,
+      },
+      rateLimit: {
+        signInSignUps: num(rate.sign_in_sign_ups, 30),
+        tokenVerifications: num(rate.token_verifications, 30),
+        tokenRefresh: num(rate.token_refresh, 150),
+        emailSent: num(rate.email_sent, 2),
+        ...overrides.rateLimits,
+      },
+    },
+    extraFunctionDirs: overrides.extraFunctionDirs ?? [],
+    toml,
+  };
+}
+
+/** The functions in supabase/functions (and any extra folders), with verify_jwt from config.toml. */
+export function listFunctions(config: StackConfig): FunctionSettings[] {
+  const dirs = [path.join(config.supabaseDir, 'functions'), ...config.extraFunctionDirs];
+  const found: FunctionSettings[] = [];
+  for (const base of dirs) {
+    if (!existsSync(base)) continue;
+    for (const entry of readdirSync(base, { withFileTypes: true })) {
+      if (!entry.isDirectory() || entry.name.startsWith('_') || entry.name.startsWith('.') || entry.name === 'node_modules') continue;
+      const dir = path.join(base, entry.name);
+      if (!existsSync(path.join(dir, 'index.ts'))) continue;
+      const settings = config.toml.functions?.[entry.name] ?? {};
+      // The CLI's default is verify_jwt = true.
+      found.push({ name: entry.name, dir, verifyJwt: settings.verify_jwt !== false });
+    }
+  }
+  return found;
+}

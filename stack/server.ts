@@ -1,0 +1,151 @@
+// Starts the whole local stack in this process, in dependency order: Postgres, the database
+// (platform, migrations, seed), mail, then the services behind the gateway.
+import { existsSync, mkdirSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import postgres from 'postgres';
+import { loadConfig, type StackConfig, type StackOverrides } from './config.ts';
+import { loadSigningKey, withApiKeys } from './keys.ts';
+import { startPostgres } from './postgres/index.ts';
+import { prepareDatabase } from './postgres/database.ts';
+import { startMail } from './mail/index.ts';
+import { createGateway, type Route } from './gateway.ts';
+import type { Service, ServiceContext } from './types.ts';
+
+export interface StartOptions extends StackOverrides {
+  /** Drop and re-create the database before starting. */
+  reset?: boolean;
+  /** Restart functions when their code changes (npm start). */
+  watch?: boolean;
+  /** Throwaway cluster settings (tests). */
+  fast?: boolean;
+  log?: (message: string) => void;
+}
+
+export interface RunningStack {
+  config: StackConfig;
+  status: StackStatus;
+  stop(): Promise<void>;
+}
+
+/** The same key names as `supabase status -o json`, so scripts work with either. */
+export interface StackStatus {
+  API_URL: string;
+  FUNCTIONS_URL: string;
+  DB_URL: string;
+  JWKS_URL: string;
+  INBUCKET_URL: string;
+  MAILPIT_URL: string;
+  MAIL_URL: string;
+  ANON_KEY: string;
+  SERVICE_ROLE_KEY: string;
+  PUBLISHABLE_KEY: string;
+  SECRET_KEY: string;
+  JWT_SECRET: string;
+}
+
+export function statusOf(config: StackConfig): StackStatus {
+  return {
+    API_URL: config.apiUrl,
+    FUNCTIONS_URL: `${config.apiUrl}/functions/v1`,
+    DB_URL: config.dbUrl,
+    JWKS_URL: `${config.apiUrl}/auth/v1/.well-known/jwks.json`,
+    INBUCKET_URL: config.mailUrl,
+    MAILPIT_URL: config.mailUrl,
+    MAIL_URL: config.mailUrl,
+    ANON_KEY: config.anonKey,
+    SERVICE_ROLE_KEY: config.serviceRoleKey,
+    PUBLISHABLE_KEY: config.publishableKey,
+    SECRET_KEY: config.secretKey,
+    JWT_SECRET: config.jwtSecret,
+  };
+}
+
+const portNames: Record<string, string> = {
+  api: 'the API gateway',
+  db: 'Postgres',
+  mailWeb: 'the mail inbox (MailDev)',
+  mailSmtp: 'the mail server (SMTP)',
+};
+
+export class PortInUseError extends Error {}
+
+function portIsFree(host: string, port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const probe = net.createServer();
+    probe.once('error', () => resolve(false));
+    probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve(true)));
+  });
+}
+
+async function ensurePortsFree(config: StackConfig): Promise<void> {
+  for (const [name, label] of Object.entries(portNames)) {
+    const port = config.ports[name as keyof typeof config.ports];
+    if (!(await portIsFree(config.host, port))) {
+      throw new PortInUseError(
+        `Port ${port} (${label}) is already in use by another program. ` +
+          `Stop that program (see \`ss -ltnp 'sport = :${port}'\`), or a running \`supabase start\` (\`supabase stop\`), and try again.`,
+      );
+    }
+  }
+}
+
+async function loadService(file: string, factory: string, ...args: unknown[]): Promise<Service | undefined> {
+  if (!existsSync(path.join(import.meta.dirname, file))) return undefined;
+  const module = await import(`./${file}`);
+  return module[factory](...args);
+}
+
+export async function startStack(options: StartOptions = {}): Promise<RunningStack> {
+  const log = options.log ?? ((m: string) => console.log(m));
+  const config = await withApiKeys(loadConfig(options));
+  mkdirSync(config.dataDir, { recursive: true });
+  await ensurePortsFree(config);
+
+  const stops: Array<() => Promise<void>> = [];
+  const stop = async () => {
+    for (const fn of stops.reverse()) {
+      try {
+        await fn();
+      } catch (error) {
+        log(`While stopping: ${(error as Error).message}`);
+      }
+    }
+  };
+  try {
+    const pg = await startPostgres(config, { fast: options.fast, log });
+    stops.push(() => pg.stop());
+    await prepareDatabase(config, { reset: options.reset, log });
+
+    const sql = postgres(config.dbUrl, { max: 10, onnotice: () => {}, connection: { application_name: 'local-stack' } });
+    stops.push(() => sql.end({ timeout: 2 }));
+    const mail = await startMail(config);
+    stops.push(() => mail.stop());
+    const signingKey = await loadSigningKey(config.dataDir);
+    const context: ServiceContext = { config, sql, signingKey, mail: mail.mailer, log };
+
+    const routes: Route[] = [];
+    const auth = await loadService('auth/index.ts', 'createAuthService', context);
+    if (auth) routes.push({ prefix: '/auth/v1', service: auth, cors: true });
+    const functions = await loadService('functions/index.ts', 'createFunctionsService', context, { watch: options.watch });
+    if (functions) routes.push({ prefix: '/functions/v1', service: functions, cors: false });
+    for (const route of routes) if (route.service.close) stops.push(() => route.service.close!());
+
+    const gateway = createGateway(routes, log);
+    await new Promise<void>((resolve, reject) => {
+      gateway.once('error', reject);
+      gateway.listen(config.ports.api, config.host, () => resolve());
+    });
+    stops.push(
+      () =>
+        new Promise<void>((resolve) => {
+          gateway.close(() => resolve());
+          gateway.closeAllConnections();
+        }),
+    );
+    return { config, status: statusOf(config), stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
