@@ -1,0 +1,160 @@
+// `npm test`: every suite against a private stack on free ports with a throwaway data folder,
+// so it never touches the developer's running stack. Ends with one line `N passed, N failed`
+// summed over the suites and exits non-zero on any failure.
+//
+//   node tests/run.ts                 all suites: db, functions, api, e2e
+//   node tests/run.ts api auth        one suite, only files whose path contains "auth"
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import { startStack, type RunningStack } from '../stack/server.ts';
+import { runDbSuite, type SuiteResult } from './db/run.ts';
+
+const root = path.resolve(import.meta.dirname, '..');
+const SUITES = ['db', 'functions', 'api', 'e2e'] as const;
+type Suite = (typeof SUITES)[number];
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+function run(command: string, args: string[], env: Record<string, string>): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+    child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+/** Runs one vitest suite and reads its counts from the JSON reporter. */
+async function runVitest(suite: 'api' | 'e2e', filters: string[], env: Record<string, string>, workDir: string): Promise<SuiteResult> {
+  const report = path.join(workDir, `${suite}-report.json`);
+  const code = await run(
+    process.execPath,
+    [
+      path.join(root, 'node_modules', 'vitest', 'vitest.mjs'),
+      'run',
+      '--config', `tests/${suite}/vitest.config.ts`,
+      '--reporter=default',
+      '--reporter=json',
+      `--outputFile.json=${report}`,
+      ...filters,
+    ],
+    env,
+  );
+  if (!existsSync(report)) return { passed: 0, failed: 1 };
+  const json = JSON.parse(readFileSync(report, 'utf8'));
+  const result = { passed: json.numPassedTests as number, failed: json.numFailedTests as number };
+  // A file that fails to load or a suite error fails the run even with no failed test counted.
+  if (code !== 0 && result.failed === 0) result.failed = 1;
+  return result;
+}
+
+/** Runs `deno test` for the shared function code and reads its summary line. */
+async function runDeno(filters: string[]): Promise<SuiteResult> {
+  const output: string[] = [];
+  const code = await new Promise<number>((resolve) => {
+    const args = ['test', '-A', '--config', 'supabase/functions/deno.json', ...(filters.length ? filters.map((f) => `tests/functions/${f}`) : ['tests/functions'])];
+    const child = spawn(path.join(root, 'node_modules', '.bin', 'deno'), args, {
+      cwd: root,
+      env: { ...process.env, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    for (const stream of [child.stdout, child.stderr]) {
+      stream.on('data', (chunk: Buffer) => {
+        process.stdout.write(chunk);
+        output.push(chunk.toString());
+      });
+    }
+    child.once('exit', (c) => resolve(c ?? 1));
+  });
+  const summary = /(\d+) passed[^\n]*?(\d+) failed/.exec(output.join(''));
+  const result = summary ? { passed: Number(summary[1]), failed: Number(summary[2]) } : { passed: 0, failed: 0 };
+  if (code !== 0 && result.failed === 0) result.failed = 1;
+  return result;
+}
+
+async function startWeb(apiUrl: string, publishableKey: string, port: number) {
+  process.env.VITE_SUPABASE_URL = apiUrl;
+  process.env.VITE_SUPABASE_PUBLISHABLE_KEY = publishableKey;
+  const { createServer } = await import('vite');
+  const server = await createServer({
+    configFile: path.join(root, 'web', 'vite.config.ts'),
+    server: { port, strictPort: true },
+    logLevel: 'warn',
+  });
+  await server.listen();
+  return server;
+}
+
+async function main(): Promise<number> {
+  const args = process.argv.slice(2);
+  const suites: Suite[] = SUITES.includes(args[0] as Suite) ? [args[0] as Suite] : [...SUITES];
+  const filters = SUITES.includes(args[0] as Suite) ? args.slice(1) : [];
+  const started = Date.now();
+  const results: Partial<Record<Suite, SuiteResult>> = {};
+
+  const needsStack = suites.some((s) => s !== 'functions');
+  mkdirSync(path.join(root, '.stack'), { recursive: true });
+  const workDir = mkdtempSync(path.join(root, '.stack', 'test-'));
+  // Postgres runs as its own OS user when we are root; it must be able to reach its folder.
+  chmodSync(workDir, 0o755);
+  let stack: RunningStack | undefined;
+  let web: Awaited<ReturnType<typeof startWeb>> | undefined;
+  try {
+    const webPort = await freePort();
+    const webUrl = `http://localhost:${webPort}`;
+    if (needsStack) {
+      const t = Date.now();
+      stack = await startStack({
+        dataDir: path.join(workDir, 'data'),
+        ports: { api: await freePort(), db: await freePort(), mailWeb: await freePort(), mailSmtp: await freePort(), functionsBase: await freePort() },
+        siteUrl: webUrl,
+        extraRedirectUrls: [`${webUrl}/**`, `http://127.0.0.1:${webPort}/**`],
+        extraFunctionDirs: existsSync(path.join(root, 'tests', 'fixtures', 'functions')) ? [path.join(root, 'tests', 'fixtures', 'functions')] : [],
+        fast: true,
+        log: (m) => {
+          if (process.env.STACK_LOG) console.log(`[stack] ${m}`);
+        },
+      });
+      console.log(`Test stack ready in ${((Date.now() - t) / 1000).toFixed(1)} s at ${stack.config.apiUrl}`);
+    }
+    const env = {
+      FIELDCHECK_STACK: JSON.stringify({ ...stack?.status, DATA_DIR: stack?.config.dataDir, WEB_URL: webUrl }),
+    };
+    for (const suite of suites) {
+      console.log(`\n=== ${suite} ===`);
+      const t = Date.now();
+      if (suite === 'db') results.db = await runDbSuite(stack!.config.dbUrl, filters);
+      if (suite === 'functions') results.functions = await runDeno(filters);
+      if (suite === 'api') results.api = await runVitest('api', filters, env, workDir);
+      if (suite === 'e2e') {
+        web ??= await startWeb(stack!.config.apiUrl, stack!.config.publishableKey, webPort);
+        results.e2e = await runVitest('e2e', filters, env, workDir);
+      }
+      console.log(`${suite}: ${results[suite]!.passed} passed, ${results[suite]!.failed} failed (${((Date.now() - t) / 1000).toFixed(1)} s)`);
+    }
+  } catch (error) {
+    console.error(`The test run could not complete: ${(error as Error).stack ?? error}`);
+    results[suites.find((s) => !results[s]) ?? suites[0]] = { passed: 0, failed: 1 };
+  } finally {
+    await web?.close();
+    await stack?.stop();
+    if (!process.env.KEEP_TEST_STACK) rmSync(workDir, { recursive: true, force: true });
+  }
+
+  const passed = Object.values(results).reduce((n, r) => n + r.passed, 0);
+  const failed = Object.values(results).reduce((n, r) => n + r.failed, 0);
+  console.log(`\n${suites.map((s) => `${s}: ${results[s] ? `${results[s]!.passed}/${results[s]!.passed + results[s]!.failed}` : 'not run'}`).join(', ')} in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+  console.log(`${passed} passed, ${failed} failed`);
+  return failed === 0 && passed > 0 ? 0 : 1;
+}
+
+process.exit(await main());
