@@ -15,7 +15,7 @@ export function freshLoopbackAddress(): string {
 
 /** A `fetch` whose connections leave from `address`. */
 export function fetchFrom(address = freshLoopbackAddress()): typeof fetch {
-  const dispatcher = new Agent({ connect: { localAddress: address } });
+  const dispatcher = new Agent({ localAddress: address });
   return ((input: any, init?: any) => undiciFetch(input, { ...init, dispatcher })) as unknown as typeof fetch;
 }
 

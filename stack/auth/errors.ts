@@ -1,0 +1,90 @@
+// GoTrue's error model: every failure is a JSON body carrying the error code twice (`code` for
+// API version 2024-01-01 clients, `error_code` for older ones) and the message twice.
+import type { ServerResponse } from 'node:http';
+
+export const API_VERSION_HEADER = { 'X-Supabase-Api-Version': '2024-01-01' };
+
+export class AuthError extends Error {
+  status: number;
+  code: string;
+  /** Extra top-level fields, e.g. `weak_password: {reasons}`. */
+  extra: Record<string, unknown>;
+  headers: Record<string, string>;
+  constructor(status: number, code: string, message: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.extra = extra;
+    this.headers = headers;
+  }
+}
+
+const fail = (status: number, code: string, message: string) => () => new AuthError(status, code, message);
+
+export const errors = {
+  noAuthorization: fail(401, 'no_authorization', 'This endpoint requires a valid Bearer token'),
+  noApiKey: fail(401, 'no_api_key', 'No API key found in request'),
+  invalidApiKey: fail(401, 'invalid_api_key', 'Invalid API key'),
+  badJwt: (reason: string) => new AuthError(403, 'bad_jwt', `invalid JWT: unable to parse or verify signature, ${reason}`),
+  userNotFoundFromJwt: fail(403, 'user_not_found', 'User from sub claim in JWT does not exist'),
+  sessionNotFound: fail(403, 'session_not_found', 'Session from session_id claim in JWT does not exist'),
+  invalidCredentials: fail(400, 'invalid_credentials', 'Invalid login credentials'),
+  unsupportedGrant: fail(400, 'invalid_credentials', 'unsupported_grant_type'),
+  emailNotConfirmed: fail(400, 'email_not_confirmed', 'Email not confirmed'),
+  userBanned: fail(400, 'user_banned', 'User is banned'),
+  userAlreadyExists: fail(422, 'user_already_exists', 'User already registered'),
+  emailExists: fail(422, 'email_exists', 'A user with this email address has already been registered'),
+  signupDisabled: fail(422, 'signup_disabled', 'Signups not allowed for this instance'),
+  samePassword: fail(422, 'same_password', 'New password should be different from the old password.'),
+  refreshTokenNotFound: fail(400, 'refresh_token_not_found', 'Invalid Refresh Token: Refresh Token Not Found'),
+  refreshTokenAlreadyUsed: fail(400, 'refresh_token_already_used', 'Invalid Refresh Token: Already Used'),
+  refreshTokenInvalid: fail(400, 'validation_failed', 'Refresh token is not valid'),
+  otpExpired: fail(403, 'otp_expired', 'Token has expired or is invalid'),
+  factorNotFound: fail(404, 'mfa_factor_not_found', 'Factor not found'),
+  challengeNotFound: fail(422, 'mfa_factor_not_found', 'MFA factor with the provided challenge ID not found'),
+  challengeExpired: (id: string) => new AuthError(422, 'mfa_challenge_expired', `MFA challenge ${id} has expired, verify against another challenge or create a new challenge.`),
+  mfaVerificationFailed: fail(422, 'mfa_verification_failed', 'Invalid TOTP code entered'),
+  insufficientAalUnenroll: fail(422, 'insufficient_aal', 'AAL2 required to unenroll verified factor'),
+  insufficientAalEnroll: fail(422, 'insufficient_aal', 'AAL2 required to enroll a new factor'),
+  notAdmin: fail(403, 'not_admin', 'User not allowed'),
+  adminUserNotFound: fail(404, 'user_not_found', 'User not found'),
+  rateLimited: fail(429, 'over_request_rate_limit', 'Request rate limit reached'),
+  emailRateLimited: fail(429, 'over_email_send_rate_limit', 'email rate limit exceeded'),
+  notFound: fail(404, 'not_found', 'Not Found'),
+  validation: (message: string, status = 400) => new AuthError(status, 'validation_failed', message),
+  badJson: (detail: string) => new AuthError(400, 'bad_json', `Could not parse request body as JSON: ${detail}`),
+};
+
+export function weakPasswordError(message: string, reasons: string[]): AuthError {
+  return new AuthError(422, 'weak_password', message, { weak_password: { reasons, message } });
+}
+
+export function reply(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const payload = JSON.stringify(body);
+  res.writeHead(status, {
+    'Content-Type': 'application/json',
+    'Content-Length': String(Buffer.byteLength(payload)),
+    ...API_VERSION_HEADER,
+    ...headers,
+  });
+  res.end(payload);
+}
+
+export function replyEmpty(res: ServerResponse, status: number, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { ...API_VERSION_HEADER, ...headers });
+  res.end();
+}
+
+export function replyError(res: ServerResponse, error: AuthError): void {
+  reply(res, error.status, { code: error.code, error_code: error.code, msg: error.message, message: error.message, ...error.extra }, error.headers);
+}
+
+/** What an unexpected failure looks like from outside: no stack, no database message. */
+export function replyUnexpected(res: ServerResponse): void {
+  reply(res, 500, {
+    code: 'unexpected_failure',
+    error_code: 'unexpected_failure',
+    msg: 'Unexpected failure, please check server logs for more information',
+    message: 'Unexpected failure, please check server logs for more information',
+  });
+}

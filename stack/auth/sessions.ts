@@ -1,0 +1,158 @@
+// Sessions, AMR claims and refresh tokens (auth.sessions, auth.mfa_amr_claims,
+// auth.refresh_tokens) and the token response every grant returns.
+import { randomUUID } from 'node:crypto';
+import type { Sql, TransactionSql } from 'postgres';
+
+/** Either the pool or a transaction: the statements below work on both. */
+type Db = Sql | TransactionSql;
+import type { AuthSettings } from '../config.ts';
+import { errors } from './errors.ts';
+import { newRefreshToken, type AmrEntry, type Tokens } from './tokens.ts';
+import { findUserById, userJson, type UserRow } from './users.ts';
+
+export interface SessionRow {
+  id: string;
+  user_id: string;
+  aal: string;
+  factor_id: string | null;
+}
+
+export interface ClientInfo {
+  ip: string;
+  userAgent: string;
+}
+
+const MIN_REFRESH_TOKEN_LENGTH = 12;
+
+/** Adds (or refreshes the timestamp of) one authentication method of a session. */
+export async function recordAmr(sql: Db, sessionId: string, method: string): Promise<void> {
+  await sql`
+    insert into auth.mfa_amr_claims (id, session_id, created_at, updated_at, authentication_method)
+    values (${randomUUID()}, ${sessionId}, now(), now(), ${method})
+    on conflict (session_id, authentication_method) do update set updated_at = now()`;
+}
+
+export async function issueRefreshToken(sql: Db, userId: string, sessionId: string, parent: string | null): Promise<string> {
+  const token = newRefreshToken();
+  await sql`
+    insert into auth.refresh_tokens (instance_id, token, user_id, revoked, created_at, updated_at, parent, session_id)
+    values ('00000000-0000-0000-0000-000000000000', ${token}, ${userId}, false, now(), now(), ${parent}, ${sessionId})`;
+  return token;
+}
+
+/** Starts a session at aal1 for a first-factor sign-in; returns the session id and its refresh token. */
+export async function startSession(sql: Sql, userId: string, method: string, client: ClientInfo): Promise<{ sessionId: string; refreshToken: string }> {
+  return sql.begin(async (tx) => {
+    const sessionId = randomUUID();
+    await tx`
+      insert into auth.sessions (id, user_id, created_at, updated_at, aal, user_agent, ip)
+      values (${sessionId}, ${userId}, now(), now(), 'aal1', ${client.userAgent || null}, ${isIp(client.ip) ? client.ip : null})`;
+    await recordAmr(tx, sessionId, method);
+    await tx`update auth.users set last_sign_in_at = now(), updated_at = now() where id = ${userId}`;
+    await tx`update auth.identities set last_sign_in_at = now() where user_id = ${userId} and provider = 'email'`;
+    const refreshToken = await issueRefreshToken(tx, userId, sessionId, null);
+    return { sessionId, refreshToken };
+  });
+}
+
+function isIp(value: string): boolean {
+  return /^[0-9a-f:.]+$/i.test(value);
+}
+
+export async function findSession(sql: Sql, sessionId: string): Promise<SessionRow | undefined> {
+  const [row] = await sql<SessionRow[]>`select id, user_id, aal::text as aal, factor_id from auth.sessions where id = ${sessionId}`;
+  return row;
+}
+
+/** GoTrue's AccessTokenResponse for a session, with a fresh access token and the given refresh token. */
+export async function tokenResponse(
+  sql: Sql,
+  tokens: Tokens,
+  user: UserRow,
+  sessionId: string,
+  refreshToken: string,
+): Promise<Record<string, unknown>> {
+  const session = await findSession(sql, sessionId);
+  if (!session) throw errors.sessionNotFound();
+  const amrRows = await sql<{ method: string; timestamp: number }[]>`
+    select authentication_method as method, extract(epoch from updated_at)::int as timestamp
+    from auth.mfa_amr_claims where session_id = ${sessionId} order by updated_at desc, created_at desc`;
+  const amr: AmrEntry[] = amrRows.map((row) => ({ method: row.method, timestamp: Number(row.timestamp) }));
+  const { token, expiresAt } = await tokens.signAccessToken({
+    sub: user.id,
+    email: user.email ?? '',
+    phone: user.phone ?? '',
+    app_metadata: user.raw_app_meta_data ?? {},
+    user_metadata: user.raw_user_meta_data ?? {},
+    role: user.role || 'authenticated',
+    aal: session.aal,
+    amr,
+    session_id: sessionId,
+    is_anonymous: user.is_anonymous,
+  });
+  return {
+    access_token: token,
+    token_type: 'bearer',
+    expires_in: expiresAt - Math.floor(Date.now() / 1000),
+    expires_at: expiresAt,
+    refresh_token: refreshToken,
+    user: await userJson(sql, user),
+  };
+}
+
+interface RefreshTokenRow {
+  id: string;
+  token: string;
+  user_id: string;
+  revoked: boolean;
+  session_id: string | null;
+  revoked_seconds_ago: number;
+}
+
+/**
+ * The refresh_token grant with rotation. A spent token reused within the reuse interval gets the
+ * session's current token back (two tabs refreshing at once); reused later it is treated as
+ * stolen and its whole session is revoked.
+ */
+export async function refreshGrant(sql: Sql, tokens: Tokens, settings: AuthSettings, presented: unknown): Promise<Record<string, unknown>> {
+  if (typeof presented !== 'string' || presented.length < MIN_REFRESH_TOKEN_LENGTH) throw errors.refreshTokenInvalid();
+  const outcome = await sql.begin(async (tx) => {
+    const [row] = await tx<RefreshTokenRow[]>`
+      select id, token, user_id, revoked, session_id, extract(epoch from now() - updated_at)::float8 as revoked_seconds_ago
+      from auth.refresh_tokens where token = ${presented} for update`;
+    if (!row || !row.session_id) return { error: errors.refreshTokenNotFound() };
+    const [session] = await tx`select id from auth.sessions where id = ${row.session_id} for update`;
+    if (!session) return { error: errors.refreshTokenNotFound() };
+    if (row.revoked) {
+      if (settings.enableRefreshTokenRotation && row.revoked_seconds_ago > settings.refreshTokenReuseInterval) {
+        await tx`delete from auth.sessions where id = ${row.session_id}`;
+        return { error: errors.refreshTokenAlreadyUsed(), revokedSession: row.session_id };
+      }
+      const [active] = await tx<{ token: string }[]>`
+        select token from auth.refresh_tokens where session_id = ${row.session_id} and revoked = false order by id desc limit 1`;
+      if (!active) return { error: errors.refreshTokenAlreadyUsed() };
+      return { userId: row.user_id, sessionId: row.session_id, refreshToken: active.token };
+    }
+    await tx`update auth.refresh_tokens set revoked = true, updated_at = now() where id = ${row.id}`;
+    const refreshToken = await issueRefreshToken(tx, row.user_id, row.session_id, row.token);
+    await tx`update auth.sessions set refreshed_at = now(), updated_at = now() where id = ${row.session_id}`;
+    return { userId: row.user_id, sessionId: row.session_id, refreshToken };
+  });
+  // Committed outside the failed path above so the revocation sticks even though we answer 400.
+  if ('error' in outcome && outcome.error) throw outcome.error;
+  const { userId, sessionId, refreshToken } = outcome as { userId: string; sessionId: string; refreshToken: string };
+  const user = await findUserById(sql, userId);
+  if (!user) throw errors.refreshTokenNotFound();
+  return tokenResponse(sql, tokens, user, sessionId, refreshToken);
+}
+
+/** GoTrue's logout scopes: global = every session of the user, local = this one, others = all but this one. */
+export async function revokeSessions(sql: Sql, userId: string, sessionId: string | undefined, scope: string): Promise<void> {
+  if (scope === 'local') {
+    if (sessionId) await sql`delete from auth.sessions where id = ${sessionId}`;
+  } else if (scope === 'others') {
+    await sql`delete from auth.sessions where user_id = ${userId} and id is distinct from ${sessionId ?? null}::uuid`;
+  } else {
+    await sql`delete from auth.sessions where user_id = ${userId}`;
+  }
+}

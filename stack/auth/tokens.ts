@@ -1,0 +1,97 @@
+// Access tokens (ES256 with the stack's kid, claims as GoTrue's AccessTokenClaims) and API keys
+// (legacy HS256 anon/service_role JWTs and opaque sb_publishable_/sb_secret_ keys).
+import { randomBytes } from 'node:crypto';
+import { decodeProtectedHeader, importJWK, jwtVerify, SignJWT, errors as joseErrors, type CryptoKey, type JWTPayload } from 'jose';
+import type { ServiceContext } from '../types.ts';
+import { errors } from './errors.ts';
+
+export type ApiRole = 'anon' | 'service_role';
+
+export interface AmrEntry {
+  method: string;
+  timestamp: number;
+}
+
+export interface AccessTokenClaims extends JWTPayload {
+  sub: string;
+  email: string;
+  phone: string;
+  app_metadata: Record<string, unknown>;
+  user_metadata: Record<string, unknown>;
+  role: string;
+  aal: string;
+  amr: AmrEntry[];
+  session_id: string;
+  is_anonymous: boolean;
+}
+
+const ADMIN_ROLES = new Set(['service_role', 'supabase_admin']);
+
+export interface Tokens {
+  issuer: string;
+  signAccessToken(claims: Omit<AccessTokenClaims, 'iss' | 'aud' | 'exp' | 'iat'>): Promise<{ token: string; expiresAt: number }>;
+  /** Verifies a user JWT (ES256 with our kid, or HS256 with the legacy secret); throws bad_jwt. */
+  verifyJwt(token: string): Promise<JWTPayload>;
+  /** The API role an `apikey` value grants, or undefined when it is not one of our keys. */
+  apiKeyRole(key: string): ApiRole | undefined;
+  /** True when a bearer value carries admin rights (service key, or a JWT with an admin role). */
+  isAdminBearer(token: string): Promise<boolean>;
+}
+
+export async function createTokens(ctx: ServiceContext): Promise<Tokens> {
+  const { config, signingKey } = ctx;
+  const issuer = `${config.apiUrl}/auth/v1`;
+  const publicKey = (await importJWK(signingKey.publicJwk, 'ES256')) as CryptoKey;
+  const secret = new TextEncoder().encode(config.jwtSecret);
+  const keys = new Map<string, ApiRole>([
+    [config.anonKey, 'anon'],
+    [config.publishableKey, 'anon'],
+    [config.serviceRoleKey, 'service_role'],
+    [config.secretKey, 'service_role'],
+  ]);
+
+  async function verifyJwt(token: string): Promise<JWTPayload> {
+    let alg: string | undefined;
+    try {
+      alg = decodeProtectedHeader(token).alg;
+    } catch {
+      throw errors.badJwt('token is malformed');
+    }
+    try {
+      if (alg === 'ES256') return (await jwtVerify(token, publicKey, { algorithms: ['ES256'] })).payload;
+      if (alg === 'HS256') return (await jwtVerify(token, secret, { algorithms: ['HS256'] })).payload;
+    } catch (error) {
+      if (error instanceof joseErrors.JWTExpired) throw errors.badJwt('token has invalid claims: token is expired');
+      throw errors.badJwt('token signature is invalid');
+    }
+    throw errors.badJwt(`signing method ${alg ?? 'none'} is invalid`);
+  }
+
+  return {
+    issuer,
+    async signAccessToken(claims) {
+      const iat = Math.floor(Date.now() / 1000);
+      const expiresAt = iat + config.auth.jwtExpiry;
+      const token = await new SignJWT({ ...claims, aud: 'authenticated' })
+        .setProtectedHeader({ alg: 'ES256', kid: signingKey.kid, typ: 'JWT' })
+        .setIssuer(issuer)
+        .setIssuedAt(iat)
+        .setExpirationTime(expiresAt)
+        .sign(signingKey.privateKey);
+      return { token, expiresAt };
+    },
+    verifyJwt,
+    apiKeyRole: (key) => keys.get(key),
+    async isAdminBearer(token) {
+      const role = keys.get(token);
+      if (role) return role === 'service_role';
+      const payload = await verifyJwt(token);
+      return typeof payload.role === 'string' && ADMIN_ROLES.has(payload.role);
+    },
+  };
+}
+
+/** An opaque refresh token; GoTrue's are 12 url-safe characters, ours are a little longer. */
+export function newRefreshToken(): string {
+  return randomBytes(12).toString('base64url');
+}
