@@ -28,12 +28,14 @@ create or replace function tests.act_as(user_id uuid, aal text default 'aal1')
 returns void
 language plpgsql
 as $$
+declare
+  -- Read before switching role: authenticated cannot read auth.users.
+  user_email text := (select u.email from auth.users u where u.id = user_id);
 begin
-  perform set_config('role', 'authenticated', true);
   perform set_config('request.jwt.claims', json_build_object(
     'sub', user_id, 'role', 'authenticated', 'aud', 'authenticated', 'aal', aal,
-    'email', (select u.email from auth.users u where u.id = user_id),
-    'session_id', gen_random_uuid())::text, true);
+    'email', user_email, 'session_id', gen_random_uuid())::text, true);
+  perform set_config('role', 'authenticated', true);
   perform set_config('request.jwt.claim.sub', user_id::text, true);
   perform set_config('request.jwt.claim.role', 'authenticated', true);
 end;

@@ -1,0 +1,108 @@
+// Who is calling: verifies `Authorization: Bearer <access token>` against Supabase Auth's JWKS
+// and returns a principal. Only asymmetric ES256/RS256 tokens are accepted, as hosted Supabase
+// issues with asymmetric signing keys; HS256 (the legacy anon/service keys) and `none` never pass.
+import { createRemoteJWKSet, errors as joseErrors, type JWTPayload, jwtVerify } from 'jose';
+import { ApiError } from './errors.ts';
+
+/** Claims of a Supabase Auth access token that the API reads (the rest stays in `claims`). */
+export interface AccessTokenClaims extends JWTPayload {
+  sub: string;
+  role: string;
+  email?: string;
+  aal?: 'aal1' | 'aal2';
+  session_id?: string;
+  is_anonymous?: boolean;
+}
+
+export interface UserPrincipal {
+  kind: 'user';
+  userId: string;
+  claims: AccessTokenClaims;
+}
+
+/** Another service calling with an organization API key (resolved in a later issue). */
+export interface ApiKeyPrincipal {
+  kind: 'api_key';
+  keyId: string;
+  orgId: string;
+  role: 'manager' | 'inspector' | 'viewer';
+}
+
+export type Principal = UserPrincipal | ApiKeyPrincipal;
+
+/** Resolves a bearer token that is not a JWT (an API key) to its principal, or null. */
+export type ApiKeyResolver = (token: string) => Promise<ApiKeyPrincipal | null>;
+
+// Supabase Auth publishes its JWKS with max-age 600: keep keys as long, like supabase-js does.
+export const JWKS_CACHE_MAX_AGE_MS = 10 * 60 * 1000;
+const ACCEPTED_ALGORITHMS = ['ES256', 'RS256'];
+const UUID_PATTERN = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+// A JWT is three unpadded base64url parts; anything else in the header is treated as an API key.
+const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
+
+export type TokenVerifier = (token: string) => Promise<UserPrincipal>;
+
+/** A verifier bound to one JWKS URL; the key set is fetched lazily and cached. */
+export function createTokenVerifier(jwksUrl: string | URL): TokenVerifier {
+  const keySet = createRemoteJWKSet(new URL(jwksUrl), {
+    cacheMaxAge: JWKS_CACHE_MAX_AGE_MS,
+    timeoutDuration: 5000,
+  });
+  return async (token) => {
+    let payload: JWTPayload;
+    try {
+      ({ payload } = await jwtVerify(token, keySet, { algorithms: ACCEPTED_ALGORITHMS }));
+    } catch (error) {
+      // jose checks the signature before the claims, so only a genuine token can be "expired".
+      if (error instanceof joseErrors.JWTExpired) throw ApiError.sessionExpired();
+      if (error instanceof joseErrors.JWKSTimeout) throw ApiError.serviceUnavailable(error);
+      throw ApiError.unauthenticated();
+    }
+    if (payload.role !== 'authenticated' || typeof payload.sub !== 'string' || !UUID_PATTERN.test(payload.sub)) {
+      throw ApiError.unauthenticated();
+    }
+    if (typeof payload.exp !== 'number') throw ApiError.unauthenticated();
+    return { kind: 'user', userId: payload.sub, claims: payload as AccessTokenClaims };
+  };
+}
+
+/** The bearer token of a request, or null when there is none. */
+export function bearerToken(req: Request): string | null {
+  const header = req.headers.get('authorization');
+  if (!header) return null;
+  const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return match ? match[1] : null;
+}
+
+export interface Authenticator {
+  authenticate(req: Request): Promise<Principal>;
+}
+
+export function createAuthenticator(options: { verifyToken: TokenVerifier; resolveApiKey?: ApiKeyResolver }): Authenticator {
+  return {
+    async authenticate(req) {
+      const token = bearerToken(req);
+      if (!token) throw ApiError.unauthenticated();
+      if (!JWT_SHAPE.test(token)) {
+        // Seam for API keys: other services send their key the same way as a user sends a JWT.
+        const principal = options.resolveApiKey ? await options.resolveApiKey(token) : null;
+        if (!principal) throw ApiError.unauthenticated();
+        return principal;
+      }
+      return await options.verifyToken(token);
+    },
+  };
+}
+
+let defaultAuthenticator: Authenticator | undefined;
+
+/** The authenticator of a deployed function: JWKS of the project's own Auth server. */
+export function projectAuthenticator(): Authenticator {
+  if (!defaultAuthenticator) {
+    const supabaseUrl = Deno.env.get('SUPABASE_URL');
+    if (!supabaseUrl) throw new Error('SUPABASE_URL is not set');
+    const jwksUrl = `${supabaseUrl.replace(/\/+$/, '')}/auth/v1/.well-known/jwks.json`;
+    defaultAuthenticator = createAuthenticator({ verifyToken: createTokenVerifier(jwksUrl) });
+  }
+  return defaultAuthenticator;
+}

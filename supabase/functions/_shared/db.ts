@@ -1,0 +1,65 @@
+// Postgres access for edge functions: one small pool per function instance, and one transaction
+// per request that runs as the caller, set up exactly as Supabase's REST layer does, so row-level
+// security decides what the caller may see and change.
+// Note: postgres.js returns int8 / bigint columns as strings.
+import postgres from 'postgres';
+import type { Principal } from './auth.ts';
+
+export type Sql = postgres.Sql;
+export type Tx = postgres.TransactionSql;
+
+let pool: Sql | undefined;
+
+/** The function instance's pool, opened on first use from SUPABASE_DB_URL. */
+export function database(): Sql {
+  if (!pool) {
+    const url = Deno.env.get('SUPABASE_DB_URL');
+    if (!url) throw new Error('SUPABASE_DB_URL is not set');
+    pool = postgres(url, {
+      // An edge function instance serves few concurrent requests; Supabase's pooler does the rest.
+      max: 5,
+      // Transaction-mode poolers (Supavisor) cannot keep named prepared statements.
+      prepare: false,
+      idle_timeout: 20,
+      connect_timeout: 10,
+      connection: { application_name: 'fieldcheck-functions' },
+      onnotice: () => {},
+    });
+  }
+  return pool;
+}
+
+/** Closes the pool (tests, graceful shutdown). */
+export async function closeDatabase(): Promise<void> {
+  const current = pool;
+  pool = undefined;
+  await current?.end({ timeout: 5 });
+}
+
+/** The database role and JWT claims a principal acts with. */
+export function sessionOf(principal: Principal): { role: string; claims: Record<string, unknown> } {
+  if (principal.kind === 'user') return { role: 'authenticated', claims: principal.claims };
+  // API keys get their own claims shape once they exist; until then nothing may reach here.
+  throw new Error('API key principals are not supported yet');
+}
+
+/**
+ * Runs `fn` inside one transaction as the caller: `set local role` plus the same
+ * `request.jwt.claim(s)` settings PostgREST makes, all transaction-local so nothing leaks to the
+ * next request that gets this pooled connection.
+ */
+export async function withCaller<T>(principal: Principal, fn: (tx: Tx) => Promise<T>, sql: Sql = database()): Promise<T> {
+  const { role, claims } = sessionOf(principal);
+  const sub = typeof claims.sub === 'string' ? claims.sub : '';
+  const result = await sql.begin(async (tx) => {
+    // set_config('role', …, true) is `set local role …` with the role as a bind parameter.
+    await tx`
+      select set_config('role', ${role}, true),
+             set_config('request.jwt.claims', ${JSON.stringify(claims)}, true),
+             set_config('request.jwt.claim.sub', ${sub}, true),
+             set_config('request.jwt.claim.role', ${role}, true)
+    `;
+    return await fn(tx);
+  });
+  return result as T;
+}

@@ -1,0 +1,263 @@
+// The request wrapper every route goes through: request id, CORS, routing under the function's
+// name, authentication, then strict zod parsing of path, query and body BEFORE the handler runs,
+// so a handler only ever sees valid input from an authenticated caller. Handlers return data or
+// a Response and throw ApiError for everything else.
+import { z } from 'zod';
+import type { Authenticator, Principal } from './auth.ts';
+import { ApiError, type ErrorLogger, renderProblem } from './errors.ts';
+import type { FieldError } from './schemas/errors.ts';
+
+/** PRODUCT.md §9: JSON bodies up to 256 KB. */
+export const MAX_JSON_BODY_BYTES = 256 * 1024;
+
+// Wire contract §1.4: what supabase-js and browsers send, and what they must be able to read.
+const CORS_HEADERS: Record<string, string> = {
+  'access-control-allow-origin': '*',
+  'access-control-allow-methods': 'GET, POST, PUT, PATCH, DELETE, OPTIONS',
+  'access-control-allow-headers': [
+    'authorization', 'apikey', 'x-client-info', 'content-type', 'x-supabase-api-version', 'x-upsert',
+    'cache-control', 'x-metadata', 'content-encoding', 'x-region', 'traceparent', 'tracestate',
+    'baggage', 'prefer', 'range', 'accept-profile', 'content-profile', 'idempotency-key', 'x-request-id',
+  ].join(', '),
+  'access-control-expose-headers':
+    'x-request-id, x-supabase-api-version, x-relay-error, content-disposition, x-total-count, link, retry-after',
+  'access-control-max-age': '86400',
+};
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+type AnySchema = z.ZodType;
+const noParams = z.strictObject({});
+
+export interface RouteContext<P, Q, B> {
+  req: Request;
+  requestId: string;
+  principal: Principal;
+  params: P;
+  query: Q;
+  body: B;
+}
+
+export interface RouteDefinition<
+  P extends AnySchema = typeof noParams,
+  Q extends AnySchema = typeof noParams,
+  B extends AnySchema | undefined = undefined,
+> {
+  method: Method;
+  /** Path below the function, with `:name` segments, e.g. `/orgs/:org/sites/:id`. */
+  path: string;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Success status when the handler returns data (default 200). */
+  status?: number;
+  handler: (
+    ctx: RouteContext<z.output<P>, z.output<Q>, B extends AnySchema ? z.output<B> : undefined>,
+  ) => Promise<unknown>;
+}
+
+export interface Route {
+  method: Method;
+  segments: string[];
+  definition: RouteDefinition<AnySchema, AnySchema, AnySchema | undefined>;
+}
+
+/** Declares a route; the generics carry the schemas' output types to the handler. */
+export function route<
+  P extends AnySchema = typeof noParams,
+  Q extends AnySchema = typeof noParams,
+  B extends AnySchema | undefined = undefined,
+>(definition: RouteDefinition<P, Q, B>): Route {
+  const segments = definition.path.split('/').filter(Boolean);
+  // Without a declared schema, each `:name` segment is still a required, non-empty string.
+  const params = definition.params ??
+    z.strictObject(Object.fromEntries(segments.filter((s) => s.startsWith(':')).map((s) => [s.slice(1), z.string().min(1)])));
+  return {
+    method: definition.method,
+    segments,
+    definition: { ...definition, params } as unknown as RouteDefinition<AnySchema, AnySchema, AnySchema | undefined>,
+  };
+}
+
+/** Responses with data: JSON with the right content type. */
+export function json(data: unknown, status = 200, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(data), {
+    status,
+    headers: { 'content-type': 'application/json', ...headers },
+  });
+}
+
+function matchPath(segments: string[], pathSegments: string[]): Record<string, string> | null {
+  if (segments.length !== pathSegments.length) return null;
+  const params: Record<string, string> = {};
+  for (let i = 0; i < segments.length; i++) {
+    const pattern = segments[i];
+    const actual = pathSegments[i];
+    if (pattern.startsWith(':')) {
+      try {
+        params[pattern.slice(1)] = decodeURIComponent(actual);
+      } catch {
+        return null;
+      }
+    } else if (pattern !== actual) {
+      return null;
+    }
+  }
+  return params;
+}
+
+/** zod issues as the problem document's per-field errors; unknown keys get one entry each. */
+export function fieldErrorsOf(error: z.ZodError, prefix?: string): FieldError[] {
+  const errors: FieldError[] = [];
+  for (const issue of error.issues) {
+    const base = issue.path.map(String);
+    if (issue.code === 'unrecognized_keys') {
+      for (const key of issue.keys) {
+        errors.push({ field: [prefix, ...base, key].filter(Boolean).join('.'), message: 'This field is not allowed.' });
+      }
+      continue;
+    }
+    const field = [prefix, ...base].filter(Boolean).join('.') || prefix || 'body';
+    errors.push({ field, message: issue.message });
+  }
+  return errors;
+}
+
+function parseWith<T extends AnySchema>(schema: T, input: unknown, prefix?: string): z.output<T> {
+  const result = schema.safeParse(input);
+  if (!result.success) throw ApiError.validation(fieldErrorsOf(result.error, prefix));
+  return result.data;
+}
+
+function queryObject(url: URL): Record<string, string | string[]> {
+  const query: Record<string, string | string[]> = {};
+  for (const key of new Set(url.searchParams.keys())) {
+    const values = url.searchParams.getAll(key);
+    query[key] = values.length === 1 ? values[0] : values;
+  }
+  return query;
+}
+
+function isJsonContentType(value: string | null): boolean {
+  if (!value) return false;
+  const mediaType = value.split(';')[0].trim().toLowerCase();
+  return mediaType === 'application/json' || (mediaType.startsWith('application/') && mediaType.endsWith('+json'));
+}
+
+/** Reads at most MAX_JSON_BODY_BYTES of the body; more is refused without reading the rest. */
+async function readBodyText(req: Request): Promise<string> {
+  const tooLarge = () =>
+    ApiError.payloadTooLarge(MAX_JSON_BODY_BYTES, `Request bodies are limited to ${MAX_JSON_BODY_BYTES / 1024} KB.`);
+  const declared = Number(req.headers.get('content-length') ?? 'NaN');
+  if (Number.isFinite(declared) && declared > MAX_JSON_BODY_BYTES) throw tooLarge();
+  if (!req.body) return '';
+  const reader = req.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.byteLength;
+    if (total > MAX_JSON_BODY_BYTES) {
+      await reader.cancel().catch(() => {});
+      throw tooLarge();
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(total);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return new TextDecoder('utf-8', { fatal: false }).decode(bytes);
+}
+
+function bodyError(message: string): ApiError {
+  return ApiError.validation([{ field: 'body', message }]);
+}
+
+async function readJsonBody(req: Request, expectsBody: boolean): Promise<unknown> {
+  const text = await readBodyText(req);
+  if (!expectsBody) {
+    if (text.length > 0) throw bodyError('This request does not take a body.');
+    return undefined;
+  }
+  if (!isJsonContentType(req.headers.get('content-type'))) {
+    throw bodyError('Send the body as JSON with Content-Type: application/json.');
+  }
+  if (text.trim().length === 0) throw bodyError('Send a JSON body.');
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw bodyError('The body is not valid JSON.');
+  }
+}
+
+const REQUEST_ID_PATTERN = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The caller's `x-request-id` when it looks like one, otherwise a fresh UUID. */
+export function requestIdOf(req: Request): string {
+  const given = req.headers.get('x-request-id');
+  return given && REQUEST_ID_PATTERN.test(given) ? given : crypto.randomUUID();
+}
+
+function withHeaders(response: Response, headers: Record<string, string>): Response {
+  const merged = new Headers(response.headers);
+  for (const [name, value] of Object.entries(headers)) merged.set(name, value);
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers: merged });
+}
+
+export interface HandlerOptions {
+  /** The function's name: Supabase hands it paths starting with `/<name>`. */
+  basePath: string;
+  routes: Route[];
+  authenticator: () => Authenticator;
+  log?: ErrorLogger;
+}
+
+/** Builds the `Deno.serve` handler of a function from its routes. */
+export function createHandler(options: HandlerOptions): (req: Request) => Promise<Response> {
+  const base = options.basePath.split('/').filter(Boolean);
+
+  async function dispatch(req: Request, requestId: string): Promise<Response> {
+    const url = new URL(req.url);
+    const pathSegments = url.pathname.split('/').filter(Boolean);
+    const underBase = base.every((segment, i) => pathSegments[i] === segment);
+    if (!underBase) throw ApiError.notFound('page');
+    const routePath = pathSegments.slice(base.length);
+
+    let matched: { route: Route; params: Record<string, string> } | undefined;
+    for (const candidate of options.routes) {
+      if (candidate.method !== req.method) continue;
+      const params = matchPath(candidate.segments, routePath);
+      if (params) {
+        matched = { route: candidate, params };
+        break;
+      }
+    }
+    if (!matched) throw ApiError.notFound('page');
+
+    const definition = matched.route.definition;
+    const principal = await options.authenticator().authenticate(req);
+    const params = parseWith(definition.params ?? noParams, matched.params);
+    const query = parseWith(definition.query ?? noParams, queryObject(url), 'query');
+    const rawBody = await readJsonBody(req, definition.body !== undefined);
+    const body = definition.body ? parseWith(definition.body, rawBody) : undefined;
+
+    const result = await definition.handler({ req, requestId, principal, params, query, body });
+    if (result instanceof Response) return result;
+    if (result === undefined) return new Response(null, { status: 204 });
+    return json(result, definition.status ?? 200);
+  }
+
+  return async (req) => {
+    const requestId = requestIdOf(req);
+    const common = { ...CORS_HEADERS, 'x-request-id': requestId };
+    if (req.method === 'OPTIONS') return new Response(null, { status: 204, headers: common });
+    try {
+      return withHeaders(await dispatch(req, requestId), common);
+    } catch (error) {
+      return withHeaders(renderProblem(error, requestId, options.log), common);
+    }
+  };
+}
