@@ -2,11 +2,11 @@
 // and with CI (ARCHITECTURE.md): start, status, stop, db-reset; `--supabase` (or
 // FIELDCHECK_STACK=supabase) drives the real Supabase CLI instead.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig, projectRoot, type StackConfig } from './config.ts';
 import { withApiKeys } from './keys.ts';
-import { startStack, statusOf, PortInUseError, type StackStatus } from './server.ts';
+import { ensurePortsFree, startStack, PortInUseError, type StackStatus } from './server.ts';
 import { startPostgres } from './postgres/index.ts';
 import { prepareDatabase } from './postgres/database.ts';
 import { runSupabaseCli } from './supabase-cli.ts';
@@ -156,8 +156,11 @@ async function startBackground(): Promise<void> {
     console.log(banner(running));
     return;
   }
+  // A busy port is the commonest failure: say so here rather than from the background log.
+  await ensurePortsFree(config);
   const startedAt = Date.now();
   mkdirSync(path.dirname(logPath(config)), { recursive: true });
+  const logStart = existsSync(logPath(config)) ? statSync(logPath(config)).size : 0;
   const logFd = openSync(logPath(config), 'a');
   const child = spawn(process.execPath, [path.join(import.meta.dirname, 'cli.ts'), 'serve'], {
     detached: true,
@@ -176,8 +179,9 @@ async function startBackground(): Promise<void> {
       process.exit(0);
     }
     if (exited) {
-      const tail = readFileSync(logPath(config), 'utf8').trim().split('\n').slice(-15).join('\n');
-      console.error(`The local stack did not start. Last lines of ${path.relative(projectRoot, logPath(config))}:\n${tail}`);
+      // Only what this start wrote: earlier runs' lines would only confuse.
+      const tail = readFileSync(logPath(config)).subarray(logStart).toString().trim().split('\n').slice(-15).join('\n');
+      console.error(`The local stack did not start (log: ${path.relative(projectRoot, logPath(config))}):\n${tail}`);
       process.exit(1);
     }
   }

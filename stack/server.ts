@@ -78,7 +78,7 @@ function portIsFree(host: string, port: number): Promise<boolean> {
   });
 }
 
-async function ensurePortsFree(config: StackConfig): Promise<void> {
+export async function ensurePortsFree(config: StackConfig): Promise<void> {
   for (const [name, label] of Object.entries(portNames)) {
     const port = config.ports[name as keyof typeof config.ports];
     if (!(await portIsFree(config.host, port))) {
