@@ -64,7 +64,9 @@ async function runDeno(filters: string[]): Promise<SuiteResult> {
     const args = ['test', '-A', '--config', 'supabase/functions/deno.json', ...(filters.length ? filters.map((f) => `tests/functions/${f}`) : ['tests/functions'])];
     const child = spawn(path.join(root, 'node_modules', '.bin', 'deno'), args, {
       cwd: root,
-      env: { ...process.env, NO_COLOR: '1' },
+      // Deno's bundled roots do not include this machine's TLS chain to the npm registry;
+      // the system store does (the functions service sets the same for function processes).
+      env: { DENO_TLS_CA_STORE: 'system,mozilla', ...process.env, NO_COLOR: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     for (const stream of [child.stdout, child.stderr]) {
