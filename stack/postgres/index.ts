@@ -49,8 +49,8 @@ async function clearLeftoverServer(dir: string, log: (m: string) => void): Promi
 export async function startPostgres(config: StackConfig, options: PostgresOptions): Promise<RunningPostgres> {
   const dir = clusterDir(config);
   const logLines: string[] = [];
-  const remember = (message: string) => {
-    logLines.push(message);
+  const remember = (message: unknown) => {
+    logLines.push(String(message));
     if (logLines.length > 200) logLines.shift();
   };
   const flags = [
