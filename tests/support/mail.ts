@@ -54,10 +54,22 @@ export async function waitForMail(options: { to: string; subject?: RegExp; timeo
   throw new Error(`No mail to ${options.to}${options.subject ? ` matching ${options.subject}` : ''} within the timeout`);
 }
 
+/** Decodes the HTML entities that appear in attribute values (`&amp;`, `&#38;`, `&#x26;`, …). */
+function decodeEntities(text: string): string {
+  const named: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" };
+  return text.replace(/&(#x[0-9a-f]+|#\d+|\w+);/gi, (whole, entity: string) => {
+    if (entity[0] === '#') {
+      const code = entity[1].toLowerCase() === 'x' ? parseInt(entity.slice(2), 16) : parseInt(entity.slice(1), 10);
+      return String.fromCodePoint(code);
+    }
+    return named[entity.toLowerCase()] ?? whole;
+  });
+}
+
 /** The first link in a mail's HTML whose URL matches `pattern`, with entities decoded. */
 export function linkFrom(mail: CaughtMail, pattern: RegExp = /\/verify\?/): string {
   for (const [, href] of mail.html.matchAll(/href="([^"]+)"/g)) {
-    const url = href.replaceAll('&amp;', '&');
+    const url = decodeEntities(href);
     if (pattern.test(url)) return url;
   }
   throw new Error(`No link matching ${pattern} in the mail "${mail.subject}"`);

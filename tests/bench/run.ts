@@ -1,0 +1,125 @@
+// `npm run bench`: measurements, not tests. Figures on these shared machines are noisy, so
+// each comparison is run side by side in one process and reported as a ratio.
+//
+// 1. Local stack start-up: cold (a new data folder: initdb, bootstrap, migrations, seed) and
+//    warm (the same folder again), each to "gateway answering".
+// 2. GET /me through the api function (gateway → Deno → one as-caller transaction) against
+//    the same as-caller transaction run directly with postgres.js.
+import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import postgres from 'postgres';
+import { startStack } from '../../stack/server.ts';
+
+const root = path.resolve(import.meta.dirname, '..', '..');
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function ports() {
+  return { api: await freePort(), db: await freePort(), mailWeb: await freePort(), mailSmtp: await freePort(), functionsBase: await freePort() };
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/** Runs `task` `total` times with `concurrency` in flight; returns latencies (ms) and the wall time. */
+async function load(total: number, concurrency: number, task: () => Promise<void>) {
+  const latencies: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (next++ < total) {
+        const t = performance.now();
+        await task();
+        latencies.push(performance.now() - t);
+      }
+    }),
+  );
+  const wall = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { rps: total / wall, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+}
+
+async function benchStartup(dir: string) {
+  const runs = 3;
+  const cold: number[] = [];
+  const warm: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const dataDir = path.join(dir, `startup-${i}`, 'data');
+    const options = { dataDir, ports: await ports(), fast: false, log: () => {} };
+    let t = performance.now();
+    let stack = await startStack(options);
+    cold.push(performance.now() - t);
+    await stack.stop();
+    t = performance.now();
+    stack = await startStack({ ...options, ports: await ports() });
+    warm.push(performance.now() - t);
+    await stack.stop();
+  }
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  console.log(`\nStack start-up (median of ${runs}, npm packages and Deno cache warm)`);
+  console.log(`  cold (new data folder): ${(median(cold) / 1000).toFixed(2)} s   runs: ${cold.map((x) => (x / 1000).toFixed(2)).join(', ')}`);
+  console.log(`  warm (existing folder): ${(median(warm) / 1000).toFixed(2)} s   runs: ${warm.map((x) => (x / 1000).toFixed(2)).join(', ')}`);
+}
+
+async function benchMe(dir: string) {
+  const stack = await startStack({ dataDir: path.join(dir, 'me', 'data'), ports: await ports(), fast: false, log: () => {} });
+  try {
+    const email = `bench-${Date.now()}@example.test`;
+    const signUp = await fetch(`${stack.config.apiUrl}/auth/v1/signup`, {
+      method: 'POST',
+      headers: { apikey: stack.config.anonKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password: 'bench-password-1' }),
+    });
+    const session = (await signUp.json()) as { access_token: string; user: { id: string } };
+    const claims = JSON.parse(Buffer.from(session.access_token.split('.')[1], 'base64url').toString());
+    const sql = postgres(stack.config.dbUrl, { max: 10, prepare: false, onnotice: () => {} });
+    const viaFunction = async () => {
+      const response = await fetch(`${stack.config.apiUrl}/functions/v1/api/me`, {
+        headers: { apikey: stack.config.anonKey, authorization: `Bearer ${session.access_token}` },
+      });
+      if (response.status !== 200) throw new Error(`GET /me answered ${response.status}`);
+      await response.arrayBuffer();
+    };
+    const direct = async () => {
+      await sql.begin(async (tx) => {
+        await tx`select set_config('role', 'authenticated', true), set_config('request.jwt.claims', ${JSON.stringify(claims)}, true)`;
+        await tx`select user_id, display_name, created_at, updated_at from public.profiles where user_id = ${claims.sub}`;
+      });
+    };
+    await load(200, 10, viaFunction); // warm-up
+    await load(200, 10, direct);
+    const rounds = 3;
+    const results: Array<{ fn: Awaited<ReturnType<typeof load>>; db: Awaited<ReturnType<typeof load>> }> = [];
+    for (let i = 0; i < rounds; i++) results.push({ fn: await load(2000, 10, viaFunction), db: await load(2000, 10, direct) });
+    await sql.end();
+    console.log('\nGET /me, 2000 requests, 10 in flight, alternating rounds (function | direct SQL | ratio)');
+    for (const [i, { fn, db }] of results.entries()) {
+      console.log(
+        `  round ${i + 1}: ${fn.rps.toFixed(0)} | ${db.rps.toFixed(0)} req/s (direct ${(db.rps / fn.rps).toFixed(1)}× faster); ` +
+          `p50 ${fn.p50.toFixed(2)} | ${db.p50.toFixed(2)} ms; p99 ${fn.p99.toFixed(2)} | ${db.p99.toFixed(2)} ms`,
+      );
+    }
+  } finally {
+    await stack.stop();
+  }
+}
+
+mkdirSync(path.join(root, '.stack'), { recursive: true });
+const dir = mkdtempSync(path.join(root, '.stack', 'bench-'));
+chmodSync(dir, 0o755);
+try {
+  await benchStartup(dir);
+  await benchMe(dir);
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,306 @@
+// The web app's auth screens in a real Chromium against the real stack: sign-up, sign-in and
+// sign-out, TOTP enrollment and the /mfa challenge, and password recovery through the mailed link.
+import { authErrorMessage } from '../../supabase/functions/_shared/schemas/errors.ts';
+import path from 'node:path';
+import { Secret, TOTP } from 'otpauth';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser } from '../support/browser.ts';
+import { linkFrom, waitForMail } from '../support/mail.ts';
+import { stack } from '../support/stack.ts';
+
+const PASSWORD = 'inspect-sites-42';
+const UI_TIMEOUT = 15_000;
+const resultsDir = path.resolve(import.meta.dirname, '..', '..', 'test-results', 'e2e');
+
+let browser: Browser;
+const contexts: BrowserContext[] = [];
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+});
+
+afterEach(async ({ task }) => {
+  const failed = task.result?.state === 'fail';
+  for (const context of contexts.splice(0)) {
+    // A failed flow leaves a screenshot of each of its pages in test-results/e2e/ for diagnosis.
+    if (failed) {
+      for (const [index, page] of context.pages().entries()) {
+        const name = `${task.name.replace(/\W+/g, '-').slice(0, 60)}-${index}.png`;
+        await page.screenshot({ path: path.join(resultsDir, name), fullPage: true }).catch(() => undefined);
+      }
+    }
+    await context.close();
+  }
+});
+
+afterAll(async () => {
+  await browser?.close();
+});
+
+function uniqueEmail(label: string): string {
+  return `${label}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.test`;
+}
+
+/** A fresh browser profile (own localStorage, so its own session). */
+async function openPage(): Promise<Page> {
+  const context = await browser.newContext({ baseURL: stack.WEB_URL, viewport: { width: 1000, height: 900 } });
+  contexts.push(context);
+  const page = await context.newPage();
+  page.setDefaultTimeout(UI_TIMEOUT);
+  return page;
+}
+
+function pathIs(path: string) {
+  return (url: URL) => url.pathname === path;
+}
+
+async function signUp(page: Page, email: string, password = PASSWORD) {
+  await page.goto('/sign-up');
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Create account' }).click();
+  await page.waitForURL(pathIs('/'));
+  await page.getByRole('heading', { name: 'Organizations come next' }).waitFor();
+}
+
+async function submitSignIn(page: Page, email: string, password: string) {
+  await page.goto('/sign-in');
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByLabel('Password', { exact: true }).fill(password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+}
+
+async function signOutFromAccount(page: Page, everywhere = false) {
+  await page.getByRole('link', { name: 'Account', exact: true }).click();
+  await page.waitForURL(pathIs('/account'));
+  await page.getByRole('button', { name: everywhere ? 'Sign out everywhere' : 'Sign out', exact: true }).click();
+  await page.waitForURL(pathIs('/sign-in'));
+}
+
+/** The session supabase-js keeps in this page's localStorage. */
+async function storedSession(page: Page): Promise<{ access_token: string; refresh_token: string } | null> {
+  return page.evaluate(() => {
+    const key = Object.keys(localStorage).find((k) => k.startsWith('sb-') && k.endsWith('-auth-token'));
+    return key ? JSON.parse(localStorage.getItem(key)!) : null;
+  });
+}
+
+/** The claims of the stored session's access token. */
+async function storedClaims(page: Page): Promise<Record<string, unknown> | null> {
+  const session = await storedSession(page);
+  if (!session) return null;
+  return JSON.parse(Buffer.from(session.access_token.split('.')[1], 'base64url').toString('utf8'));
+}
+
+async function refreshStatus(refreshToken: string): Promise<{ status: number; refreshToken?: string }> {
+  const response = await fetch(`${stack.API_URL}/auth/v1/token?grant_type=refresh_token`, {
+    method: 'POST',
+    headers: { apikey: stack.PUBLISHABLE_KEY, 'content-type': 'application/json' },
+    body: JSON.stringify({ refresh_token: refreshToken }),
+  });
+  const body = (await response.json()) as { refresh_token?: string };
+  return { status: response.status, refreshToken: body.refresh_token };
+}
+
+/** The current TOTP code, waiting for the next period when it equals the one already used. */
+async function freshCode(totp: TOTP, alreadyUsed: string | null): Promise<string> {
+  for (;;) {
+    const code = totp.generate();
+    if (code !== alreadyUsed) return code;
+    // The only deliberate wait: a TOTP code can't be used twice, so let the period roll over.
+    await new Promise((resolve) => setTimeout(resolve, 30_000 - (Date.now() % 30_000) + 250));
+  }
+}
+
+describe('web auth flows', () => {
+  it('a visitor signs up, lands signed in, signs out, is refused a wrong password and signs back in', async () => {
+    const page = await openPage();
+    const email = uniqueEmail('e2e-signup');
+
+    await page.goto('/account');
+    await page.waitForURL(pathIs('/sign-in'));
+
+    await signUp(page, email);
+    expect((await storedClaims(page))?.email).toBe(email);
+
+    await signOutFromAccount(page);
+    expect(await storedClaims(page)).toBeNull();
+    // Signed out, the app sends visitors back to sign in.
+    await page.goto('/');
+    await page.waitForURL(pathIs('/sign-in'));
+
+    await submitSignIn(page, email, 'not-the-password-1');
+    await expect(page.getByRole('alert').filter({ hasText: authErrorMessage('invalid_credentials') }).waitFor()).resolves.toBeUndefined();
+    expect(new URL(page.url()).pathname).toBe('/sign-in');
+
+    await submitSignIn(page, email, PASSWORD);
+    await page.waitForURL(pathIs('/'));
+    expect((await storedClaims(page))?.aal).toBe('aal1');
+  });
+
+  it('sign-up shows the catalogue wording beside the field for a taken email and a weak password', async () => {
+    const page = await openPage();
+    const email = uniqueEmail('e2e-taken');
+    await signUp(page, email);
+    await signOutFromAccount(page);
+
+    await page.goto('/sign-up');
+    await page.getByLabel('Email', { exact: true }).fill(email);
+    await page.getByLabel('Password', { exact: true }).fill('short');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    const password = page.getByLabel('Password', { exact: true });
+    await page.getByText(authErrorMessage('weak_password')).waitFor();
+    expect(await password.getAttribute('aria-invalid')).toBe('true');
+
+    await password.fill(PASSWORD);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await page.getByText(authErrorMessage('user_already_exists')).waitFor();
+    expect(await page.getByLabel('Email', { exact: true }).getAttribute('aria-invalid')).toBe('true');
+    expect(new URL(page.url()).pathname).toBe('/sign-up');
+  });
+
+  it('the display name is saved through PATCH /me and read back through GET /me', async () => {
+    const page = await openPage();
+    await signUp(page, uniqueEmail('e2e-profile'));
+    await page.getByRole('link', { name: 'Account', exact: true }).click();
+
+    const name = page.getByLabel('Display name');
+    await name.fill('   ');
+    await page.getByRole('button', { name: 'Save name' }).click();
+    await page.getByText('Enter a display name.').waitFor();
+    expect(await name.getAttribute('aria-invalid')).toBe('true');
+
+    await name.fill('Ada Inspector');
+    await page.getByRole('button', { name: 'Save name' }).click();
+    await page.getByRole('status').filter({ hasText: 'Your name has been saved.' }).waitFor();
+
+    await page.reload();
+    await page.getByRole('heading', { name: 'Your account' }).waitFor();
+    await expect.poll(() => page.getByLabel('Display name').inputValue(), { timeout: UI_TIMEOUT }).toBe('Ada Inspector');
+    await page.getByRole('link', { name: 'Home', exact: true }).click();
+    await page.getByRole('heading', { name: 'Welcome, Ada Inspector' }).waitFor();
+  });
+
+  it('after enrolling TOTP, the next sign-in stops at /mfa until the current code is entered, then reaches aal2', async () => {
+    const page = await openPage();
+    const email = uniqueEmail('e2e-mfa');
+    await signUp(page, email);
+    await page.getByRole('link', { name: 'Account', exact: true }).click();
+
+    await page.getByRole('button', { name: 'Set up authenticator app' }).click();
+    const secret = (await page.getByTestId('totp-secret').textContent())?.trim() ?? '';
+    expect(secret).toMatch(/^[A-Z2-7]{16,}=*$/);
+    const qrCode = page.getByRole('img', { name: /QR code/ });
+    expect(await qrCode.getAttribute('src')).toMatch(/^data:image\/svg\+xml/);
+    // The image must really decode, not just be present.
+    const decoded = () =>
+      qrCode.evaluate((element) => {
+        const image = element as unknown as { complete: boolean; naturalWidth: number };
+        return image.complete && image.naturalWidth > 0;
+      });
+    await expect.poll(decoded).toBe(true);
+    const totp = new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 });
+
+    // A wrong code is refused with the catalogue's wording, beside the field.
+    const codeField = page.getByLabel('6-digit code from the app');
+    const wrongCode = totp.generate() === '000000' ? '111111' : '000000';
+    await codeField.fill(wrongCode);
+    await page.getByRole('button', { name: 'Verify and turn on' }).click();
+    await page.getByText(authErrorMessage('mfa_verification_failed')).waitFor();
+    expect((await storedClaims(page))?.aal).toBe('aal1');
+
+    const enrollmentCode = await freshCode(totp, null);
+    await codeField.fill(enrollmentCode);
+    await page.getByRole('button', { name: 'Verify and turn on' }).click();
+    await page.getByRole('status').filter({ hasText: 'Two-factor authentication is on.' }).waitFor();
+    await page.getByRole('list', { name: 'Authenticators' }).getByText('Authenticator app').waitFor();
+    expect((await storedClaims(page))?.aal).toBe('aal2');
+
+    await signOutFromAccount(page);
+    await submitSignIn(page, email, PASSWORD);
+    await page.waitForURL(pathIs('/mfa'));
+    expect((await storedClaims(page))?.aal).toBe('aal1');
+
+    // An aal1 session can't reach signed-in screens by typing their address.
+    await page.goto('/account');
+    await page.waitForURL(pathIs('/mfa'));
+
+    await page.getByLabel('Authentication code').fill(await freshCode(totp, enrollmentCode));
+    await page.getByRole('button', { name: 'Verify', exact: true }).click();
+    // The guard sends the user on to where they were going.
+    await page.waitForURL(pathIs('/account'));
+    await page.getByRole('heading', { name: 'Your account' }).waitFor();
+    const claims = await storedClaims(page);
+    expect(claims?.aal).toBe('aal2');
+    expect((claims?.amr as Array<{ method: string }>).map((entry) => entry.method)).toContain('totp');
+    await page.getByRole('list', { name: 'Authenticators' }).getByRole('button', { name: /Remove/ }).waitFor();
+  });
+
+  it('forgot password: the mailed link opens /reset-password, the new password signs in and the old one no longer does', async () => {
+    const page = await openPage();
+    const email = uniqueEmail('e2e-recovery');
+    const newPassword = 'brand-new-route-77';
+    await signUp(page, email);
+    await signOutFromAccount(page);
+
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await page.waitForURL(pathIs('/forgot-password'));
+    // Client-side navigation renders in a transition: wait for the new screen before typing.
+    await page.getByRole('heading', { name: 'Reset your password' }).waitFor();
+    const requestedAt = new Date(Date.now() - 1000);
+    await page.getByLabel('Email', { exact: true }).fill(email);
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await page.getByRole('status').filter({ hasText: 'Check your inbox' }).waitFor();
+
+    const mail = await waitForMail({ to: email, subject: /password/i, after: requestedAt, timeoutMs: UI_TIMEOUT });
+    const link = linkFrom(mail, /\/auth\/v1\/verify\?/);
+    expect(new URL(link).searchParams.get('type')).toBe('recovery');
+
+    // The link goes through the auth server, which redirects to /reset-password#access_token=…&type=recovery.
+    await page.goto(link);
+    await page.waitForURL(pathIs('/reset-password'));
+    await page.getByText(`For ${email}.`).waitFor();
+    expect((await storedClaims(page))?.email).toBe(email);
+
+    await page.getByLabel('New password').fill(newPassword);
+    await page.getByRole('button', { name: 'Set new password' }).click();
+    await page.getByRole('status').filter({ hasText: 'Your password has been changed.' }).waitFor();
+    await page.getByRole('link', { name: 'Continue to Fieldcheck' }).click();
+    await page.waitForURL(pathIs('/'));
+    await signOutFromAccount(page);
+
+    // A used link can't be opened twice.
+    await page.goto(link);
+    await page.waitForURL(pathIs('/reset-password'));
+    await page.getByRole('alert').filter({ hasText: authErrorMessage('otp_expired') }).waitFor();
+
+    await submitSignIn(page, email, PASSWORD);
+    await page.getByRole('alert').filter({ hasText: authErrorMessage('invalid_credentials') }).waitFor();
+
+    await submitSignIn(page, email, newPassword);
+    await page.waitForURL(pathIs('/'));
+    expect((await storedClaims(page))?.email).toBe(email);
+  });
+
+  it('sign out everywhere ends the session in another browser too', async () => {
+    const first = await openPage();
+    const second = await openPage();
+    const email = uniqueEmail('e2e-global');
+    await signUp(first, email);
+    await submitSignIn(second, email, PASSWORD);
+    await second.waitForURL(pathIs('/'));
+
+    // Allowed side: the other browser's session can be refreshed while it is alive.
+    const before = await refreshStatus((await storedSession(second))!.refresh_token);
+    expect(before.status).toBe(200);
+
+    await signOutFromAccount(first, true);
+    expect(await storedSession(first)).toBeNull();
+
+    // Denied side: signing out everywhere revoked the other browser's session and its refresh tokens.
+    const after = await refreshStatus(before.refreshToken!);
+    expect(after.status).toBeGreaterThanOrEqual(400);
+    expect(after.status).toBeLessThan(500);
+  });
+});

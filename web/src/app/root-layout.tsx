@@ -1,0 +1,30 @@
+import { useEffect, useRef } from 'react';
+import { Outlet, ScrollRestoration, useLocation } from 'react-router-dom';
+import { useAuthEvents } from './auth-events';
+
+/** Every route renders inside this: auth events wiring, and focus moved to the new page's heading. */
+export function RootLayout() {
+  useAuthEvents();
+  const location = useLocation();
+  const firstRender = useRef(true);
+
+  useEffect(() => {
+    if (firstRender.current) {
+      firstRender.current = false;
+      return;
+    }
+    // Screen readers announce the new page when focus lands on its heading.
+    const heading = document.querySelector<HTMLElement>('main h1');
+    if (heading) {
+      heading.tabIndex = -1;
+      heading.focus({ preventScroll: true });
+    }
+  }, [location.pathname]);
+
+  return (
+    <>
+      <Outlet />
+      <ScrollRestoration />
+    </>
+  );
+}

@@ -1,0 +1,17 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { supabase } from '../../../lib/supabase';
+import { factorsQueryOptions } from './list-factors';
+
+/** Removes an authenticator; a verified one needs an aal2 session. */
+export async function removeFactor(factorId: string) {
+  const { error } = await supabase.auth.mfa.unenroll({ factorId });
+  if (error) throw error;
+}
+
+export function useRemoveFactor() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: removeFactor,
+    onSettled: () => queryClient.invalidateQueries({ queryKey: factorsQueryOptions().queryKey }),
+  });
+}

@@ -1,0 +1,14 @@
+import { useMutation } from '@tanstack/react-query';
+import { supabase } from '../../../lib/supabase';
+
+export type SignOutScope = 'local' | 'global';
+
+/** `local` ends this device's session; `global` revokes every session of the user. */
+export async function signOut(scope: SignOutScope) {
+  const { error } = await supabase.auth.signOut({ scope });
+  if (error) throw error;
+}
+
+export function useSignOut() {
+  return useMutation({ mutationFn: signOut });
+}

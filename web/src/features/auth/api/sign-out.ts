@@ -1,0 +1,12 @@
+import { useMutation } from '@tanstack/react-query';
+import { supabase } from '../../../lib/supabase';
+
+/** Ends this device's session only (e.g. to sign in with another account from the MFA screen). */
+export async function signOutHere() {
+  const { error } = await supabase.auth.signOut({ scope: 'local' });
+  if (error) throw error;
+}
+
+export function useSignOutHere() {
+  return useMutation({ mutationFn: signOutHere });
+}

@@ -1,0 +1,22 @@
+import { useMutation } from '@tanstack/react-query';
+import { supabase } from '../../../lib/supabase';
+
+export interface SignUpInput {
+  email: string;
+  password: string;
+}
+
+/** Creates the account; with email confirmations off (config.toml) it also signs the user in. */
+export async function signUp({ email, password }: SignUpInput) {
+  const { data, error } = await supabase.auth.signUp({
+    email,
+    password,
+    options: { emailRedirectTo: `${window.location.origin}/` },
+  });
+  if (error) throw error;
+  return data;
+}
+
+export function useSignUp() {
+  return useMutation({ mutationFn: signUp });
+}

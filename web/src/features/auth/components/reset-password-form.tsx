@@ -1,0 +1,57 @@
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
+import { z } from 'zod';
+import { Button } from '../../../components/ui/button';
+import { FormAlert } from '../../../components/ui/form-alert';
+import { TextField } from '../../../components/ui/text-field';
+import { describeError, type UserFacingError } from '../../../lib/errors';
+import { formValues, newPasswordField, validateForm } from '../../../lib/validation';
+import { useSetNewPassword } from '../api/set-new-password';
+
+const resetPasswordSchema = z.object({ password: newPasswordField });
+
+/** Shown with the recovery session that the mailed link created. */
+export function ResetPasswordForm() {
+  const setNewPassword = useSetNewPassword();
+  const [failure, setFailure] = useState<UserFacingError | null>(null);
+
+  function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const { data, fieldErrors } = validateForm(resetPasswordSchema, formValues(event.currentTarget));
+    if (!data) {
+      setFailure({ fieldErrors });
+      return;
+    }
+    setFailure(null);
+    setNewPassword.mutate(data.password, { onError: (error) => setFailure(describeError(error)) });
+  }
+
+  if (setNewPassword.isSuccess) {
+    return (
+      <div className="stack">
+        <FormAlert tone="success" message="Your password has been changed." />
+        <Link className="button button-primary" to="/">
+          Continue to Fieldcheck
+        </Link>
+      </div>
+    );
+  }
+
+  return (
+    <form className="form" onSubmit={handleSubmit} noValidate>
+      <FormAlert message={failure?.message} />
+      <TextField
+        label="New password"
+        name="password"
+        type="password"
+        autoComplete="new-password"
+        required
+        hint="At least 8 characters, with letters and digits."
+        error={failure?.fieldErrors.password}
+      />
+      <Button type="submit" pending={setNewPassword.isPending}>
+        Set new password
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,49 @@
+import { useState, type FormEvent } from 'react';
+import { Link } from 'react-router-dom';
+import { z } from 'zod';
+import { Button } from '../../../components/ui/button';
+import { FormAlert } from '../../../components/ui/form-alert';
+import { TextField } from '../../../components/ui/text-field';
+import { describeError, type UserFacingError } from '../../../lib/errors';
+import { currentPasswordField, emailField, formValues, validateForm } from '../../../lib/validation';
+import { useSignIn } from '../api/sign-in';
+
+const signInSchema = z.object({ email: emailField, password: currentPasswordField });
+
+export function SignInForm() {
+  const signIn = useSignIn();
+  const [failure, setFailure] = useState<UserFacingError | null>(null);
+
+  function handleSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const { data, fieldErrors } = validateForm(signInSchema, formValues(event.currentTarget));
+    if (!data) {
+      setFailure({ fieldErrors });
+      return;
+    }
+    setFailure(null);
+    // On success the SIGNED_IN event updates the session and the route guard moves on.
+    signIn.mutate(data, { onError: (error) => setFailure(describeError(error)) });
+  }
+
+  return (
+    <form className="form" onSubmit={handleSubmit} noValidate>
+      <FormAlert message={failure?.message} />
+      <TextField label="Email" name="email" type="email" autoComplete="email" required error={failure?.fieldErrors.email} />
+      <TextField
+        label="Password"
+        name="password"
+        type="password"
+        autoComplete="current-password"
+        required
+        error={failure?.fieldErrors.password}
+      />
+      <Button type="submit" pending={signIn.isPending}>
+        Sign in
+      </Button>
+      <p className="form-aside">
+        <Link to="/forgot-password">Forgot your password?</Link>
+      </p>
+    </form>
+  );
+}

@@ -1,0 +1,126 @@
+import {
+  FunctionsFetchError,
+  FunctionsHttpError,
+  FunctionsRelayError,
+  isAuthError,
+  isAuthRetryableFetchError,
+} from '@supabase/supabase-js';
+import {
+  authErrorMessage,
+  errorCatalogue,
+  formatWording,
+  type ErrorCode,
+  type Problem,
+} from '@schemas/errors';
+
+/** What a screen shows for a failure: a sentence for the form, and messages beside fields. */
+export interface UserFacingError {
+  /** Shown above the form; absent when every problem belongs to a field. */
+  message?: string;
+  fieldErrors: Record<string, string>;
+  code?: string;
+}
+
+/** A failed call to the `api` function, carrying its RFC 9457 problem document when it sent one. */
+export class ApiError extends Error {
+  readonly problem: Problem | null;
+  readonly status: number | null;
+  readonly retryAfterSeconds: number | null;
+
+  constructor(problem: Problem | null, status: number | null, retryAfterSeconds: number | null) {
+    super(problem?.code ?? 'api_error');
+    this.name = 'ApiError';
+    this.problem = problem;
+    this.status = status;
+    this.retryAfterSeconds = retryAfterSeconds;
+  }
+}
+
+function isProblem(body: unknown): body is Problem {
+  return typeof body === 'object' && body !== null && typeof (body as Problem).code === 'string';
+}
+
+/** Turns the error of `supabase.functions.invoke` into an ApiError, reading the problem body. */
+export async function toApiError(error: unknown): Promise<ApiError> {
+  if (error instanceof FunctionsHttpError) {
+    const response = error.context as Response;
+    const retryAfter = Number(response.headers.get('retry-after'));
+    let body: unknown = null;
+    try {
+      body = await response.json();
+    } catch {
+      // Not JSON: described by its status alone.
+    }
+    return new ApiError(isProblem(body) ? body : null, response.status, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null);
+  }
+  return new ApiError(null, null, null);
+}
+
+function isCatalogued(code: string): code is ErrorCode {
+  return Object.hasOwn(errorCatalogue, code);
+}
+
+// Placeholder values for a catalogue wording when the server's own rendering can't be trusted.
+const neutralParams = { thing: 'item', things: 'items', field: 'value', n: 'the allowed number of', s: '60' };
+
+/** The catalogue wording for `code`, reusing the server's filled-in title only when it matches it. */
+function catalogueWording(code: ErrorCode, problem: Problem | null, retryAfterSeconds: number | null): string {
+  const template: string = errorCatalogue[code].title;
+  if (code === 'rate_limited' && retryAfterSeconds !== null) {
+    return formatWording(template, { s: retryAfterSeconds });
+  }
+  if (!template.includes('{')) return template;
+  if (problem?.title) {
+    const escaped = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
+    const pattern = new RegExp(`^${escaped.replace(/\{\w+\}/g, '.+')}$`);
+    if (pattern.test(problem.title)) return problem.title;
+  }
+  return formatWording(template, neutralParams);
+}
+
+function describeApiError(error: ApiError): UserFacingError {
+  const { problem } = error;
+  if (!problem || !isCatalogued(problem.code)) {
+    const code: ErrorCode =
+      error.status === null || error.status >= 502 ? 'service_unavailable' : error.status === 401 ? 'unauthenticated' : 'internal_error';
+    return { message: errorCatalogue[code].title, fieldErrors: {}, code };
+  }
+  const fieldErrors: Record<string, string> = {};
+  for (const fieldError of problem.errors ?? []) {
+    fieldErrors[fieldError.field] ??= fieldError.message;
+  }
+  let message = catalogueWording(problem.code, problem, error.retryAfterSeconds);
+  if (problem.code === 'internal_error' && problem.request_id) {
+    message = `${message} Reference: ${problem.request_id}.`;
+  }
+  return { message, fieldErrors, code: problem.code };
+}
+
+// Auth error codes that are about one field of the form rather than the whole request.
+const authFieldOfCode: Record<string, string> = {
+  weak_password: 'password',
+  same_password: 'password',
+  email_address_invalid: 'email',
+  email_exists: 'email',
+  user_already_exists: 'email',
+  mfa_verification_failed: 'code',
+};
+
+/** Describes any failure with wording from the catalogue; raw error text never reaches the user. */
+export function describeError(error: unknown): UserFacingError {
+  if (error instanceof ApiError) return describeApiError(error);
+  if (error instanceof FunctionsFetchError || error instanceof FunctionsRelayError) {
+    return { message: errorCatalogue.service_unavailable.title, fieldErrors: {}, code: 'service_unavailable' };
+  }
+  if (isAuthRetryableFetchError(error)) {
+    return { message: errorCatalogue.service_unavailable.title, fieldErrors: {}, code: 'service_unavailable' };
+  }
+  if (isAuthError(error)) {
+    const code = error.code;
+    const wording = authErrorMessage(code);
+    const field = code ? authFieldOfCode[code] : undefined;
+    if (field) return { fieldErrors: { [field]: wording }, code };
+    return { message: wording, fieldErrors: {}, code };
+  }
+  return { message: errorCatalogue.internal_error.title, fieldErrors: {}, code: 'internal_error' };
+}

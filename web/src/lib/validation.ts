@@ -1,0 +1,44 @@
+import { authErrorMessage } from '@schemas/errors';
+import { z } from 'zod';
+
+// Client-side checks mirror the auth server's rules (supabase/config.toml: minimum_password_length 8,
+// password_requirements "letters_digits") so most mistakes are caught before a request.
+export const emailField = z.string().trim().toLowerCase().pipe(z.email(authErrorMessage('email_address_invalid')));
+
+export const newPasswordField = z
+  .string()
+  .min(8, authErrorMessage('weak_password'))
+  .regex(/[A-Za-z]/, authErrorMessage('weak_password'))
+  .regex(/[0-9]/, authErrorMessage('weak_password'));
+
+// Sign-in only checks presence: the server decides whether the password is right.
+export const currentPasswordField = z.string().min(1, authErrorMessage('invalid_credentials'));
+
+export const totpCodeField = z
+  .string()
+  .trim()
+  .regex(/^\d{6}$/, authErrorMessage('mfa_verification_failed'));
+
+/** Parses form values with `schema`, returning the data or one message per field. */
+export function validateForm<T>(
+  schema: z.ZodType<T>,
+  values: unknown,
+): { data: T; fieldErrors: null } | { data: null; fieldErrors: Record<string, string> } {
+  const result = schema.safeParse(values);
+  if (result.success) return { data: result.data, fieldErrors: null };
+  const fieldErrors: Record<string, string> = {};
+  for (const issue of result.error.issues) {
+    const field = issue.path.join('.');
+    fieldErrors[field] ??= issue.message;
+  }
+  return { data: null, fieldErrors };
+}
+
+/** Reads a form's named text fields into a plain object. */
+export function formValues(form: HTMLFormElement): Record<string, string> {
+  const values: Record<string, string> = {};
+  for (const [name, value] of new FormData(form)) {
+    if (typeof value === 'string') values[name] = value;
+  }
+  return values;
+}
