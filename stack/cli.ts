@@ -2,7 +2,7 @@
 // and with CI (ARCHITECTURE.md): start, status, stop, db-reset; `--supabase` (or
 // FIELDCHECK_STACK=supabase) drives the real Supabase CLI instead.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, openSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { loadConfig, projectRoot, type StackConfig } from './config.ts';
 import { withApiKeys } from './keys.ts';
@@ -10,9 +10,12 @@ import { ensurePortsFree, startStack, PortInUseError, type StackStatus } from '.
 import { startPostgres } from './postgres/index.ts';
 import { prepareDatabase } from './postgres/database.ts';
 import { runSupabaseCli } from './supabase-cli.ts';
+import { isAlive, isProcessOf } from './os.ts';
 
 const DEMO_LOGIN = { email: 'owner@demo.fieldcheck.test', password: 'fieldcheck-demo-1' };
 const WEB_PORT = Number(process.env.PORT ?? 5173);
+const CLI_MARKER = path.join('stack', 'cli.ts');
+const START_TIMEOUT_MS = 180_000;
 
 interface StatusFile extends StackStatus {
   pid: number;
@@ -27,21 +30,20 @@ function logPath(config: StackConfig): string {
   return path.join(path.dirname(config.dataDir), 'logs', 'stack.log');
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The running stack's status, or undefined (a status file of a dead process is removed). */
+/**
+ * The running stack's status, or undefined. A status file whose pid is gone, or now belongs
+ * to another program (pids are reused after a crash or reboot), is stale and removed.
+ */
 function readRunning(config: StackConfig): StatusFile | undefined {
   const file = statusPath(config);
   if (!existsSync(file)) return undefined;
-  const status = JSON.parse(readFileSync(file, 'utf8')) as StatusFile;
-  if (isAlive(status.pid)) return status;
+  let status: StatusFile;
+  try {
+    status = JSON.parse(readFileSync(file, 'utf8')) as StatusFile;
+  } catch {
+    return undefined; // unreadable: treated as not running, left for its writer to replace
+  }
+  if (isProcessOf(status.pid, CLI_MARKER)) return status;
   rmSync(file, { force: true });
   return undefined;
 }
@@ -49,7 +51,10 @@ function readRunning(config: StackConfig): StatusFile | undefined {
 function writeStatus(config: StackConfig, status: StackStatus, mode: StatusFile['mode']): void {
   mkdirSync(path.dirname(statusPath(config)), { recursive: true });
   const file: StatusFile = { ...status, pid: process.pid, mode, started_at: new Date().toISOString() };
-  writeFileSync(statusPath(config), JSON.stringify(file, null, 2));
+  // Write then rename, so a reader never sees a half-written file.
+  const temporary = `${statusPath(config)}.${process.pid}.tmp`;
+  writeFileSync(temporary, JSON.stringify(file, null, 2));
+  renameSync(temporary, statusPath(config));
 }
 
 function banner(status: StackStatus, webUrl?: string): string {
@@ -96,10 +101,16 @@ async function startWeb(status: StackStatus): Promise<{ url: string; close(): Pr
 function onShutdown(fn: () => Promise<void>): void {
   let stopping = false;
   const handler = async () => {
-    if (stopping) return;
+    // A second Ctrl-C while stopping means "now": leave without waiting.
+    if (stopping) process.exit(1);
     stopping = true;
-    await fn();
-    process.exit(0);
+    try {
+      await fn();
+    } catch (error) {
+      console.error(`While stopping: ${(error as Error).message}`);
+    } finally {
+      process.exit(0);
+    }
   };
   process.on('SIGINT', handler);
   process.on('SIGTERM', handler);
@@ -177,6 +188,11 @@ async function startBackground(): Promise<void> {
       console.log(banner(status));
       console.log(`Ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s. Logs: ${path.relative(projectRoot, logPath(config))}`);
       process.exit(0);
+    }
+    if (!exited && Date.now() - startedAt > START_TIMEOUT_MS) {
+      child.kill('SIGTERM');
+      exited = true;
+      console.error(`The local stack did not become ready within ${START_TIMEOUT_MS / 1000} s; it was stopped.`);
     }
     if (exited) {
       // Only what this start wrote: earlier runs' lines would only confuse.

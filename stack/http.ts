@@ -21,13 +21,6 @@ export async function readBody(req: IncomingMessage, limit = 10 * 1024 * 1024): 
   return Buffer.concat(chunks);
 }
 
-/** Parses a JSON body; returns undefined for an empty body and throws SyntaxError when malformed. */
-export async function readJson<T = unknown>(req: IncomingMessage, limit?: number): Promise<T | undefined> {
-  const raw = await readBody(req, limit);
-  if (raw.length === 0) return undefined;
-  return JSON.parse(raw.toString('utf8')) as T;
-}
-
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const payload = JSON.stringify(body);
   res.writeHead(status, {
@@ -38,20 +31,18 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
   res.end(payload);
 }
 
-export function sendEmpty(res: ServerResponse, status: number, headers: Record<string, string> = {}): void {
-  res.writeHead(status, headers);
-  res.end();
-}
-
 /** The caller's IP as the socket sees it (the stack has no proxy in front of it). */
 export function clientIp(req: IncomingMessage): string {
   return req.socket.remoteAddress ?? 'unknown';
 }
 
-/** Bearer token from the Authorization header, if any. */
-export function bearerToken(req: IncomingMessage): string | undefined {
-  const header = req.headers.authorization;
+/** The token of an `Authorization: Bearer <token>` header value (one token, nothing after it). */
+export function bearerFromHeader(header: string | undefined): string | undefined {
   if (!header) return undefined;
-  const match = /^Bearer\s+(.+)$/i.exec(header.trim());
-  return match?.[1];
+  return /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1];
+}
+
+/** The bearer token of a request, if any. */
+export function bearerToken(req: IncomingMessage): string | undefined {
+  return bearerFromHeader(req.headers.authorization);
 }

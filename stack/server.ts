@@ -1,7 +1,6 @@
 // Starts the whole local stack in this process, in dependency order: Postgres, the database
 // (platform, migrations, seed), mail, then the services behind the gateway.
 import { existsSync, mkdirSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import postgres from 'postgres';
 import { loadConfig, type StackConfig, type StackOverrides } from './config.ts';
@@ -10,6 +9,7 @@ import { startPostgres } from './postgres/index.ts';
 import { prepareDatabase } from './postgres/database.ts';
 import { startMail } from './mail/index.ts';
 import { createGateway, type Route } from './gateway.ts';
+import { portIsFree } from './os.ts';
 import type { Service, ServiceContext } from './types.ts';
 
 export interface StartOptions extends StackOverrides {
@@ -70,14 +70,6 @@ const portNames: Record<string, string> = {
 
 export class PortInUseError extends Error {}
 
-function portIsFree(host: string, port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const probe = net.createServer();
-    probe.once('error', () => resolve(false));
-    probe.listen({ host, port, exclusive: true }, () => probe.close(() => resolve(true)));
-  });
-}
-
 export async function ensurePortsFree(config: StackConfig): Promise<void> {
   for (const [name, label] of Object.entries(portNames)) {
     const port = config.ports[name as keyof typeof config.ports];
@@ -104,7 +96,8 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
 
   const stops: Array<() => Promise<void>> = [];
   const stop = async () => {
-    for (const fn of stops.reverse()) {
+    // splice: a second stop() finds nothing left to do instead of repeating the teardown.
+    for (const fn of stops.splice(0).reverse()) {
       try {
         await fn();
       } catch (error) {

@@ -6,25 +6,14 @@
 //   node tests/run.ts api auth        one suite, only files whose path contains "auth"
 import { spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import { startStack, type RunningStack } from '../stack/server.ts';
+import { freePort } from '../stack/os.ts';
 import { runDbSuite, type SuiteResult } from './db/run.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const SUITES = ['db', 'functions', 'api', 'e2e'] as const;
 type Suite = (typeof SUITES)[number];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 function run(command: string, args: string[], env: Record<string, string>): Promise<number> {
   return new Promise((resolve) => {

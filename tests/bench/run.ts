@@ -6,21 +6,12 @@
 // 2. GET /me through the api function (gateway → Deno → one as-caller transaction) against
 //    the same as-caller transaction run directly with postgres.js.
 import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import postgres from 'postgres';
 import { startStack } from '../../stack/server.ts';
+import { freePort } from '../../stack/os.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function ports() {
   return { api: await freePort(), db: await freePort(), mailWeb: await freePort(), mailSmtp: await freePort(), functionsBase: await freePort() };

@@ -2,12 +2,12 @@
 // sign-out, TOTP enrollment and the /mfa challenge, and password recovery through the mailed link.
 import { authErrorMessage } from '../../supabase/functions/_shared/schemas/errors.ts';
 import path from 'node:path';
-import { Secret, TOTP } from 'otpauth';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { launchBrowser } from '../support/browser.ts';
 import { linkFrom, waitForMail } from '../support/mail.ts';
 import { stack } from '../support/stack.ts';
+import { totpFor, wrongCode } from '../support/totp.ts';
 
 const PASSWORD = 'inspect-sites-42';
 const UI_TIMEOUT = 15_000;
@@ -103,16 +103,6 @@ async function refreshStatus(refreshToken: string): Promise<{ status: number; re
   return { status: response.status, refreshToken: body.refresh_token };
 }
 
-/** The current TOTP code, waiting for the next period when it equals the one already used. */
-async function freshCode(totp: TOTP, alreadyUsed: string | null): Promise<string> {
-  for (;;) {
-    const code = totp.generate();
-    if (code !== alreadyUsed) return code;
-    // The only deliberate wait: a TOTP code can't be used twice, so let the period roll over.
-    await new Promise((resolve) => setTimeout(resolve, 30_000 - (Date.now() % 30_000) + 250));
-  }
-}
-
 describe('web auth flows', () => {
   it('a visitor signs up, lands signed in, signs out, is refused a wrong password and signs back in', async () => {
     const page = await openPage();
@@ -200,18 +190,16 @@ describe('web auth flows', () => {
         return image.complete && image.naturalWidth > 0;
       });
     await expect.poll(decoded).toBe(true);
-    const totp = new TOTP({ secret: Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 });
+    const totp = totpFor(secret);
 
     // A wrong code is refused with the catalogue's wording, beside the field.
     const codeField = page.getByLabel('6-digit code from the app');
-    const wrongCode = totp.generate() === '000000' ? '111111' : '000000';
-    await codeField.fill(wrongCode);
+    await codeField.fill(wrongCode(secret));
     await page.getByRole('button', { name: 'Verify and turn on' }).click();
     await page.getByText(authErrorMessage('mfa_verification_failed')).waitFor();
     expect((await storedClaims(page))?.aal).toBe('aal1');
 
-    const enrollmentCode = await freshCode(totp, null);
-    await codeField.fill(enrollmentCode);
+    await codeField.fill(totp.generate());
     await page.getByRole('button', { name: 'Verify and turn on' }).click();
     await page.getByRole('status').filter({ hasText: 'Two-factor authentication is on.' }).waitFor();
     await page.getByRole('list', { name: 'Authenticators' }).getByText('Authenticator app').waitFor();
@@ -226,7 +214,7 @@ describe('web auth flows', () => {
     await page.goto('/account');
     await page.waitForURL(pathIs('/mfa'));
 
-    await page.getByLabel('Authentication code').fill(await freshCode(totp, enrollmentCode));
+    await page.getByLabel('Authentication code').fill(totp.generate());
     await page.getByRole('button', { name: 'Verify', exact: true }).click();
     // The guard sends the user on to where they were going.
     await page.waitForURL(pathIs('/account'));
