@@ -104,36 +104,46 @@ export async function updateUser(runtime: AuthRuntime, request: AuthRequest): Pr
   const body = await jsonBody(request);
   const { sql } = runtime;
   const user = caller.user;
+  // Everything is checked before anything is written, so a refused request changes nothing.
   if (body.phone !== undefined && body.phone !== null && body.phone !== (user.phone ?? '')) {
     throw errors.validation('Phone updates are not enabled on the local stack', 422);
   }
-  if (body.data !== undefined && body.data !== null) {
-    if (!isPlainObject(body.data)) throw errors.validation('data must be an object');
+  if (body.data !== undefined && body.data !== null && !isPlainObject(body.data)) throw errors.validation('data must be an object');
+  const newEmail = body.email !== undefined && body.email !== null && body.email !== '' ? normalizeEmail(body.email) : undefined;
+  const changesEmail = newEmail !== undefined && newEmail !== user.email;
+  const newPassword = body.password !== undefined && body.password !== null ? checkPasswordStrength(runtime.settings, body.password) : undefined;
+  // As in GoTrue: with a verified factor, a password-only (aal1) session cannot change the credentials.
+  if ((newPassword || changesEmail) && caller.session.aal !== 'aal2' && (await hasVerifiedFactor(runtime, user.id))) {
+    throw errors.insufficientAalUpdate();
+  }
+  if (newPassword !== undefined && (await passwordMatches(user, newPassword))) throw errors.samePassword();
+  if (changesEmail) {
+    const owner = await findUserByEmail(sql, newEmail);
+    if (owner && owner.id !== user.id) throw errors.emailExists();
+  }
+
+  if (isPlainObject(body.data)) {
     const merged = mergeMetadata(user.raw_user_meta_data ?? {}, body.data);
     await sql`update auth.users set raw_user_meta_data = ${JSON.stringify(merged)}::text::jsonb, updated_at = now() where id = ${user.id}`;
   }
-  if (body.password !== undefined && body.password !== null) {
-    const password = checkPasswordStrength(runtime.settings, body.password);
-    if (await passwordMatches(user, password)) throw errors.samePassword();
-    const hash = await hashPassword(password);
+  if (newPassword !== undefined) {
+    const hash = await hashPassword(newPassword);
     await sql.begin(async (tx) => {
       await tx`update auth.users set encrypted_password = ${hash}, recovery_token = '', updated_at = now() where id = ${user.id}`;
       await tx`delete from auth.one_time_tokens where user_id = ${user.id}`;
       // Like GoTrue, a password change signs out every other session of the user.
-      await tx`delete from auth.sessions where user_id = ${user.id} and id is distinct from ${caller.session?.id ?? null}::uuid`;
+      await tx`delete from auth.sessions where user_id = ${user.id} and id <> ${caller.session.id}`;
     });
     await audit(runtime, request, user, 'user_updated_password');
   }
-  if (body.email !== undefined && body.email !== null && body.email !== '') {
-    const email = normalizeEmail(body.email);
-    if (email !== user.email) {
-      const owner = await findUserByEmail(sql, email);
-      if (owner && owner.id !== user.id) throw errors.emailExists();
-      if (!(await changeEmail(sql, user.id, email))) throw errors.emailExists();
-    }
-  }
+  if (changesEmail && !(await changeEmail(sql, user.id, newEmail))) throw errors.emailExists();
   await audit(runtime, request, user, 'user_modified');
   return userJson(sql, await reloadUser(runtime, user.id));
+}
+
+async function hasVerifiedFactor(runtime: AuthRuntime, userId: string): Promise<boolean> {
+  const [row] = await runtime.sql`select 1 from auth.mfa_factors where user_id = ${userId} and status = 'verified' limit 1`;
+  return row !== undefined;
 }
 
 const LOGOUT_SCOPES = new Set(['global', 'local', 'others']);
@@ -142,7 +152,7 @@ export async function logout(runtime: AuthRuntime, request: AuthRequest): Promis
   const scope = request.query.get('scope') ?? 'global';
   if (!LOGOUT_SCOPES.has(scope)) throw errors.validation(`Unsupported logout scope "${scope}"`);
   const caller = await requireUser(runtime, request);
-  await revokeSessions(runtime.sql, caller.user.id, caller.session?.id, scope);
+  await revokeSessions(runtime.sql, caller.user.id, caller.session.id, scope);
   await audit(runtime, request, caller.user, 'logout');
 }
 

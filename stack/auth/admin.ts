@@ -1,5 +1,6 @@
 // The admin API for the service role: create, read, list, update and delete users.
 import { errors } from './errors.ts';
+import { isUuid } from './ids.ts';
 import { jsonBody, requireAdmin, type AuthRequest, type AuthRuntime } from './request.ts';
 import {
   changeEmail,
@@ -12,8 +13,6 @@ import {
   normalizeEmail,
   userJson,
 } from './users.ts';
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** GoTrue's ban_duration: "none" lifts a ban, otherwise a Go duration such as "24h" or "1h30m". */
 function banUntil(duration: unknown): Date | null | undefined {
@@ -31,7 +30,7 @@ function banUntil(duration: unknown): Date | null | undefined {
 }
 
 async function userOr404(runtime: AuthRuntime, id: string) {
-  if (!UUID.test(id)) throw errors.adminUserNotFound();
+  if (!isUuid(id)) throw errors.adminUserNotFound();
   const user = await findUserById(runtime.sql, id);
   if (!user) throw errors.adminUserNotFound();
   return user;
@@ -44,7 +43,7 @@ export async function createUser(runtime: AuthRuntime, request: AuthRequest): Pr
   const email = normalizeEmail(body.email);
   let password: string | undefined;
   if (body.password !== undefined && body.password !== null) password = checkPasswordStrength(runtime.settings, body.password);
-  if (body.id !== undefined && (typeof body.id !== 'string' || !UUID.test(body.id))) throw errors.validation('id must be a UUID');
+  if (body.id !== undefined && !isUuid(body.id)) throw errors.validation('id must be a UUID');
   if (body.user_metadata !== undefined && body.user_metadata !== null && !isPlainObject(body.user_metadata)) throw errors.validation('user_metadata must be an object');
   if (body.app_metadata !== undefined && body.app_metadata !== null && !isPlainObject(body.app_metadata)) throw errors.validation('app_metadata must be an object');
   if (await findUserByEmail(runtime.sql, email)) throw errors.emailExists();

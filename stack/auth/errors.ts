@@ -46,6 +46,8 @@ export const errors = {
   mfaVerificationFailed: fail(422, 'mfa_verification_failed', 'Invalid TOTP code entered'),
   insufficientAalUnenroll: fail(422, 'insufficient_aal', 'AAL2 required to unenroll verified factor'),
   insufficientAalEnroll: fail(422, 'insufficient_aal', 'AAL2 required to enroll a new factor'),
+  // GoTrue answers this one with 401, unlike the other insufficient_aal refusals.
+  insufficientAalUpdate: fail(401, 'insufficient_aal', 'AAL2 session is required to update email or password when MFA is enabled.'),
   notAdmin: fail(403, 'not_admin', 'User not allowed'),
   adminUserNotFound: fail(404, 'user_not_found', 'User not found'),
   rateLimited: fail(429, 'over_request_rate_limit', 'Request rate limit reached'),

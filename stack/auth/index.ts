@@ -29,6 +29,15 @@ function route(method: string, path: string, handler: Handler, options: { open?:
   return { method, pattern: new RegExp(`^${path.replace('{id}', ID)}$`), handler, ...options };
 }
 
+/** A percent-decoded path segment; a malformed escape (`%zz`) names nothing, so 404. */
+function decodePathParameter(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    throw errors.notFound();
+  }
+}
+
 export async function createAuthService(ctx: ServiceContext): Promise<Service> {
   const runtime: AuthRuntime = {
     ctx,
@@ -86,7 +95,7 @@ export async function createAuthService(ctx: ServiceContext): Promise<Service> {
       pathMatched = true;
       if (candidate.method !== method) continue;
       if (!candidate.open) requireApiKey(runtime, request);
-      const result = await candidate.handler(runtime, request, decodeURIComponent(match[1] ?? ''));
+      const result = await candidate.handler(runtime, request, decodePathParameter(match[1] ?? ''));
       if (candidate.empty) replyEmpty(res, 204);
       else reply(res, 200, result);
       return;

@@ -5,6 +5,7 @@ import * as OTPAuth from 'otpauth';
 import QRCode from 'qrcode';
 import { audit } from './account.ts';
 import { AuthError, errors } from './errors.ts';
+import { isIpAddress, isUuid } from './ids.ts';
 import { jsonBody, requireUser, type AuthRequest, type AuthRuntime, type Caller } from './request.ts';
 import { issueRefreshToken, recordAmr, tokenResponse } from './sessions.ts';
 import { findUserById } from './users.ts';
@@ -22,13 +23,8 @@ interface FactorRow {
   secret: string | null;
 }
 
-function requireSession(caller: Caller) {
-  if (!caller.session) throw errors.sessionNotFound();
-  return caller.session;
-}
-
 async function findFactor(runtime: AuthRuntime, caller: Caller, factorId: string): Promise<FactorRow> {
-  if (!/^[0-9a-f-]{36}$/i.test(factorId)) throw errors.factorNotFound();
+  if (!isUuid(factorId)) throw errors.factorNotFound();
   const [factor] = await runtime.sql<FactorRow[]>`
     select id, user_id, friendly_name, factor_type::text as factor_type, status::text as status, secret
     from auth.mfa_factors where id = ${factorId} and user_id = ${caller.user.id}`;
@@ -36,13 +32,9 @@ async function findFactor(runtime: AuthRuntime, caller: Caller, factorId: string
   return factor;
 }
 
-function inetOrUnknown(ip: string): string {
-  return /^[0-9a-f:.]+$/i.test(ip) ? ip : '0.0.0.0';
-}
-
 export async function enroll(runtime: AuthRuntime, request: AuthRequest): Promise<unknown> {
   const caller = await requireUser(runtime, request);
-  const session = requireSession(caller);
+  const { session } = caller;
   const body = await jsonBody(request);
   const { sql, settings } = runtime;
   if (body.factor_type !== 'totp') throw errors.validation('Only the totp factor type is enabled on the local stack', 422);
@@ -77,28 +69,30 @@ export async function enroll(runtime: AuthRuntime, request: AuthRequest): Promis
 }
 
 export async function challenge(runtime: AuthRuntime, request: AuthRequest, factorId: string): Promise<unknown> {
+  // Per IP, like GoTrue's MFA limiter: challenges and code guesses share the verification allowance.
+  runtime.limiter.hit('tokenVerifications', request.ip);
   const caller = await requireUser(runtime, request);
-  requireSession(caller);
   await jsonBody(request);
   const factor = await findFactor(runtime, caller, factorId);
   if (!runtime.settings.mfa.totpVerify) throw new AuthError(422, 'mfa_totp_verify_not_enabled', 'MFA verification is disabled for TOTP');
   const id = randomUUID();
   const [row] = await runtime.sql<{ created: number }[]>`
     insert into auth.mfa_challenges (id, factor_id, created_at, ip_address)
-    values (${id}, ${factor.id}, now(), ${inetOrUnknown(request.ip)})
+    values (${id}, ${factor.id}, now(), ${isIpAddress(request.ip) ? request.ip : '0.0.0.0'})
     returning extract(epoch from created_at)::float8 as created`;
   await runtime.sql`update auth.mfa_factors set last_challenged_at = clock_timestamp(), updated_at = now() where id = ${factor.id}`;
   return { id, type: 'totp', expires_at: Math.floor(Number(row.created)) + CHALLENGE_EXPIRY_SECONDS };
 }
 
 export async function verify(runtime: AuthRuntime, request: AuthRequest, factorId: string): Promise<unknown> {
+  runtime.limiter.hit('tokenVerifications', request.ip);
   const caller = await requireUser(runtime, request);
-  const session = requireSession(caller);
+  const { session } = caller;
   const body = await jsonBody(request);
   const factor = await findFactor(runtime, caller, factorId);
   const { sql } = runtime;
   const challengeId = typeof body.challenge_id === 'string' ? body.challenge_id : '';
-  if (!/^[0-9a-f-]{36}$/i.test(challengeId)) throw errors.challengeNotFound();
+  if (!isUuid(challengeId)) throw errors.challengeNotFound();
   const [found] = await sql<{ id: string; age: number; verified_at: Date | null }[]>`
     select id, extract(epoch from now() - created_at)::float8 as age, verified_at
     from auth.mfa_challenges where id = ${challengeId} and factor_id = ${factor.id}`;
@@ -137,7 +131,7 @@ export async function verify(runtime: AuthRuntime, request: AuthRequest, factorI
 
 export async function unenroll(runtime: AuthRuntime, request: AuthRequest, factorId: string): Promise<unknown> {
   const caller = await requireUser(runtime, request);
-  const session = requireSession(caller);
+  const { session } = caller;
   const factor = await findFactor(runtime, caller, factorId);
   if (factor.status === 'verified' && session.aal !== 'aal2') throw errors.insufficientAalUnenroll();
   await runtime.sql`delete from auth.mfa_factors where id = ${factor.id}`;

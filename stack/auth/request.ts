@@ -5,6 +5,7 @@ import type { AuthSettings } from '../config.ts';
 import { BodyTooLargeError, bearerToken, clientIp, readBody } from '../http.ts';
 import type { ServiceContext } from '../types.ts';
 import { errors } from './errors.ts';
+import { isUuid } from './ids.ts';
 import type { RateLimiter } from './rate-limit.ts';
 import { findSession, type SessionRow } from './sessions.ts';
 import type { Tokens } from './tokens.ts';
@@ -32,7 +33,7 @@ export interface AuthRequest {
 
 export interface Caller {
   user: UserRow;
-  session: SessionRow | undefined;
+  session: SessionRow;
   claims: Record<string, unknown>;
 }
 
@@ -72,21 +73,21 @@ export function requireApiKey(runtime: AuthRuntime, request: AuthRequest): void 
   throw errors.noApiKey();
 }
 
-/** GoTrue's requireAuthentication + session/user loading for the user endpoints. */
+/**
+ * GoTrue's requireAuthentication + session/user loading for the user endpoints. Only access
+ * tokens this service issued pass: ES256, and bound to a live session of the same user.
+ */
 export async function requireUser(runtime: AuthRuntime, request: AuthRequest): Promise<Caller> {
   const token = bearerToken(request.req);
   if (!token) throw errors.noAuthorization();
-  const claims = await runtime.tokens.verifyJwt(token);
+  const claims = await runtime.tokens.verifyAccessToken(token);
   if (typeof claims.sub !== 'string' || claims.sub === '') throw errors.badJwt('invalid claim: missing sub claim');
-  if (!/^[0-9a-f-]{36}$/i.test(claims.sub)) throw errors.badJwt('invalid claim: sub claim must be a UUID');
+  if (!isUuid(claims.sub)) throw errors.badJwt('invalid claim: sub claim must be a UUID');
   const user = await findUserById(runtime.sql, claims.sub);
   if (!user) throw errors.userNotFoundFromJwt();
-  let session: SessionRow | undefined;
-  if (typeof claims.session_id === 'string' && claims.session_id !== '') {
-    if (!/^[0-9a-f-]{36}$/i.test(claims.session_id)) throw errors.sessionNotFound();
-    session = await findSession(runtime.sql, claims.session_id);
-    if (!session || session.user_id !== user.id) throw errors.sessionNotFound();
-  }
+  if (!isUuid(claims.session_id)) throw errors.sessionNotFound();
+  const session = await findSession(runtime.sql, claims.session_id);
+  if (!session || session.user_id !== user.id) throw errors.sessionNotFound();
   return { user, session, claims: claims as Record<string, unknown> };
 }
 
@@ -99,7 +100,7 @@ export async function requireAdmin(runtime: AuthRuntime, request: AuthRequest): 
 }
 
 export function describeRequest(req: IncomingMessage, res: ServerResponse, path: string): AuthRequest {
-  const url = new URL(path || '/', 'http://auth.local');
+  const url = parsePath(path);
   return {
     req,
     res,
@@ -109,4 +110,15 @@ export function describeRequest(req: IncomingMessage, res: ServerResponse, path:
     ip: clientIp(req),
     userAgent: String(req.headers['user-agent'] ?? ''),
   };
+}
+
+/** The service path as a URL; a path the URL parser refuses becomes one no route matches. */
+function parsePath(path: string): URL {
+  const base = 'http://auth.local';
+  try {
+    // Appended to the origin, not resolved against it, so `//host/x` stays a path.
+    return new URL(`${base}${path.startsWith('/') ? path : `/${path}`}`);
+  } catch {
+    return new URL(`${base}/.unparsable-path`);
+  }
 }

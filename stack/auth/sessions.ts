@@ -2,13 +2,14 @@
 // auth.refresh_tokens) and the token response every grant returns.
 import { randomUUID } from 'node:crypto';
 import type { Sql, TransactionSql } from 'postgres';
+import type { AuthSettings } from '../config.ts';
+import { errors } from './errors.ts';
+import { isIpAddress } from './ids.ts';
+import { newRefreshToken, type AmrEntry, type Tokens } from './tokens.ts';
+import { findUserById, userJson, type UserRow } from './users.ts';
 
 /** Either the pool or a transaction: the statements below work on both. */
 type Db = Sql | TransactionSql;
-import type { AuthSettings } from '../config.ts';
-import { errors } from './errors.ts';
-import { newRefreshToken, type AmrEntry, type Tokens } from './tokens.ts';
-import { findUserById, userJson, type UserRow } from './users.ts';
 
 export interface SessionRow {
   id: string;
@@ -46,17 +47,13 @@ export async function startSession(sql: Sql, userId: string, method: string, cli
     const sessionId = randomUUID();
     await tx`
       insert into auth.sessions (id, user_id, created_at, updated_at, aal, user_agent, ip)
-      values (${sessionId}, ${userId}, now(), now(), 'aal1', ${client.userAgent || null}, ${isIp(client.ip) ? client.ip : null})`;
+      values (${sessionId}, ${userId}, now(), now(), 'aal1', ${client.userAgent || null}, ${isIpAddress(client.ip) ? client.ip : null})`;
     await recordAmr(tx, sessionId, method);
     await tx`update auth.users set last_sign_in_at = now(), updated_at = now() where id = ${userId}`;
     await tx`update auth.identities set last_sign_in_at = now() where user_id = ${userId} and provider = 'email'`;
     const refreshToken = await issueRefreshToken(tx, userId, sessionId, null);
     return { sessionId, refreshToken };
   });
-}
-
-function isIp(value: string): boolean {
-  return /^[0-9a-f:.]+$/i.test(value);
 }
 
 export async function findSession(sql: Sql, sessionId: string): Promise<SessionRow | undefined> {
@@ -78,7 +75,7 @@ export async function tokenResponse(
     select authentication_method as method, extract(epoch from updated_at)::int as timestamp
     from auth.mfa_amr_claims where session_id = ${sessionId} order by updated_at desc, created_at desc`;
   const amr: AmrEntry[] = amrRows.map((row) => ({ method: row.method, timestamp: Number(row.timestamp) }));
-  const { token, expiresAt } = await tokens.signAccessToken({
+  const { token, expiresAt, expiresIn } = await tokens.signAccessToken({
     sub: user.id,
     email: user.email ?? '',
     phone: user.phone ?? '',
@@ -93,7 +90,7 @@ export async function tokenResponse(
   return {
     access_token: token,
     token_type: 'bearer',
-    expires_in: expiresAt - Math.floor(Date.now() / 1000),
+    expires_in: expiresIn,
     expires_at: expiresAt,
     refresh_token: refreshToken,
     user: await userJson(sql, user),

@@ -26,12 +26,19 @@ export interface AccessTokenClaims extends JWTPayload {
 }
 
 const ADMIN_ROLES = new Set(['service_role', 'supabase_admin']);
+// Users get only our ES256 tokens; admin checks also take HS256 service_role JWTs, as GoTrue does.
+const USER_TOKEN_ALGORITHMS: ReadonlySet<string> = new Set(['ES256']);
+const ADMIN_TOKEN_ALGORITHMS: ReadonlySet<string> = new Set(['ES256', 'HS256']);
 
 export interface Tokens {
   issuer: string;
-  signAccessToken(claims: Omit<AccessTokenClaims, 'iss' | 'aud' | 'exp' | 'iat'>): Promise<{ token: string; expiresAt: number }>;
-  /** Verifies a user JWT (ES256 with our kid, or HS256 with the legacy secret); throws bad_jwt. */
-  verifyJwt(token: string): Promise<JWTPayload>;
+  /** `expiresIn` is the configured lifetime (jwt_expiry), not a clock difference. */
+  signAccessToken(claims: Omit<AccessTokenClaims, 'iss' | 'aud' | 'exp' | 'iat'>): Promise<{ token: string; expiresAt: number; expiresIn: number }>;
+  /**
+   * Verifies a user's access token for the user endpoints: only the ES256 tokens this service
+   * issues. HS256 is refused because its secret is the public demo secret of every local stack.
+   */
+  verifyAccessToken(token: string): Promise<JWTPayload>;
   /** The API role an `apikey` value grants, or undefined when it is not one of our keys. */
   apiKeyRole(key: string): ApiRole | undefined;
   /** True when a bearer value carries admin rights (service key, or a JWT with an admin role). */
@@ -50,42 +57,44 @@ export async function createTokens(ctx: ServiceContext): Promise<Tokens> {
     [config.secretKey, 'service_role'],
   ]);
 
-  async function verifyJwt(token: string): Promise<JWTPayload> {
+  /** Verifies a JWT signed with one of `accepted` (ES256: our key, HS256: the legacy secret); throws bad_jwt. */
+  async function verifyJwt(token: string, accepted: ReadonlySet<string>): Promise<JWTPayload> {
     let alg: string | undefined;
     try {
       alg = decodeProtectedHeader(token).alg;
     } catch {
       throw errors.badJwt('token is malformed');
     }
+    if (!alg || !accepted.has(alg)) throw errors.badJwt(`signing method ${alg ?? 'none'} is invalid`);
     try {
       if (alg === 'ES256') return (await jwtVerify(token, publicKey, { algorithms: ['ES256'] })).payload;
-      if (alg === 'HS256') return (await jwtVerify(token, secret, { algorithms: ['HS256'] })).payload;
+      return (await jwtVerify(token, secret, { algorithms: ['HS256'] })).payload;
     } catch (error) {
       if (error instanceof joseErrors.JWTExpired) throw errors.badJwt('token has invalid claims: token is expired');
       throw errors.badJwt('token signature is invalid');
     }
-    throw errors.badJwt(`signing method ${alg ?? 'none'} is invalid`);
   }
 
   return {
     issuer,
     async signAccessToken(claims) {
       const iat = Math.floor(Date.now() / 1000);
-      const expiresAt = iat + config.auth.jwtExpiry;
+      const expiresIn = config.auth.jwtExpiry;
+      const expiresAt = iat + expiresIn;
       const token = await new SignJWT({ ...claims, aud: 'authenticated' })
         .setProtectedHeader({ alg: 'ES256', kid: signingKey.kid, typ: 'JWT' })
         .setIssuer(issuer)
         .setIssuedAt(iat)
         .setExpirationTime(expiresAt)
         .sign(signingKey.privateKey);
-      return { token, expiresAt };
+      return { token, expiresAt, expiresIn };
     },
-    verifyJwt,
+    verifyAccessToken: (token) => verifyJwt(token, USER_TOKEN_ALGORITHMS),
     apiKeyRole: (key) => keys.get(key),
     async isAdminBearer(token) {
       const role = keys.get(token);
       if (role) return role === 'service_role';
-      const payload = await verifyJwt(token);
+      const payload = await verifyJwt(token, ADMIN_TOKEN_ALGORITHMS);
       return typeof payload.role === 'string' && ADMIN_ROLES.has(payload.role);
     },
   };

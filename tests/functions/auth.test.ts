@@ -186,6 +186,37 @@ Deno.test({ name: 'opaque bearer tokens go to the API key resolver, and are refu
   assert.equal((await withKeys.authenticate(request)).kind, 'api_key');
 });
 
+Deno.test({ name: 'a JWKS answering 500 is service_unavailable, and the same verifier recovers', ...options }, async () => {
+  let failing = true;
+  const flaky = Deno.serve({ hostname: '127.0.0.1', port: 0, onListen: () => {} }, () =>
+    failing ? new Response('upstream down', { status: 500 }) : Response.json(jwks));
+  try {
+    const flakyVerify = createTokenVerifier(`http://127.0.0.1:${flaky.addr.port}/auth/v1/.well-known/jwks.json`);
+    const token = await sign(claims(), ecKeys.privateKey, { alg: 'ES256', kid: EC_KID });
+    const error = await rejection(flakyVerify, token);
+    assert.equal(error.code, 'service_unavailable');
+    assert.equal(error.status, 503);
+    failing = false;
+    assert.equal((await flakyVerify(token)).userId, userId);
+    // With the keys back, a forged token is still refused as unauthenticated.
+    const forged = await sign(claims(), attackerKeys.privateKey, { alg: 'ES256', kid: EC_KID });
+    assert.equal((await rejection(flakyVerify, forged)).code, 'unauthenticated');
+  } finally {
+    await flaky.shutdown();
+  }
+});
+
+Deno.test({ name: 'an unreachable JWKS is service_unavailable, not unauthenticated', ...options }, async () => {
+  // A port that was just free and is closed again: connections to it are refused.
+  const listener = Deno.listen({ hostname: '127.0.0.1', port: 0 });
+  const { port } = listener.addr as Deno.NetAddr;
+  listener.close();
+  const unreachable = createTokenVerifier(`http://127.0.0.1:${port}/auth/v1/.well-known/jwks.json`);
+  const error = await rejection(unreachable, await sign(claims(), ecKeys.privateKey, { alg: 'ES256', kid: EC_KID }));
+  assert.equal(error.code, 'service_unavailable');
+  assert.equal(error.status, 503);
+});
+
 Deno.test({ name: 'stop the JWKS server', ...options }, async () => {
   await server.shutdown();
 });

@@ -1,7 +1,7 @@
 // Who is calling: verifies `Authorization: Bearer <access token>` against Supabase Auth's JWKS
 // and returns a principal. Only asymmetric ES256/RS256 tokens are accepted, as hosted Supabase
 // issues with asymmetric signing keys; HS256 (the legacy anon/service keys) and `none` never pass.
-import { createRemoteJWKSet, errors as joseErrors, type JWTPayload, jwtVerify } from 'jose';
+import { createRemoteJWKSet, errors as joseErrors, type JWTPayload, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { ApiError } from './errors.ts';
 
 /** Claims of a Supabase Auth access token that the API reads (the rest stays in `claims`). */
@@ -42,20 +42,44 @@ const JWT_SHAPE = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*$/;
 
 export type TokenVerifier = (token: string) => Promise<UserPrincipal>;
 
+/** The key set could not be read (Auth down, non-200, not a JWKS): our outage, not the caller's fault. */
+class KeySetUnavailable extends Error {
+  constructor(cause: unknown) {
+    super('the JWKS could not be fetched', { cause });
+  }
+}
+
+/** Key lookups that fail because of the token itself; every other lookup failure is an outage. */
+function isTokenFault(error: unknown): boolean {
+  return (
+    error instanceof joseErrors.JWKSNoMatchingKey ||
+    error instanceof joseErrors.JWKSMultipleMatchingKeys ||
+    error instanceof joseErrors.JOSEAlgNotAllowed ||
+    error instanceof joseErrors.JOSENotSupported
+  );
+}
+
 /** A verifier bound to one JWKS URL; the key set is fetched lazily and cached. */
 export function createTokenVerifier(jwksUrl: string | URL): TokenVerifier {
   const keySet = createRemoteJWKSet(new URL(jwksUrl), {
     cacheMaxAge: JWKS_CACHE_MAX_AGE_MS,
     timeoutDuration: 5000,
   });
+  const resolveKey: JWTVerifyGetKey = async (header, token) => {
+    try {
+      return await keySet(header, token);
+    } catch (error) {
+      throw isTokenFault(error) ? error : new KeySetUnavailable(error);
+    }
+  };
   return async (token) => {
     let payload: JWTPayload;
     try {
-      ({ payload } = await jwtVerify(token, keySet, { algorithms: ACCEPTED_ALGORITHMS }));
+      ({ payload } = await jwtVerify(token, resolveKey, { algorithms: ACCEPTED_ALGORITHMS }));
     } catch (error) {
+      if (error instanceof KeySetUnavailable) throw ApiError.serviceUnavailable(error.cause);
       // jose checks the signature before the claims, so only a genuine token can be "expired".
       if (error instanceof joseErrors.JWTExpired) throw ApiError.sessionExpired();
-      if (error instanceof joseErrors.JWKSTimeout) throw ApiError.serviceUnavailable(error);
       throw ApiError.unauthenticated();
     }
     if (payload.role !== 'authenticated' || typeof payload.sub !== 'string' || !UUID_PATTERN.test(payload.sub)) {

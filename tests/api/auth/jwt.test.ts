@@ -1,10 +1,9 @@
 // Access tokens: ES256 with a kid published in the JWKS (so getClaims verifies locally), the
 // claim set of GoTrue, and refusal of forged, unsigned and expired tokens.
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { generateKeyPair, importJWK, SignJWT, decodeProtectedHeader, decodeJwt } from 'jose';
+import { generateKeyPair, SignJWT, decodeProtectedHeader, decodeJwt } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { signedInClient } from '../../support/clients.ts';
+import { genuineSigningKey } from '../../support/signing-key.ts';
 import { stack } from '../../support/stack.ts';
 import { rawRequest, recordingFetch, userEndpoint } from './support.ts';
 
@@ -56,11 +55,6 @@ describe('access tokens', () => {
 });
 
 describe('GET /user refuses tokens it did not issue', () => {
-  async function signingKey() {
-    const jwk = JSON.parse(readFileSync(path.join(stack.DATA_DIR, 'signing-key.json'), 'utf8'));
-    return { kid: jwk.kid as string, key: await importJWK(jwk, 'ES256') };
-  }
-
   it('accepts the genuine token (control)', async () => {
     const { session } = await signedInClient();
     expect(await userEndpoint(session.access_token)).toEqual({ status: 200, code: undefined });
@@ -76,7 +70,7 @@ describe('GET /user refuses tokens it did not issue', () => {
 
   it('refuses a token signed by another key under the same kid', async () => {
     const { session } = await signedInClient();
-    const { kid } = await signingKey();
+    const { kid } = await genuineSigningKey();
     const { privateKey } = await generateKeyPair('ES256');
     const forged = await new SignJWT(decodeJwt(session.access_token)).setProtectedHeader({ alg: 'ES256', kid, typ: 'JWT' }).sign(privateKey);
     expect(await userEndpoint(forged)).toEqual({ status: 403, code: 'bad_jwt' });
@@ -91,7 +85,7 @@ describe('GET /user refuses tokens it did not issue', () => {
 
   it('refuses an expired token signed with the real key', async () => {
     const { session } = await signedInClient();
-    const { kid, key } = await signingKey();
+    const { kid, privateKey: key } = await genuineSigningKey();
     const claims = decodeJwt(session.access_token);
     const now = Math.floor(Date.now() / 1000);
     const expired = await new SignJWT({ ...claims, iat: now - 7200, exp: now - 3600 })
@@ -102,11 +96,72 @@ describe('GET /user refuses tokens it did not issue', () => {
     expect(await userEndpoint(fresh)).toEqual({ status: 200, code: undefined });
   });
 
+  it('refuses a genuinely signed token without a session_id', async () => {
+    const { session } = await signedInClient();
+    const { kid, privateKey } = await genuineSigningKey();
+    const { session_id: _dropped, ...claims } = decodeJwt(session.access_token);
+    const sessionless = await new SignJWT(claims).setProtectedHeader({ alg: 'ES256', kid, typ: 'JWT' }).sign(privateKey);
+    expect(await userEndpoint(sessionless)).toEqual({ status: 403, code: 'session_not_found' });
+  });
+
+  it('refuses HS256 user tokens signed with the public demo secret, on reads and on writes', async () => {
+    const { session, user } = await signedInClient();
+    const secret = new TextEncoder().encode(stack.JWT_SECRET);
+    const now = Math.floor(Date.now() / 1000);
+    const bare = await new SignJWT({ sub: user.id, role: 'authenticated', aud: 'authenticated', iat: now, exp: now + 600 })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .sign(secret);
+    // Even with every claim of the real token (session included) HS256 does not pass.
+    const copied = await new SignJWT(decodeJwt(session.access_token)).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(secret);
+    for (const forged of [bare, copied]) {
+      expect(await userEndpoint(forged)).toEqual({ status: 403, code: 'bad_jwt' });
+      const write = await rawRequest('/auth/v1/user', { method: 'PUT', headers: { authorization: `Bearer ${forged}` }, body: { data: { forged: true } } });
+      expect(write.status).toBe(403);
+      expect(write.json().code).toBe('bad_jwt');
+    }
+    const unchanged = await rawRequest('/auth/v1/user', { headers: { authorization: `Bearer ${session.access_token}` } });
+    expect(unchanged.json().user_metadata.forged).toBeUndefined();
+
+    // Control: the genuine token writes.
+    const genuine = await rawRequest('/auth/v1/user', { method: 'PUT', headers: { authorization: `Bearer ${session.access_token}` }, body: { data: { forged: false } } });
+    expect(genuine.status).toBe(200);
+    expect(genuine.json().user_metadata.forged).toBe(false);
+  });
+
   it('answers 401 no_authorization without a bearer token, and bad_jwt for an API key', async () => {
     const missing = await rawRequest('/auth/v1/user', { headers: { authorization: '' } });
     expect(missing.status).toBe(401);
     expect(missing.json().code).toBe('no_authorization');
     expect(await userEndpoint(stack.ANON_KEY)).toEqual({ status: 403, code: 'bad_jwt' });
+  });
+});
+
+describe('malformed ids and paths', () => {
+  it('answer 404 JSON with a code, never 500', async () => {
+    const { session } = await signedInClient();
+    const asUser = { authorization: `Bearer ${session.access_token}` };
+    const asAdmin = { apikey: stack.SERVICE_ROLE_KEY, authorization: `Bearer ${stack.SERVICE_ROLE_KEY}` };
+    const cases: Array<[string, string, Record<string, string>, string]> = [
+      // 36 characters of the loose [0-9a-f-] shape, but not a UUID Postgres would accept.
+      ['DELETE', '/auth/v1/factors/------------------------------------', asUser, 'mfa_factor_not_found'],
+      ['POST', '/auth/v1/factors/------------------------------------/challenge', asUser, 'mfa_factor_not_found'],
+      ['GET', '/auth/v1/admin/users/------------------------------------', asAdmin, 'user_not_found'],
+      // A percent escape that does not decode.
+      ['DELETE', '/auth/v1/factors/%zz', asUser, 'not_found'],
+      ['GET', '/auth/v1/admin/users/%zz', asAdmin, 'not_found'],
+    ];
+    for (const [method, path, headers, code] of cases) {
+      const response = await rawRequest(path, { method, headers });
+      expect(response.status, `${method} ${path}`).toBe(404);
+      expect(response.headers['content-type']).toBe('application/json');
+      expect(response.json(), `${method} ${path}`).toMatchObject({ code, error_code: code });
+    }
+    // Control: a well-formed id of a factor the caller owns is found and removed.
+    const enrolled = await rawRequest('/auth/v1/factors', { method: 'POST', headers: asUser, body: { factor_type: 'totp' } });
+    expect(enrolled.status).toBe(200);
+    const removed = await rawRequest(`/auth/v1/factors/${enrolled.json().id}`, { method: 'DELETE', headers: asUser });
+    expect(removed.status).toBe(200);
+    expect(removed.json()).toEqual({ id: enrolled.json().id });
   });
 });
 

@@ -2,8 +2,8 @@
 // refresh token rotated), list, assurance level, and unenroll rules.
 import * as OTPAuth from 'otpauth';
 import { describe, expect, it } from 'vitest';
-import { createTestClient, signedInClient } from '../../support/clients.ts';
-import { userEndpoint } from './support.ts';
+import { createTestClient, freshLoopbackAddress, signedInClient, uniqueEmail } from '../../support/clients.ts';
+import { rawRequest, userEndpoint } from './support.ts';
 
 function totpFor(secret: string) {
   return new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 });
@@ -145,5 +145,86 @@ describe('unenroll', () => {
     expect(removed.error).toBeNull();
     const { session } = await signedInClient();
     expect(await userEndpoint(session.access_token)).toEqual({ status: 200, code: undefined });
+  });
+});
+
+describe('changing credentials with MFA on', () => {
+  it('password and email need aal2; metadata does not', async () => {
+    const { email, password, factorId, secret } = await enrollVerified();
+    const client = createTestClient();
+    expect((await client.auth.signInWithPassword({ email, password })).error).toBeNull();
+    const newPassword = 'brand-new-horse-43';
+    const newEmail = uniqueEmail('changed');
+
+    for (const attributes of [{ password: newPassword }, { email: newEmail }, { email: newEmail, data: { theme: 'dark' } }]) {
+      const refused = await client.auth.updateUser(attributes);
+      expect(refused.error?.status, JSON.stringify(attributes)).toBe(401);
+      expect(refused.error?.code).toBe('insufficient_aal');
+      expect(refused.error?.message).toBe('AAL2 session is required to update email or password when MFA is enabled.');
+    }
+    // The refusals changed nothing: not the credentials, not the metadata sent alongside.
+    const unchanged = await client.auth.getUser();
+    expect(unchanged.data.user?.email).toBe(email);
+    expect(unchanged.data.user?.user_metadata.theme).toBeUndefined();
+    expect((await createTestClient().auth.signInWithPassword({ email, password })).error).toBeNull();
+
+    const metadata = await client.auth.updateUser({ data: { theme: 'light' } });
+    expect(metadata.error).toBeNull();
+    expect(metadata.data.user?.user_metadata.theme).toBe('light');
+    // Re-sending the current email is not a change.
+    expect((await client.auth.updateUser({ email, data: { theme: 'dark' } })).error).toBeNull();
+
+    expect((await client.auth.mfa.challengeAndVerify({ factorId, code: totpFor(secret).generate() })).error).toBeNull();
+    const passwordChanged = await client.auth.updateUser({ password: newPassword });
+    expect(passwordChanged.error).toBeNull();
+    const emailChanged = await client.auth.updateUser({ email: newEmail });
+    expect(emailChanged.error).toBeNull();
+    expect(emailChanged.data.user?.email).toBe(newEmail);
+    expect((await createTestClient().auth.signInWithPassword({ email: newEmail, password: newPassword })).error).toBeNull();
+  });
+
+  it('without a verified factor an aal1 session changes the password', async () => {
+    const { client, email } = await signedInClient();
+    await client.auth.mfa.enroll({ factorType: 'totp' });
+    const changed = await client.auth.updateUser({ password: 'another-horse-44' });
+    expect(changed.error).toBeNull();
+    expect((await createTestClient().auth.signInWithPassword({ email, password: 'another-horse-44' })).error).toBeNull();
+  });
+});
+
+describe('MFA rate limit per IP', () => {
+  it('code guesses and challenges answer 429 to one address while another still verifies', async () => {
+    const { session } = await signedInClient();
+    const headers = { authorization: `Bearer ${session.access_token}` };
+    const enrolled = await rawRequest('/auth/v1/factors', { method: 'POST', headers, body: { factor_type: 'totp' } });
+    expect(enrolled.status).toBe(200);
+    const { id: factorId, totp } = enrolled.json();
+    const challenge = (localAddress: string) =>
+      rawRequest(`/auth/v1/factors/${factorId}/challenge`, { method: 'POST', headers, body: {}, localAddress });
+    const verify = (localAddress: string, challengeId: string, code: string) =>
+      rawRequest(`/auth/v1/factors/${factorId}/verify`, { method: 'POST', headers, body: { challenge_id: challengeId, code }, localAddress });
+
+    const guesser = freshLoopbackAddress();
+    const first = await challenge(guesser);
+    expect(first.status).toBe(200);
+    let throttled: Awaited<ReturnType<typeof rawRequest>> | undefined;
+    for (let attempt = 0; attempt < 200 && !throttled; attempt++) {
+      const response = await verify(guesser, first.json().id, wrongCode(totp.secret));
+      if (response.status === 429) throttled = response;
+      else expect(response.json().code).toBe('mfa_verification_failed');
+    }
+    expect(throttled, 'no 429 after 200 wrong codes from one address').toBeDefined();
+    expect(throttled!.json()).toMatchObject({ code: 'over_request_rate_limit', error_code: 'over_request_rate_limit' });
+    expect(Number(throttled!.headers['retry-after'])).toBeGreaterThan(0);
+    // Once throttled, the right code and new challenges are refused from that address too.
+    expect((await verify(guesser, first.json().id, totpFor(totp.secret).generate())).status).toBe(429);
+    expect((await challenge(guesser)).status).toBe(429);
+
+    const other = freshLoopbackAddress();
+    const second = await challenge(other);
+    expect(second.status).toBe(200);
+    const verified = await verify(other, second.json().id, totpFor(totp.secret).generate());
+    expect(verified.status).toBe(200);
+    expect(claimsOf(verified.json().access_token).aal).toBe('aal2');
   });
 });

@@ -1,10 +1,12 @@
 // Per-IP sign-in rate limit: one source address is throttled with 429 while another is not.
 import http from 'node:http';
 import { describe, expect, it } from 'vitest';
+import { freshLoopbackAddress } from '../../support/clients.ts';
 import { rawRequest } from './support.ts';
 
-const THROTTLED_ADDRESS = '127.0.0.77';
-const OTHER_ADDRESS = '127.0.0.1';
+// Fresh addresses, so neither this test nor any other test sending from a fixed address is throttled.
+const THROTTLED_ADDRESS = freshLoopbackAddress();
+const OTHER_ADDRESS = freshLoopbackAddress();
 
 function signIn(localAddress: string, agent?: http.Agent) {
   return rawRequest('/auth/v1/token?grant_type=password', {

@@ -8,7 +8,7 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestClient, uniqueEmail } from '../../support/clients.ts';
 import { stack } from '../../support/stack.ts';
-import { genuineSigningKey } from './signing-key.ts';
+import { genuineSigningKey } from '../../support/signing-key.ts';
 
 const sql = postgres(stack.DB_URL, { max: 2, onnotice: () => {} });
 const PASSWORD = 'correct-horse-42';

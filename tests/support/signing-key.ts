@@ -1,10 +1,10 @@
-// The stack's own ES256 signing key, so a test can mint a token that is genuine but expired.
-// It lives in the stack's data folder (stack/keys.ts); a token signed by it is
-// indistinguishable from one the auth service issued.
+// The stack's own ES256 signing key, so a test can mint a token that is genuine but expired (or
+// otherwise altered). It lives in the stack's data folder (stack/keys.ts); a token signed by it
+// is indistinguishable from one the auth service issued.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { importJWK, type JWK } from 'jose';
-import { stack } from '../../support/stack.ts';
+import { stack } from './stack.ts';
 
 export interface GenuineKey {
   kid: string;
