@@ -71,6 +71,29 @@ async function submitSignIn(page: Page, email: string, password: string) {
   await page.getByRole('button', { name: 'Sign in', exact: true }).click();
 }
 
+/** Turns on two-factor authentication from the account page; returns the TOTP secret. */
+async function enrollTotp(page: Page): Promise<string> {
+  await page.getByRole('link', { name: 'Account', exact: true }).click();
+  await page.getByRole('button', { name: 'Set up authenticator app' }).click();
+  const secret = (await page.getByTestId('totp-secret').textContent())?.trim() ?? '';
+  await page.getByLabel('6-digit code from the app').fill(totpFor(secret).generate());
+  await page.getByRole('button', { name: 'Verify and turn on' }).click();
+  await page.getByRole('status').filter({ hasText: 'Two-factor authentication is on.' }).waitFor();
+  return secret;
+}
+
+/** Asks for a reset link from /forgot-password and returns the link from the mail. */
+async function requestResetLink(page: Page, email: string): Promise<string> {
+  await page.goto('/forgot-password');
+  await page.getByRole('heading', { name: 'Reset your password' }).waitFor();
+  const requestedAt = new Date(Date.now() - 1000);
+  await page.getByLabel('Email', { exact: true }).fill(email);
+  await page.getByRole('button', { name: 'Send reset link' }).click();
+  await page.getByRole('status').filter({ hasText: 'Check your inbox' }).waitFor();
+  const mail = await waitForMail({ to: email, subject: /password/i, after: requestedAt, timeoutMs: UI_TIMEOUT });
+  return linkFrom(mail, /\/auth\/v1\/verify\?/);
+}
+
 async function signOutFromAccount(page: Page, everywhere = false) {
   await page.getByRole('link', { name: 'Account', exact: true }).click();
   await page.waitForURL(pathIs('/account'));
@@ -269,6 +292,35 @@ describe('web auth flows', () => {
     await submitSignIn(page, email, newPassword);
     await page.waitForURL(pathIs('/'));
     expect((await storedClaims(page))?.email).toBe(email);
+  });
+
+  it('with two-factor authentication on, a forgotten password is reset only after the authenticator code', async () => {
+    const page = await openPage();
+    const email = uniqueEmail('e2e-mfa-recovery');
+    const newPassword = 'code-comes-first-31';
+    await signUp(page, email);
+    const totp = totpFor(await enrollTotp(page));
+    await signOutFromAccount(page);
+
+    await page.goto(await requestResetLink(page, email));
+    // The link signs in at aal1; Auth changes a password only at aal2 when MFA is on.
+    await page.waitForURL(pathIs('/mfa'));
+    expect((await storedClaims(page))?.aal).toBe('aal1');
+    await page.getByLabel('Authentication code').fill(totp.generate());
+    await page.getByRole('button', { name: 'Verify', exact: true }).click();
+
+    await page.waitForURL(pathIs('/reset-password'));
+    expect((await storedClaims(page))?.aal).toBe('aal2');
+    await page.getByLabel('New password').fill(newPassword);
+    await page.getByRole('button', { name: 'Set new password' }).click();
+    await page.getByRole('status').filter({ hasText: 'Your password has been changed.' }).waitFor();
+    await page.getByRole('link', { name: 'Continue to Fieldcheck' }).click();
+    await page.waitForURL(pathIs('/'));
+    await signOutFromAccount(page);
+
+    // The new password works, and still asks for the code.
+    await submitSignIn(page, email, newPassword);
+    await page.waitForURL(pathIs('/mfa'));
   });
 
   it('sign out everywhere ends the session in another browser too', async () => {
