@@ -1,23 +1,9 @@
 // TOTP MFA: enroll (QR code and secret), challenge, verify (aal1 → aal2 on the same session,
 // refresh token rotated), list, assurance level, and unenroll rules.
-import * as OTPAuth from 'otpauth';
 import { describe, expect, it } from 'vitest';
 import { createTestClient, freshLoopbackAddress, signedInClient, uniqueEmail } from '../../support/clients.ts';
+import { totpFor, wrongCode } from '../../support/totp.ts';
 import { rawRequest, userEndpoint } from './support.ts';
-
-function totpFor(secret: string) {
-  return new OTPAuth.TOTP({ secret: OTPAuth.Secret.fromBase32(secret), algorithm: 'SHA1', digits: 6, period: 30 });
-}
-
-/** A code that is wrong in every time step the server accepts (now ± 1). */
-function wrongCode(secret: string): string {
-  const totp = totpFor(secret);
-  const valid = new Set([-30_000, 0, 30_000].map((offset) => totp.generate({ timestamp: Date.now() + offset })));
-  for (let n = 0; ; n++) {
-    const candidate = String(n).padStart(6, '0');
-    if (!valid.has(candidate)) return candidate;
-  }
-}
 
 function claimsOf(token: string) {
   return JSON.parse(Buffer.from(token.split('.')[1], 'base64url').toString());
