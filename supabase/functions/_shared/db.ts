@@ -29,13 +29,6 @@ export function database(): Sql {
   return pool;
 }
 
-/** Closes the pool (tests, graceful shutdown). */
-export async function closeDatabase(): Promise<void> {
-  const current = pool;
-  pool = undefined;
-  await current?.end({ timeout: 5 });
-}
-
 /** The database role and JWT claims a principal acts with. */
 export function sessionOf(principal: Principal): { role: string; claims: Record<string, unknown> } {
   if (principal.kind === 'user') return { role: 'authenticated', claims: principal.claims };
