@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { loadConfig, projectRoot, type StackConfig } from './config.ts';
+import { loadConfig, projectRoot, type StackConfig, type StackOverrides } from './config.ts';
 import { withApiKeys } from './keys.ts';
 import { ensurePortsFree, startStack, PortInUseError, type StackStatus } from './server.ts';
 import { startPostgres } from './postgres/index.ts';
@@ -21,6 +21,29 @@ interface StatusFile extends StackStatus {
   pid: number;
   mode: 'foreground' | 'background';
   started_at: string;
+}
+
+/**
+ * Where this stack lives, from the environment: FIELDCHECK_STACK_DIR (default .stack) and
+ * FIELDCHECK_{API,DB,MAIL,SMTP,FUNCTIONS}_PORT (defaults from supabase/config.toml). Lets a
+ * second stack run beside the usual one, as the CLI's own tests do.
+ */
+function stackOverrides(): StackOverrides {
+  const env = process.env;
+  const port = (name: string) => (env[name] ? Number(env[name]) : undefined);
+  const ports = Object.fromEntries(
+    Object.entries({
+      api: port('FIELDCHECK_API_PORT'),
+      db: port('FIELDCHECK_DB_PORT'),
+      mailWeb: port('FIELDCHECK_MAIL_PORT'),
+      mailSmtp: port('FIELDCHECK_SMTP_PORT'),
+      functionsBase: port('FIELDCHECK_FUNCTIONS_PORT'),
+    }).filter(([, value]) => value !== undefined),
+  );
+  return {
+    ports,
+    dataDir: env.FIELDCHECK_STACK_DIR ? path.resolve(env.FIELDCHECK_STACK_DIR, 'data') : undefined,
+  };
 }
 
 function statusPath(config: StackConfig): string {
@@ -122,7 +145,7 @@ function onShutdown(fn: () => Promise<void>): void {
 
 /** `npm start`: the stack and the web app in the foreground; Ctrl-C stops both. */
 async function startForeground(): Promise<void> {
-  const config = loadConfig();
+  const config = loadConfig(stackOverrides());
   const running = readRunning(config);
   if (running?.mode === 'foreground') {
     console.error(
@@ -138,7 +161,7 @@ async function startForeground(): Promise<void> {
     console.log(`Using the local stack already running in the background (pid ${running.pid}).`);
     status = running;
   } else {
-    const stack = await startStack({ watch: true, log: (m) => console.log(`[stack] ${m}`) });
+    const stack = await startStack({ ...stackOverrides(), watch: true, log: (m) => console.log(`[stack] ${m}`) });
     writeStatus(config, stack.status, 'foreground');
     status = stack.status;
     stopStack = async () => {
@@ -164,7 +187,7 @@ async function startForeground(): Promise<void> {
 
 /** `npm run stack:start`: the stack in a background process; returns once it is healthy. */
 async function startBackground(): Promise<void> {
-  const config = loadConfig();
+  const config = loadConfig(stackOverrides());
   const running = readRunning(config);
   if (running) {
     console.log(`The local stack is already running (pid ${running.pid}).`);
@@ -209,8 +232,8 @@ async function startBackground(): Promise<void> {
 
 /** The background process behind stack:start. */
 async function serve(): Promise<void> {
-  const config = loadConfig();
-  const stack = await startStack({ log: (m) => console.log(`${new Date().toISOString()} ${m}`) });
+  const config = loadConfig(stackOverrides());
+  const stack = await startStack({ ...stackOverrides(), log: (m) => console.log(`${new Date().toISOString()} ${m}`) });
   onShutdown(async () => {
     await stack.stop();
     rmSync(statusPath(config), { force: true });
@@ -219,7 +242,7 @@ async function serve(): Promise<void> {
 }
 
 async function status(json: boolean): Promise<void> {
-  const config = loadConfig();
+  const config = loadConfig(stackOverrides());
   const running = readRunning(config);
   if (!running) {
     console.error('The local stack is not running. Start it with `npm start` or `npm run stack:start`.');
@@ -234,7 +257,7 @@ async function status(json: boolean): Promise<void> {
 }
 
 async function stop(): Promise<void> {
-  const config = loadConfig();
+  const config = loadConfig(stackOverrides());
   const running = readRunning(config);
   if (!running) {
     console.log('The local stack is not running.');
@@ -246,11 +269,11 @@ async function stop(): Promise<void> {
     console.error(`The stack (pid ${running.pid}) did not stop within 30 s.`);
     process.exit(1);
   }
-  console.log('Stopped the local stack. Data is kept in .stack/data (npm run db:reset rebuilds the database).');
+  console.log(`Stopped the local stack. Data is kept in ${path.relative(projectRoot, config.dataDir)} (npm run db:reset rebuilds the database).`);
 }
 
 async function dbReset(): Promise<void> {
-  const config = await withApiKeys(loadConfig());
+  const config = await withApiKeys(loadConfig(stackOverrides()));
   const log = (m: string) => console.log(m);
   if (readRunning(config)) {
     await prepareDatabase(config, { reset: true, log });

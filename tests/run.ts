@@ -10,6 +10,7 @@ import path from 'node:path';
 import { startStack, type RunningStack } from '../stack/server.ts';
 import { freePort } from '../stack/os.ts';
 import { runDbSuite, type SuiteResult } from './db/run.ts';
+import { supabaseCliStack, type TestStack } from './support/stack-status.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
 const SUITES = ['db', 'functions', 'api', 'e2e'] as const;
@@ -102,7 +103,12 @@ async function main(): Promise<number> {
   try {
     const webPort = await freePort();
     const webUrl = `http://localhost:${webPort}`;
-    if (needsStack) {
+    // FIELDCHECK_STACK=supabase: test the stack the real Supabase CLI runs (needs Docker), as
+    // `supabase start` + `supabase functions serve` left it; otherwise a private local stack.
+    let target: TestStack | undefined;
+    if (needsStack && process.env.FIELDCHECK_STACK === 'supabase') {
+      target = { ...supabaseCliStack(), WEB_URL: webUrl };
+    } else if (needsStack) {
       const t = Date.now();
       stack = await startStack({
         dataDir: path.join(workDir, 'data'),
@@ -115,19 +121,18 @@ async function main(): Promise<number> {
           if (process.env.STACK_LOG) console.log(`[stack] ${m}`);
         },
       });
+      target = { ...stack.status, DATA_DIR: stack.config.dataDir, WEB_URL: webUrl };
       console.log(`Test stack ready in ${((Date.now() - t) / 1000).toFixed(1)} s at ${stack.config.apiUrl}`);
     }
-    const env = {
-      FIELDCHECK_STACK: JSON.stringify({ ...stack?.status, DATA_DIR: stack?.config.dataDir, WEB_URL: webUrl }),
-    };
+    const env = { FIELDCHECK_TEST_STACK: JSON.stringify(target ?? {}) };
     for (const suite of suites) {
       console.log(`\n=== ${suite} ===`);
       const t = Date.now();
-      if (suite === 'db') results.db = await runDbSuite(stack!.config.dbUrl, filters);
+      if (suite === 'db') results.db = await runDbSuite(target!.DB_URL, filters);
       if (suite === 'functions') results.functions = await runDeno(filters);
       if (suite === 'api') results.api = await runVitest('api', filters, env, workDir);
       if (suite === 'e2e') {
-        web ??= await startWeb(stack!.config.apiUrl, stack!.config.publishableKey, webPort);
+        web ??= await startWeb(target!.API_URL, target!.PUBLISHABLE_KEY, webPort);
         results.e2e = await runVitest('e2e', filters, env, workDir);
       }
       console.log(`${suite}: ${results[suite]!.passed} passed, ${results[suite]!.failed} failed (${((Date.now() - t) / 1000).toFixed(1)} s)`);

@@ -1,27 +1,15 @@
 // Where the stack under test is. `npm test` starts a private stack and passes its status in
-// FIELDCHECK_STACK; run by hand, a test file uses the developer's running stack instead.
+// FIELDCHECK_TEST_STACK; run by hand, a test file uses the developer's running stack instead,
+// or, with FIELDCHECK_STACK=supabase, the real Supabase CLI's (`supabase status -o json`).
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
+import { supabaseCliStack, type TestStack } from './stack-status.ts';
 
-export interface TestStack {
-  API_URL: string;
-  FUNCTIONS_URL: string;
-  DB_URL: string;
-  JWKS_URL: string;
-  MAIL_URL: string;
-  ANON_KEY: string;
-  SERVICE_ROLE_KEY: string;
-  PUBLISHABLE_KEY: string;
-  SECRET_KEY: string;
-  JWT_SECRET: string;
-  /** The stack's data folder (holds signing-key.json). */
-  DATA_DIR: string;
-  /** The web app under test (e2e only). */
-  WEB_URL: string;
-}
+export type { TestStack };
 
 function load(): TestStack {
-  if (process.env.FIELDCHECK_STACK) return JSON.parse(process.env.FIELDCHECK_STACK);
+  if (process.env.FIELDCHECK_TEST_STACK) return JSON.parse(process.env.FIELDCHECK_TEST_STACK);
+  if (process.env.FIELDCHECK_STACK === 'supabase') return supabaseCliStack();
   const statusFile = path.resolve(import.meta.dirname, '..', '..', '.stack', 'status.json');
   if (!existsSync(statusFile)) {
     throw new Error('No stack to test against: run `npm test`, or start one with `npm run stack:start`.');

@@ -1,0 +1,157 @@
+// The stack's command line, as a developer and CI use it: start in the background, status as
+// JSON with `supabase status -o json`'s key names, a second start, a busy port, stop, restart
+// and reset. It runs a second stack in its own folder and on its own free ports (through
+// FIELDCHECK_STACK_DIR and FIELDCHECK_*_PORT), so it never touches the stack under test or the
+// developer's.
+import { spawn, spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import postgres from 'postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort, portIsFree } from '../../../stack/os.ts';
+
+const root = path.resolve(import.meta.dirname, '..', '..', '..');
+let env: Record<string, string>;
+let dir: string;
+let ports: { api: number; db: number; mail: number; smtp: number; functions: number };
+
+function cli(...args: string[]) {
+  const result = spawnSync(process.execPath, [path.join(root, 'stack', 'cli.ts'), ...args], {
+    cwd: root,
+    env: { ...process.env, ...env },
+    encoding: 'utf8',
+    timeout: 120_000,
+  });
+  return { code: result.status, out: `${result.stdout}${result.stderr}` };
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(path.join(root, '.stack', 'cli-test-'));
+  // Postgres runs as its own OS user when tests run as root; it must reach its folder.
+  chmodSync(dir, 0o755);
+  ports = { api: await freePort(), db: await freePort(), mail: await freePort(), smtp: await freePort(), functions: await freePort() };
+  env = {
+    FIELDCHECK_STACK_DIR: dir,
+    FIELDCHECK_API_PORT: String(ports.api),
+    FIELDCHECK_DB_PORT: String(ports.db),
+    FIELDCHECK_MAIL_PORT: String(ports.mail),
+    FIELDCHECK_SMTP_PORT: String(ports.smtp),
+    FIELDCHECK_FUNCTIONS_PORT: String(ports.functions),
+  };
+});
+
+afterAll(() => {
+  cli('stop');
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the stack command line', () => {
+  it('starts in the background, reports its status, refuses a second start, stops and restarts with its data', async () => {
+    const started = cli('start', '--background');
+    expect(started.code, started.out).toBe(0);
+    expect(started.out).toContain(`http://127.0.0.1:${ports.api}`);
+    expect(started.out).toMatch(/Demo login: owner@demo\.fieldcheck\.test/);
+    expect(started.out).toMatch(/Ready in [\d.]+ s/);
+
+    const status = cli('status', '-o', 'json');
+    expect(status.code).toBe(0);
+    const keys = JSON.parse(status.out);
+    expect(keys).toMatchObject({
+      API_URL: `http://127.0.0.1:${ports.api}`,
+      DB_URL: `postgresql://postgres:postgres@127.0.0.1:${ports.db}/postgres`,
+      INBUCKET_URL: `http://127.0.0.1:${ports.mail}`,
+      JWKS_URL: `http://127.0.0.1:${ports.api}/auth/v1/.well-known/jwks.json`,
+    });
+    for (const key of ['ANON_KEY', 'SERVICE_ROLE_KEY', 'PUBLISHABLE_KEY', 'SECRET_KEY']) expect(keys[key]).toEqual(expect.any(String));
+    expect(keys.PUBLISHABLE_KEY).toMatch(/^sb_publishable_/);
+
+    // The gateway answers and the seeded demo owner exists.
+    expect((await fetch(`${keys.API_URL}/auth/v1/health`)).status).toBe(200);
+    const sql = postgres(keys.DB_URL, { max: 1 });
+    try {
+      const [owner] = await sql`select count(*)::int as n from auth.users where email = 'owner@demo.fieldcheck.test'`;
+      expect(owner.n).toBe(1);
+      await sql`update public.profiles set display_name = 'Kept across restarts' where user_id = (select id from auth.users where email = 'owner@demo.fieldcheck.test')`;
+    } finally {
+      await sql.end();
+    }
+
+    const again = cli('start', '--background');
+    expect(again.code).toBe(0);
+    expect(again.out).toMatch(/already running \(pid \d+\)/);
+
+    const stopped = cli('stop');
+    expect(stopped.code).toBe(0);
+    const after = cli('status', '-o', 'json');
+    expect(after.code).toBe(1);
+    expect(after.out).toContain('not running');
+    await expect(fetch(`http://127.0.0.1:${ports.api}/health`)).rejects.toThrow();
+
+    // A restart keeps the data and applies no migration twice.
+    expect(cli('start', '--background').code).toBe(0);
+    const restarted = postgres(keys.DB_URL, { max: 1 });
+    try {
+      const [row] = await restarted`select display_name from public.profiles join auth.users on auth.users.id = user_id where email = 'owner@demo.fieldcheck.test'`;
+      expect(row.display_name).toBe('Kept across restarts');
+    } finally {
+      await restarted.end();
+    }
+
+    // db:reset rebuilds the database from migrations and seed while the stack runs.
+    const reset = cli('db-reset');
+    expect(reset.code, reset.out).toBe(0);
+    const rebuilt = postgres(keys.DB_URL, { max: 1 });
+    try {
+      const [row] = await rebuilt`select display_name from public.profiles join auth.users on auth.users.id = user_id where email = 'owner@demo.fieldcheck.test'`;
+      expect(row.display_name).toBe('Olivia Owner');
+    } finally {
+      await rebuilt.end();
+    }
+    expect(cli('stop').code).toBe(0);
+  });
+
+  it('names a busy port and its service instead of failing obscurely', async () => {
+    const blocker = net.createServer();
+    await new Promise<void>((resolve) => blocker.listen(ports.db, '127.0.0.1', () => resolve()));
+    try {
+      const result = cli('start', '--background');
+      expect(result.code).toBe(1);
+      expect(result.out).toContain(`Port ${ports.db} (Postgres) is already in use`);
+      expect(result.out).not.toMatch(/\bat .+\.ts:\d+/); // no stack trace
+    } finally {
+      blocker.close();
+    }
+    expect(cli('status').code).toBe(1);
+  });
+
+  it('npm start runs stack and web in the foreground, says so when started twice, and a stop signal stops every process', async () => {
+    const webPort = await freePort();
+    const foreground = spawn(process.execPath, [path.join(root, 'stack', 'cli.ts'), 'start', '--web'], {
+      cwd: root,
+      env: { ...process.env, ...env, PORT: String(webPort) },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    foreground.stdout.on('data', (chunk) => (output += chunk));
+    foreground.stderr.on('data', (chunk) => (output += chunk));
+    const exited = new Promise<number | null>((resolve) => foreground.once('exit', (code) => resolve(code)));
+    try {
+      await expect.poll(() => output, { timeout: 60_000, interval: 200 }).toMatch(/Ready in [\d.]+ s/);
+      expect(output).toContain(`Web app: http://localhost:${webPort}`);
+      expect((await fetch(`http://localhost:${webPort}/`)).status).toBe(200);
+
+      const second = cli('start', '--web');
+      expect(second.code).toBe(1);
+      expect(second.out).toMatch(/already running \(npm start, pid \d+\)/);
+    } finally {
+      // SIGTERM, as `npm run stack:stop` and process managers send (Ctrl-C's SIGINT takes the same path).
+      foreground.kill('SIGTERM');
+    }
+    expect(await exited).toBe(0);
+    // Nothing is left listening: gateway, Postgres, mail, the Deno function and the web server.
+    for (const port of [ports.api, ports.db, ports.mail, ports.smtp, ports.functions, webPort]) {
+      expect(await portIsFree('127.0.0.1', port), `port ${port} is still in use`).toBe(true);
+    }
+  });
+});
