@@ -122,6 +122,8 @@ export async function updateUser(runtime: AuthRuntime, request: AuthRequest): Pr
     if (owner && owner.id !== user.id) throw errors.emailExists();
   }
 
+  // The email goes first: it is the one write that can still lose a race (to a concurrent sign-up).
+  if (changesEmail && !(await changeEmail(sql, user.id, newEmail))) throw errors.emailExists();
   if (isPlainObject(body.data)) {
     const merged = mergeMetadata(user.raw_user_meta_data ?? {}, body.data);
     await sql`update auth.users set raw_user_meta_data = ${JSON.stringify(merged)}::text::jsonb, updated_at = now() where id = ${user.id}`;
@@ -136,7 +138,6 @@ export async function updateUser(runtime: AuthRuntime, request: AuthRequest): Pr
     });
     await audit(runtime, request, user, 'user_updated_password');
   }
-  if (changesEmail && !(await changeEmail(sql, user.id, newEmail))) throw errors.emailExists();
   await audit(runtime, request, user, 'user_modified');
   return userJson(sql, await reloadUser(runtime, user.id));
 }
