@@ -1,18 +1,10 @@
 // The shape of a stack under test, and how to read the real Supabase CLI's. Kept apart from
 // stack.ts, which resolves the stack as soon as it is imported.
 import { execFileSync } from 'node:child_process';
+import type { StackStatus } from '../../stack/server.ts';
 
-export interface TestStack {
-  API_URL: string;
-  FUNCTIONS_URL: string;
-  DB_URL: string;
-  JWKS_URL: string;
-  MAIL_URL: string;
-  ANON_KEY: string;
-  SERVICE_ROLE_KEY: string;
-  PUBLISHABLE_KEY: string;
-  SECRET_KEY: string;
-  JWT_SECRET: string;
+/** The stack's status (`supabase status -o json`'s keys), plus what only tests need. */
+export interface TestStack extends StackStatus {
   /** The stack's data folder (holds signing-key.json). */
   DATA_DIR: string;
   /** The web app under test (e2e only). */

@@ -26,6 +26,23 @@ function cli(...args: string[]) {
   return { code: result.status, out: `${result.stdout}${result.stderr}` };
 }
 
+/** Runs `fn` on a one-connection pool to `url`, closing it afterwards. */
+async function withDb<T>(url: string, fn: (sql: postgres.Sql) => Promise<T>): Promise<T> {
+  const sql = postgres(url, { max: 1 });
+  try {
+    return await fn(sql);
+  } finally {
+    await sql.end();
+  }
+}
+
+async function demoOwnerName(url: string): Promise<string> {
+  return withDb(url, async (sql) => {
+    const [row] = await sql`select display_name from public.profiles join auth.users on auth.users.id = user_id where email = 'owner@demo.fieldcheck.test'`;
+    return row.display_name;
+  });
+}
+
 beforeAll(async () => {
   dir = mkdtempSync(path.join(root, '.stack', 'cli-test-'));
   // Postgres runs as its own OS user when tests run as root; it must reach its folder.
@@ -68,14 +85,11 @@ describe('the stack command line', () => {
 
     // The gateway answers and the seeded demo owner exists.
     expect((await fetch(`${keys.API_URL}/auth/v1/health`)).status).toBe(200);
-    const sql = postgres(keys.DB_URL, { max: 1 });
-    try {
+    await withDb(keys.DB_URL, async (sql) => {
       const [owner] = await sql`select count(*)::int as n from auth.users where email = 'owner@demo.fieldcheck.test'`;
       expect(owner.n).toBe(1);
       await sql`update public.profiles set display_name = 'Kept across restarts' where user_id = (select id from auth.users where email = 'owner@demo.fieldcheck.test')`;
-    } finally {
-      await sql.end();
-    }
+    });
 
     const again = cli('start', '--background');
     expect(again.code).toBe(0);
@@ -88,26 +102,14 @@ describe('the stack command line', () => {
     expect(after.out).toContain('not running');
     await expect(fetch(`http://127.0.0.1:${ports.api}/health`)).rejects.toThrow();
 
-    // A restart keeps the data and applies no migration twice.
+    // A restart keeps the data (migrations that ran are not run again over it).
     expect(cli('start', '--background').code).toBe(0);
-    const restarted = postgres(keys.DB_URL, { max: 1 });
-    try {
-      const [row] = await restarted`select display_name from public.profiles join auth.users on auth.users.id = user_id where email = 'owner@demo.fieldcheck.test'`;
-      expect(row.display_name).toBe('Kept across restarts');
-    } finally {
-      await restarted.end();
-    }
+    expect(await demoOwnerName(keys.DB_URL)).toBe('Kept across restarts');
 
     // db:reset rebuilds the database from migrations and seed while the stack runs.
     const reset = cli('db-reset');
     expect(reset.code, reset.out).toBe(0);
-    const rebuilt = postgres(keys.DB_URL, { max: 1 });
-    try {
-      const [row] = await rebuilt`select display_name from public.profiles join auth.users on auth.users.id = user_id where email = 'owner@demo.fieldcheck.test'`;
-      expect(row.display_name).toBe('Olivia Owner');
-    } finally {
-      await rebuilt.end();
-    }
+    expect(await demoOwnerName(keys.DB_URL)).toBe('Olivia Owner');
     expect(cli('stop').code).toBe(0);
   });
 
