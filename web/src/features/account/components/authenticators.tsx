@@ -6,6 +6,7 @@ import { FormAlert } from '../../../components/ui/form-alert';
 import { TextField } from '../../../components/ui/text-field';
 import { describeError, type UserFacingError } from '../../../lib/errors';
 import { formValues, totpCodeField, validateForm } from '../../../lib/validation';
+import { useValidatedSubmit } from '../../../lib/use-validated-submit';
 import { useEnrollTotp, type TotpEnrollment } from '../api/enroll-totp';
 import { useFactors } from '../api/list-factors';
 import { useRemoveFactor } from '../api/remove-factor';
@@ -23,28 +24,18 @@ function defaultFactorName(factors: Factor[]): string {
 
 function EnrollmentStep({ enrollment, onDone, onCancel }: { enrollment: TotpEnrollment; onDone: () => void; onCancel: () => void }) {
   const verify = useVerifyTotpEnrollment();
-  const [failure, setFailure] = useState<UserFacingError | null>(null);
-
-  function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = event.currentTarget;
-    const { data, fieldErrors } = validateForm(verifySchema, formValues(form));
-    if (!data) {
-      setFailure({ fieldErrors });
-      return;
-    }
-    setFailure(null);
+  const { failure, handleSubmit } = useValidatedSubmit(verifySchema, (data, { form, fail }) =>
     verify.mutate(
       { factorId: enrollment.factorId, code: data.code },
       {
         onSuccess: onDone,
         onError: (error) => {
-          setFailure(describeError(error));
+          fail(error);
           form.reset();
         },
       },
-    );
-  }
+    ),
+  );
 
   return (
     <div className="enrollment">

@@ -1,36 +1,29 @@
-import { useState, type FormEvent } from 'react';
 import { z } from 'zod';
 import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { TextField } from '../../../components/ui/text-field';
-import { describeError, type UserFacingError } from '../../../lib/errors';
-import { formValues, newPasswordField, validateForm } from '../../../lib/validation';
+import { newPasswordField } from '../../../lib/validation';
+import { useValidatedSubmit } from '../../../lib/use-validated-submit';
 import { useChangePassword } from '../api/change-password';
 
 const changePasswordSchema = z.object({ password: newPasswordField });
 
 export function ChangePasswordForm() {
   const changePassword = useChangePassword();
-  const [failure, setFailure] = useState<UserFacingError | null>(null);
-
-  function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = event.currentTarget;
-    changePassword.reset();
-    const { data, fieldErrors } = validateForm(changePasswordSchema, formValues(form));
-    if (!data) {
-      setFailure({ fieldErrors });
-      return;
-    }
-    setFailure(null);
-    changePassword.mutate(data.password, {
-      onSuccess: () => form.reset(),
-      onError: (error) => setFailure(describeError(error)),
-    });
-  }
+  const { failure, handleSubmit } = useValidatedSubmit(changePasswordSchema, (data, { form, fail }) =>
+    changePassword.mutate(data.password, { onSuccess: () => form.reset(), onError: fail }),
+  );
 
   return (
-    <form className="form" onSubmit={handleSubmit} noValidate>
+    <form
+      className="form"
+      onSubmit={(event) => {
+        // A new attempt hides the last "changed" message.
+        changePassword.reset();
+        handleSubmit(event);
+      }}
+      noValidate
+    >
       <FormAlert message={failure?.message} />
       {changePassword.isSuccess ? <FormAlert tone="success" message="Your password has been changed." /> : null}
       <TextField

@@ -1,28 +1,18 @@
-import { useState, type FormEvent } from 'react';
 import { z } from 'zod';
 import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { TextField } from '../../../components/ui/text-field';
-import { describeError, type UserFacingError } from '../../../lib/errors';
-import { emailField, formValues, validateForm } from '../../../lib/validation';
+import { emailField } from '../../../lib/validation';
+import { useValidatedSubmit } from '../../../lib/use-validated-submit';
 import { useRequestPasswordReset } from '../api/request-password-reset';
 
 const forgotPasswordSchema = z.object({ email: emailField });
 
 export function ForgotPasswordForm() {
   const requestReset = useRequestPasswordReset();
-  const [failure, setFailure] = useState<UserFacingError | null>(null);
-
-  function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const { data, fieldErrors } = validateForm(forgotPasswordSchema, formValues(event.currentTarget));
-    if (!data) {
-      setFailure({ fieldErrors });
-      return;
-    }
-    setFailure(null);
-    requestReset.mutate(data.email, { onError: (error) => setFailure(describeError(error)) });
-  }
+  const { failure, handleSubmit } = useValidatedSubmit(forgotPasswordSchema, (data, { fail }) =>
+    requestReset.mutate(data.email, { onError: fail }),
+  );
 
   if (requestReset.isSuccess) {
     // The same answer whether or not the account exists, so addresses can't be probed.

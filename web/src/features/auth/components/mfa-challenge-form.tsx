@@ -1,10 +1,9 @@
-import { useState, type FormEvent } from 'react';
 import { z } from 'zod';
 import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { TextField } from '../../../components/ui/text-field';
-import { describeError, type UserFacingError } from '../../../lib/errors';
-import { formValues, totpCodeField, validateForm } from '../../../lib/validation';
+import { totpCodeField } from '../../../lib/validation';
+import { useValidatedSubmit } from '../../../lib/use-validated-submit';
 import { useSignOutHere } from '../api/sign-out';
 import { useVerifyMfaChallenge } from '../api/verify-mfa-challenge';
 
@@ -13,25 +12,15 @@ const mfaChallengeSchema = z.object({ code: totpCodeField });
 export function MfaChallengeForm() {
   const verify = useVerifyMfaChallenge();
   const signOut = useSignOutHere();
-  const [failure, setFailure] = useState<UserFacingError | null>(null);
-
-  function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const form = event.currentTarget;
-    const { data, fieldErrors } = validateForm(mfaChallengeSchema, formValues(form));
-    if (!data) {
-      setFailure({ fieldErrors });
-      return;
-    }
-    setFailure(null);
+  const { failure, handleSubmit } = useValidatedSubmit(mfaChallengeSchema, (data, { form, fail }) =>
     // On success MFA_CHALLENGE_VERIFIED brings an aal2 session and the route guard moves on.
     verify.mutate(data.code, {
       onError: (error) => {
-        setFailure(describeError(error));
+        fail(error);
         form.reset();
       },
-    });
-  }
+    }),
+  );
 
   return (
     <form className="form" onSubmit={handleSubmit} noValidate>

@@ -1,11 +1,10 @@
-import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { z } from 'zod';
 import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { TextField } from '../../../components/ui/text-field';
-import { describeError, type UserFacingError } from '../../../lib/errors';
-import { formValues, newPasswordField, validateForm } from '../../../lib/validation';
+import { newPasswordField } from '../../../lib/validation';
+import { useValidatedSubmit } from '../../../lib/use-validated-submit';
 import { useSetNewPassword } from '../api/set-new-password';
 
 const resetPasswordSchema = z.object({ password: newPasswordField });
@@ -13,18 +12,9 @@ const resetPasswordSchema = z.object({ password: newPasswordField });
 /** Shown with the recovery session that the mailed link created. */
 export function ResetPasswordForm() {
   const setNewPassword = useSetNewPassword();
-  const [failure, setFailure] = useState<UserFacingError | null>(null);
-
-  function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const { data, fieldErrors } = validateForm(resetPasswordSchema, formValues(event.currentTarget));
-    if (!data) {
-      setFailure({ fieldErrors });
-      return;
-    }
-    setFailure(null);
-    setNewPassword.mutate(data.password, { onError: (error) => setFailure(describeError(error)) });
-  }
+  const { failure, handleSubmit } = useValidatedSubmit(resetPasswordSchema, (data, { fail }) =>
+    setNewPassword.mutate(data.password, { onError: fail }),
+  );
 
   if (setNewPassword.isSuccess) {
     return (

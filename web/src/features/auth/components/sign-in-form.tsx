@@ -1,30 +1,20 @@
-import { useState, type FormEvent } from 'react';
 import { Link } from 'react-router-dom';
 import { z } from 'zod';
 import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { TextField } from '../../../components/ui/text-field';
-import { describeError, type UserFacingError } from '../../../lib/errors';
-import { currentPasswordField, emailField, formValues, validateForm } from '../../../lib/validation';
+import { currentPasswordField, emailField } from '../../../lib/validation';
+import { useValidatedSubmit } from '../../../lib/use-validated-submit';
 import { useSignIn } from '../api/sign-in';
 
 const signInSchema = z.object({ email: emailField, password: currentPasswordField });
 
 export function SignInForm() {
   const signIn = useSignIn();
-  const [failure, setFailure] = useState<UserFacingError | null>(null);
-
-  function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const { data, fieldErrors } = validateForm(signInSchema, formValues(event.currentTarget));
-    if (!data) {
-      setFailure({ fieldErrors });
-      return;
-    }
-    setFailure(null);
+  const { failure, handleSubmit } = useValidatedSubmit(signInSchema, (data, { fail }) =>
     // On success the SIGNED_IN event updates the session and the route guard moves on.
-    signIn.mutate(data, { onError: (error) => setFailure(describeError(error)) });
-  }
+    signIn.mutate(data, { onError: fail }),
+  );
 
   return (
     <form className="form" onSubmit={handleSubmit} noValidate>

@@ -1,33 +1,25 @@
-import { useState, type FormEvent } from 'react';
+import { useState } from 'react';
 import { z } from 'zod';
 import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { TextField } from '../../../components/ui/text-field';
-import { describeError, type UserFacingError } from '../../../lib/errors';
-import { emailField, formValues, newPasswordField, validateForm } from '../../../lib/validation';
+import { emailField, newPasswordField } from '../../../lib/validation';
+import { useValidatedSubmit } from '../../../lib/use-validated-submit';
 import { useSignUp } from '../api/sign-up';
 
 const signUpSchema = z.object({ email: emailField, password: newPasswordField });
 
 export function SignUpForm() {
   const signUp = useSignUp();
-  const [failure, setFailure] = useState<UserFacingError | null>(null);
   const [awaitingConfirmation, setAwaitingConfirmation] = useState(false);
 
-  function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    const { data, fieldErrors } = validateForm(signUpSchema, formValues(event.currentTarget));
-    if (!data) {
-      setFailure({ fieldErrors });
-      return;
-    }
-    setFailure(null);
+  const { failure, handleSubmit } = useValidatedSubmit(signUpSchema, (data, { fail }) =>
     signUp.mutate(data, {
       // Without a session the server wants the address confirmed first.
       onSuccess: (result) => setAwaitingConfirmation(result.session === null),
-      onError: (error) => setFailure(describeError(error)),
-    });
-  }
+      onError: fail,
+    }),
+  );
 
   if (awaitingConfirmation) {
     return (

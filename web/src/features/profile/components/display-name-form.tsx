@@ -1,36 +1,34 @@
 import { profileUpdateSchema } from '@schemas/profile';
-import { useState, type FormEvent } from 'react';
 import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { TextField } from '../../../components/ui/text-field';
-import { describeError, type UserFacingError } from '../../../lib/errors';
-import { formValues, validateForm } from '../../../lib/validation';
+import { describeError } from '../../../lib/errors';
+import { useValidatedSubmit } from '../../../lib/use-validated-submit';
 import { useMe } from '../api/get-me';
 import { useUpdateMe } from '../api/update-me';
 
 export function DisplayNameForm() {
   const me = useMe();
   const updateMe = useUpdateMe();
-  const [failure, setFailure] = useState<UserFacingError | null>(null);
-
-  function handleSubmit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    updateMe.reset();
-    const { data, fieldErrors } = validateForm(profileUpdateSchema, formValues(event.currentTarget));
-    if (!data) {
-      setFailure({ message: undefined, fieldErrors });
-      return;
-    }
-    setFailure(null);
-    updateMe.mutate(data, { onError: (error) => setFailure(describeError(error)) });
-  }
+  const { failure, handleSubmit } = useValidatedSubmit(profileUpdateSchema, (data, { fail }) =>
+    updateMe.mutate(data, { onError: fail }),
+  );
 
   if (me.isPending) return <p className="muted">Loading your profile…</p>;
   if (me.isError) return <FormAlert message={describeError(me.error).message} />;
 
   return (
     // Keyed on the stored profile so the field shows the saved name after every update.
-    <form key={me.data.updated_at} className="form" onSubmit={handleSubmit} noValidate>
+    <form
+      key={me.data.updated_at}
+      className="form"
+      onSubmit={(event) => {
+        // A new attempt hides the last "saved" message.
+        updateMe.reset();
+        handleSubmit(event);
+      }}
+      noValidate
+    >
       <FormAlert message={failure?.message} />
       {updateMe.isSuccess ? <FormAlert tone="success" message="Your name has been saved." /> : null}
       <TextField
