@@ -170,7 +170,7 @@ select is(
 
 select policies_are(
   'public', 'profiles',
-  array['Users can read their own profile', 'Users can update their own profile'],
+  array['Users can read their own profile and those of fellow members', 'Users can update their own profile'],
   'profiles has exactly the select and update policies'
 );
 
