@@ -57,6 +57,13 @@ export function functionEnvironment(ctx: ServiceContext): Record<string, string>
 
   return {
     ...host,
+    // Product settings a hosted project sets as secrets (`supabase secrets set`); locally the
+    // invitation links point at the web app and mail goes to the stack's MailDev.
+    FIELDCHECK_SITE_URL: config.auth.siteUrl,
+    SMTP_HOST: config.host,
+    SMTP_PORT: String(config.ports.mailSmtp),
+    SMTP_SECURE: 'false',
+    MAIL_FROM: 'Fieldcheck <no-reply@fieldcheck.local>',
     ...user,
     // Plain logs in the stack log, and no update check calling out to the network.
     NO_COLOR: '1',

@@ -43,7 +43,7 @@ const expectedTitles: Partial<Record<ErrorCode, string>> = {
   not_found: "We couldn't find that site.",
   required_items_missing: 'Answer all required items before submitting (3 left).',
   invalid_transition: "This inspection is approved, so it can't be edited.",
-  duplicate: 'A organization with that slug already exists.',
+  duplicate: 'An organization with that slug already exists.',
   limit_exceeded: "You've reached the limit of 10 webhooks.",
   payload_too_large: 'That file is too large. The limit is 10 MB.',
   rate_limited: 'Too many requests. Try again in 12 seconds.',
@@ -103,7 +103,7 @@ for (const [sqlstate, code, status] of pgCases) {
 
 Deno.test('a unique violation names the thing and the field', () => {
   const error = fromPostgresError({ code: '23505', detail: 'Key (slug)=(acme) already exists.', table_name: 'organizations' });
-  assert.equal(error.title, 'A organization with that slug already exists.');
+  assert.equal(error.title, 'An organization with that slug already exists.');
 });
 
 Deno.test('a not-null violation points at its column', () => {

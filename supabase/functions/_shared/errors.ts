@@ -61,8 +61,8 @@ export class ApiError extends Error {
   static requiredItemsMissing(n: number): ApiError {
     return new ApiError('required_items_missing', { params: { n } });
   }
-  static invalidTransition(status: string, verb: string): ApiError {
-    return new ApiError('invalid_transition', { params: { status, verb } });
+  static invalidTransition(status: string, verb: string, thing = 'inspection'): ApiError {
+    return new ApiError('invalid_transition', { params: { thing, status, verb } });
   }
   static staleVersion(): ApiError {
     return new ApiError('stale_version');
@@ -139,6 +139,19 @@ function thingFromTable(table: string | undefined): string {
   return table.replace(/_/g, ' ').replace(/s$/, '');
 }
 
+/**
+ * Postgres leaves the key out of a unique violation's detail when row-level security is on, so
+ * the columns come from the constraint's name instead: `sites_org_id_external_ref_key` →
+ * `org_id, external_ref` (the migrations name unique constraints `<table>_<columns>_key`).
+ */
+function columnsFromConstraint(error: PgErrorLike): string | undefined {
+  const name = error.constraint_name;
+  const table = error.table_name;
+  if (!name || !table || !name.startsWith(`${table}_`) || !name.endsWith('_key')) return undefined;
+  const columns = name.slice(table.length + 1, -'_key'.length);
+  return columns.startsWith('org_id_') ? `org_id, ${columns.slice('org_id_'.length)}` : columns;
+}
+
 /** Reads wording parameters that a `raise exception` put in its DETAIL as a JSON object. */
 function paramsFromDetail(detail: string | undefined): WordingParams {
   if (!detail) return {};
@@ -164,7 +177,10 @@ export function fromPostgresError(error: PgErrorLike): ApiError {
   const code = error.code;
   if (code === '42501') return ApiError.forbidden();
   if (code === '23505') {
-    const field = /Key \(([^)]+)\)=/.exec(error.detail ?? '')?.[1] ?? 'value';
+    const columns = (/Key \(([^)]+)\)=/.exec(error.detail ?? '')?.[1] ?? columnsFromConstraint(error) ?? 'value')
+      .split(',').map((c) => c.trim());
+    // Uniqueness within an organization: the organization is the scope, not the clash.
+    const field = columns.filter((c) => c !== 'org_id').join(', ') || 'value';
     return ApiError.duplicate(thingFromTable(error.table_name), field.replace(/_/g, ' '));
   }
   if (VALIDATION_SQLSTATES.has(code)) {
@@ -174,7 +190,20 @@ export function fromPostgresError(error: PgErrorLike): ApiError {
   if (RETRYABLE_SQLSTATES.has(code)) return ApiError.serviceUnavailable(error);
   if (code === 'P0001') {
     const named = isErrorCode(error.message) ? error.message : isErrorCode(error.hint) ? error.hint : undefined;
-    if (named) return new ApiError(named, { params: paramsFromDetail(error.detail), cause: error });
+    if (named) {
+      const params = paramsFromDetail(error.detail);
+      // A rule that names the offending field (the last owner's role) reads like a form error.
+      if (named === 'validation_failed' && typeof params.field === 'string' && typeof params.message === 'string') {
+        return ApiError.validation([{ field: params.field, message: params.message }]);
+      }
+      if (named === 'invalid_transition' && params.thing === undefined) params.thing = 'inspection';
+      return new ApiError(named, {
+        params,
+        // SQL may word the detail itself ("sent to another address"); never the raw error text.
+        detail: typeof params.detail === 'string' ? params.detail : undefined,
+        cause: error,
+      });
+    }
   }
   return ApiError.internal(error);
 }

@@ -4,7 +4,15 @@
 // a Response and throw ApiError for everything else.
 import { z } from 'zod';
 import type { Authenticator, Principal } from './auth.ts';
+import { type Tx, withCaller } from './db.ts';
 import { ApiError, type ErrorLogger, renderProblem } from './errors.ts';
+import {
+  claimIdempotencyKey,
+  idempotencyKeyOf,
+  REPLAYED_HEADER,
+  requestHash,
+  storeIdempotentResponse,
+} from './idempotency.ts';
 import type { FieldError } from './schemas/errors.ts';
 
 /** PRODUCT.md §9: JSON bodies up to 256 KB. */
@@ -20,7 +28,7 @@ const CORS_HEADERS: Record<string, string> = {
     'baggage', 'prefer', 'range', 'accept-profile', 'content-profile', 'idempotency-key', 'x-request-id',
   ].join(', '),
   'access-control-expose-headers':
-    'x-request-id, x-supabase-api-version, x-relay-error, content-disposition, x-total-count, link, retry-after',
+    'x-request-id, x-supabase-api-version, x-relay-error, content-disposition, x-total-count, link, retry-after, idempotent-replayed',
   'access-control-max-age': '86400',
 };
 
@@ -35,6 +43,11 @@ export interface RouteContext<P, Q, B> {
   params: P;
   query: Q;
   body: B;
+  /**
+   * Runs `fn` in the request's transaction as the caller (RLS applies). Every call of one
+   * request shares the transaction when the request is idempotent; otherwise each call is one.
+   */
+  db: <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>;
 }
 
 export interface RouteDefinition<
@@ -244,10 +257,34 @@ export function createHandler(options: HandlerOptions): (req: Request) => Promis
     const rawBody = await readJsonBody(req, definition.body !== undefined);
     const body = definition.body ? parseWith(definition.body, rawBody) : undefined;
 
-    const result = await definition.handler({ req, requestId, principal, params, query, body });
+    const status = definition.status ?? 200;
+    const context = { req, requestId, principal, params, query, body };
+
+    const key = req.method === 'POST' ? idempotencyKeyOf(req) : null;
+    if (key === null) {
+      const db = <T>(fn: (tx: Tx) => Promise<T>) => withCaller(principal, fn);
+      return responseOf(await definition.handler({ ...context, db }), status);
+    }
+    // One transaction for the key and the handler's writes: both commit, or neither does.
+    const hash = await requestHash(req.method, url.pathname, rawBody);
+    return await withCaller(principal, async (tx) => {
+      const stored = await claimIdempotencyKey(tx, key, hash);
+      if (stored) {
+        return stored.body === null
+          ? new Response(null, { status: stored.status, headers: { [REPLAYED_HEADER]: 'true' } })
+          : json(stored.body, stored.status, { [REPLAYED_HEADER]: 'true' });
+      }
+      const result = await definition.handler({ ...context, db: (fn) => fn(tx) });
+      if (result instanceof Response) return result;
+      await storeIdempotentResponse(tx, key, { status: result === undefined ? 204 : status, body: result ?? null });
+      return responseOf(result, status);
+    });
+  }
+
+  function responseOf(result: unknown, status: number): Response {
     if (result instanceof Response) return result;
     if (result === undefined) return new Response(null, { status: 204 });
-    return json(result, definition.status ?? 200);
+    return json(result, status);
   }
 
   return async (req) => {

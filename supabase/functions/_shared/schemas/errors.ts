@@ -13,7 +13,9 @@ export const errorCatalogue = {
   not_found: { status: 404, title: "We couldn't find that {thing}." },
   validation_failed: { status: 422, title: 'Some fields need attention.' },
   required_items_missing: { status: 422, title: 'Answer all required items before submitting ({n} left).' },
-  invalid_transition: { status: 409, title: "This inspection is {status}, so it can't be {verb}." },
+  // PRODUCT.md words it for inspections; {thing} lets invitations, templates and actions say the
+  // same ("This invitation is expired, so it can't be accepted.").
+  invalid_transition: { status: 409, title: "This {thing} is {status}, so it can't be {verb}." },
   stale_version: {
     status: 409,
     title: 'Someone else changed this while you were editing. Review the latest version and try again.',
@@ -35,7 +37,9 @@ export type ErrorCode = keyof typeof errorCatalogue;
 
 /** Fills `{name}` placeholders of a catalogue wording; unknown placeholders are left as they are. */
 export function formatWording(template: string, params: Record<string, string | number> = {}): string {
-  return template.replace(/\{(\w+)\}/g, (whole, key: string) => (key in params ? String(params[key]) : whole));
+  const filled = template.replace(/\{(\w+)\}/g, (whole, key: string) => (key in params ? String(params[key]) : whole));
+  // "A {thing}" with a thing that starts with a vowel sound: "An organization", "An API key".
+  return filled.replace(/^A (?=[aeioAEIO]|API\b|api\b)/, 'An ');
 }
 
 /** One field's problem, as carried in a problem document's `errors`. */

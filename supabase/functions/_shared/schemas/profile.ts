@@ -2,6 +2,7 @@
 // (`@schemas/profile`), so both validate with the same rules; the database repeats them as a
 // check constraint on public.profiles.
 import { z } from 'zod';
+import type { Role } from './common.ts';
 
 export const DISPLAY_NAME_MAX_LENGTH = 120;
 
@@ -18,12 +19,12 @@ export const profileUpdateSchema = z.strictObject({
 
 export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
 
-/** An organization the caller belongs to; filled in once organizations exist. */
+/** An organization the caller belongs to, with their role in it. */
 export interface Membership {
   org_id: string;
   org_slug: string;
   org_name: string;
-  role: 'owner' | 'admin' | 'manager' | 'inspector' | 'viewer';
+  role: Role;
 }
 
 /** Response of `GET /me` and `PATCH /me`. Timestamps are ISO 8601 strings. */

@@ -1,0 +1,65 @@
+// Idempotency-Key for POSTs (PRODUCT.md §7, §9). The key is claimed in the same transaction as
+// the request's own writes, so either both commit or neither does: a failed request leaves no
+// key behind and may simply be retried. A concurrent request with the same key waits on the
+// key's primary key until the first one commits, then replays its response.
+import type { Tx } from './db.ts';
+import { ApiError } from './errors.ts';
+import { idempotencyKeySchema } from './schemas/common.ts';
+
+export const IDEMPOTENCY_HEADER = 'idempotency-key';
+export const REPLAYED_HEADER = 'idempotent-replayed';
+
+export interface StoredResponse {
+  status: number;
+  body: unknown;
+}
+
+/** The header's value, validated; null when the request carries none. */
+export function idempotencyKeyOf(req: Request): string | null {
+  const value = req.headers.get(IDEMPOTENCY_HEADER);
+  if (value === null) return null;
+  const parsed = idempotencyKeySchema.safeParse(value);
+  if (!parsed.success) {
+    throw ApiError.validation([{ field: 'Idempotency-Key', message: parsed.error.issues[0].message }]);
+  }
+  return parsed.data;
+}
+
+/** What "the same request" means: method, path and body. */
+export async function requestHash(method: string, path: string, body: unknown): Promise<string> {
+  const text = `${method} ${path}\n${body === undefined ? '' : JSON.stringify(body)}`;
+  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
+  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+/**
+ * Claims `key` for this request. Returns the stored response of an earlier identical request,
+ * or null when this request is the first and should run; throws idempotency_conflict when the
+ * key was used for a different request.
+ */
+export async function claimIdempotencyKey(tx: Tx, key: string, hash: string): Promise<StoredResponse | null> {
+  // Expired keys (24 h) are the caller's to reuse; purge them first, cheaply, by index.
+  await tx`delete from public.idempotency_keys where principal_id = (select auth.uid()) and expires_at <= now()`;
+  const claimed = await tx`
+    insert into public.idempotency_keys (key, request_hash)
+    values (${key}, ${hash})
+    on conflict (principal_id, key) do nothing
+    returning 1
+  `;
+  if (claimed.length === 1) return null;
+  const [stored] = await tx<{ request_hash: string; response_status: number | null; response_body: unknown }[]>`
+    select request_hash, response_status, response_body
+    from public.idempotency_keys
+    where principal_id = (select auth.uid()) and key = ${key}
+  `;
+  if (!stored || stored.request_hash !== hash || stored.response_status === null) throw ApiError.idempotencyConflict();
+  return { status: stored.response_status, body: stored.response_body };
+}
+
+export async function storeIdempotentResponse(tx: Tx, key: string, response: StoredResponse): Promise<void> {
+  await tx`
+    update public.idempotency_keys
+    set response_status = ${response.status}, response_body = ${tx.json(response.body as never)}
+    where principal_id = (select auth.uid()) and key = ${key}
+  `;
+}

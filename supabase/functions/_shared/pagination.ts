@@ -1,0 +1,48 @@
+// Opaque cursors for keyset pagination (PRODUCT.md §7). A cursor is the sort key of the last row
+// of a page, so a page never repeats or skips rows that existed when the first page was read,
+// whatever is inserted meanwhile. Clients must not build cursors; a tampered one is a 422.
+import { ApiError } from './errors.ts';
+
+function toBase64Url(text: string): string {
+  const bytes = new TextEncoder().encode(text);
+  let binary = '';
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+function fromBase64Url(text: string): string {
+  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
+  return new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
+}
+
+export function encodeCursor(key: unknown[]): string {
+  return toBase64Url(JSON.stringify(key));
+}
+
+/** The sort key in `cursor`, checked against the types the list expects (`'string'`, `'number|null'`…). */
+export function decodeCursor(cursor: string | undefined, types: string[]): unknown[] | null {
+  if (cursor === undefined) return null;
+  const invalid = () => ApiError.validation([{ field: 'query.cursor', message: 'This cursor is not valid. Start again from the first page.' }]);
+  let key: unknown;
+  try {
+    key = JSON.parse(fromBase64Url(cursor));
+  } catch {
+    throw invalid();
+  }
+  if (!Array.isArray(key) || key.length !== types.length) throw invalid();
+  key.forEach((value, i) => {
+    const actual = value === null ? 'null' : typeof value;
+    if (!types[i].split('|').includes(actual)) throw invalid();
+  });
+  return key;
+}
+
+/** Fetch `limit + 1` rows; this splits off the extra one into the next cursor. */
+export function pageOf<Row, Item>(rows: Row[], limit: number, item: (row: Row) => Item, keyOf: (row: Row) => unknown[]) {
+  const hasMore = rows.length > limit;
+  const pageRows = hasMore ? rows.slice(0, limit) : rows;
+  return {
+    data: pageRows.map(item),
+    next_cursor: hasMore ? encodeCursor(keyOf(pageRows[pageRows.length - 1])) : null,
+  };
+}

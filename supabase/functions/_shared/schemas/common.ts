@@ -1,0 +1,75 @@
+// Building blocks shared by the resource schemas: ids, names, roles, list paging. Imported by the
+// api function (Deno) and the web client (Vite, `@schemas/common`), so both validate alike.
+import { z } from 'zod';
+
+export const NAME_MAX_LENGTH = 120;
+
+/** A UUID in a path or body; anything else is a validation error, not a database error. */
+export const idSchema = z.uuid({ error: 'Use a valid id.' });
+
+/** Names of things are 1–120 characters after trimming (PRODUCT.md §5). */
+export function nameSchema(what = 'a name') {
+  return z
+    .string({ error: `Enter ${what}.` })
+    .trim()
+    .min(1, { error: `Enter ${what}.` })
+    .max(NAME_MAX_LENGTH, { error: `Use at most ${NAME_MAX_LENGTH} characters.` });
+}
+
+/** Optional free text: trimmed, empty means "none" (null). */
+export function optionalTextSchema(max: number) {
+  return z
+    .string()
+    .trim()
+    .max(max, { error: `Use at most ${max} characters.` })
+    .transform((value) => (value === '' ? null : value))
+    .nullable();
+}
+
+/** Emails are RFC-valid and stored lowercase (PRODUCT.md §5). */
+export const emailSchema = z
+  .string({ error: 'Enter an email address.' })
+  .trim()
+  .toLowerCase()
+  .max(254, { error: 'Use at most 254 characters.' })
+  .pipe(z.email({ error: 'Enter a valid email address.' }));
+
+export const ROLES = ['owner', 'admin', 'manager', 'inspector', 'viewer'] as const;
+export type Role = (typeof ROLES)[number];
+export const roleSchema = z.enum(ROLES, { error: 'Choose a role.' });
+
+/** What each role may do (PRODUCT.md §6); the web shows only the buttons a role allows. */
+export const can = {
+  manageMembers: (role: Role) => role === 'owner' || role === 'admin',
+  manageOwners: (role: Role) => role === 'owner',
+  manageSites: (role: Role) => role === 'owner' || role === 'admin' || role === 'manager',
+  manageSettings: (role: Role) => role === 'owner' || role === 'admin',
+  deleteOrganization: (role: Role) => role === 'owner',
+};
+
+export const LIST_DEFAULT_LIMIT = 50;
+export const LIST_MAX_LIMIT = 200;
+
+/** `?limit=&cursor=` of every list (PRODUCT.md §7). The cursor is opaque to clients. */
+export const pageQuerySchema = z.strictObject({
+  limit: z.coerce
+    .number({ error: `Use a whole number from 1 to ${LIST_MAX_LIMIT}.` })
+    .int({ error: `Use a whole number from 1 to ${LIST_MAX_LIMIT}.` })
+    .min(1, { error: `Use a whole number from 1 to ${LIST_MAX_LIMIT}.` })
+    .max(LIST_MAX_LIMIT, { error: `Use a whole number from 1 to ${LIST_MAX_LIMIT}.` })
+    .default(LIST_DEFAULT_LIMIT),
+  cursor: z.string().min(1).max(1024).optional(),
+});
+
+/** Every list response: a page of rows and the cursor of the next page (null on the last). */
+export interface Page<T> {
+  data: T[];
+  next_cursor: string | null;
+}
+
+/** The `Idempotency-Key` header (PRODUCT.md §9): up to 255 characters. */
+export const idempotencyKeySchema = z
+  .string()
+  .min(1, { error: 'Idempotency-Key must not be empty.' })
+  .max(255, { error: 'Idempotency-Key is limited to 255 characters.' })
+  .regex(/^[\x21-\x7e]+$/, { error: 'Idempotency-Key must be printable ASCII without spaces.' });

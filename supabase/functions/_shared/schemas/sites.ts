@@ -1,0 +1,106 @@
+// Sites (`/orgs/{org}/sites`): the places an organization inspects. DELETE archives. The database
+// repeats every rule as a constraint on public.sites.
+import { z } from 'zod';
+import { nameSchema, optionalTextSchema, pageQuerySchema } from './common.ts';
+import { geofenceSchema } from './organizations.ts';
+
+export const ADDRESS_MAX_LENGTH = 500;
+export const EXTERNAL_REF_MAX_LENGTH = 255;
+export const SITES_PER_ORGANIZATION = 100_000;
+
+export const latitudeSchema = z
+  .number({ error: 'Enter a latitude from -90 to 90.' })
+  .min(-90, { error: 'Enter a latitude from -90 to 90.' })
+  .max(90, { error: 'Enter a latitude from -90 to 90.' });
+
+export const longitudeSchema = z
+  .number({ error: 'Enter a longitude from -180 to 180.' })
+  .min(-180, { error: 'Enter a longitude from -180 to 180.' })
+  .max(180, { error: 'Enter a longitude from -180 to 180.' });
+
+/** IANA zone names as browsers know them (`Intl.supportedValuesOf('timeZone')`), plus UTC. */
+export const timezoneSchema = z
+  .string({ error: 'Choose a time zone.' })
+  .trim()
+  .min(1, { error: 'Choose a time zone.' })
+  .max(64, { error: 'Choose a time zone.' })
+  .refine(isTimeZone, { error: 'Choose a time zone from the list.' });
+
+export function isTimeZone(name: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en', { timeZone: name });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const siteFields = {
+  name: nameSchema('a site name'),
+  address: optionalTextSchema(ADDRESS_MAX_LENGTH).optional(),
+  latitude: latitudeSchema.nullable().optional(),
+  longitude: longitudeSchema.nullable().optional(),
+  geofence_m: geofenceSchema.optional(),
+  timezone: timezoneSchema.optional(),
+  external_ref: optionalTextSchema(EXTERNAL_REF_MAX_LENGTH).optional(),
+};
+
+/** Both halves of a position or neither: a map pin needs both. */
+function coordinatesTogether(value: { latitude?: number | null; longitude?: number | null }, ctx: z.RefinementCtx) {
+  const hasLat = value.latitude !== undefined && value.latitude !== null;
+  const hasLng = value.longitude !== undefined && value.longitude !== null;
+  if (value.latitude === undefined && value.longitude === undefined) return;
+  if (hasLat && !hasLng) ctx.addIssue({ code: 'custom', path: ['longitude'], message: 'Enter the longitude too.' });
+  if (hasLng && !hasLat) ctx.addIssue({ code: 'custom', path: ['latitude'], message: 'Enter the latitude too.' });
+}
+
+export const siteCreateSchema = z.strictObject(siteFields).superRefine(coordinatesTogether);
+
+export const siteUpdateSchema = z
+  .strictObject({ ...siteFields, name: siteFields.name.optional(), archived: z.boolean().optional() })
+  .superRefine(coordinatesTogether)
+  .refine((value) => Object.keys(value).length > 0, { error: 'Change at least one field.' });
+
+/** `near=lat,lng`: order by distance from that point. */
+export const nearSchema = z
+  .string()
+  .transform((value, ctx) => {
+    const parts = value.split(',');
+    const [lat, lng] = parts.map((part) => Number(part.trim()));
+    if (
+      parts.length !== 2 || parts.some((p) => p.trim() === '') || !Number.isFinite(lat) || !Number.isFinite(lng) ||
+      lat < -90 || lat > 90 || lng < -180 || lng > 180
+    ) {
+      ctx.addIssue({ code: 'custom', message: 'Use near=latitude,longitude, e.g. near=51.5072,-0.1276.' });
+      return z.NEVER;
+    }
+    return { latitude: lat, longitude: lng };
+  });
+
+export const siteListQuerySchema = pageQuerySchema.extend({
+  q: z.string().trim().max(200, { error: 'Use at most 200 characters.' }).optional(),
+  near: nearSchema.optional(),
+  /** false (default): active sites; true: archived ones; all: both. */
+  archived: z.enum(['false', 'true', 'all'], { error: 'Use archived=false, true or all.' }).default('false'),
+});
+
+export type SiteCreate = z.infer<typeof siteCreateSchema>;
+export type SiteUpdate = z.infer<typeof siteUpdateSchema>;
+export type SiteListQuery = z.infer<typeof siteListQuerySchema>;
+
+export interface Site {
+  id: string;
+  org_id: string;
+  name: string;
+  address: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  geofence_m: number;
+  timezone: string;
+  external_ref: string | null;
+  archived_at: string | null;
+  created_at: string;
+  updated_at: string;
+  /** Only with `near`: metres from that point (null for sites without a position). */
+  distance_m?: number | null;
+}
