@@ -1,0 +1,35 @@
+// Who may call a route, checked before its SQL runs so callers get the right error (RLS makes
+// the same decisions again; these checks only choose between 404 and 403).
+import type { Principal, UserPrincipal } from '../_shared/auth.ts';
+import type { Tx } from '../_shared/db.ts';
+import { ApiError } from '../_shared/errors.ts';
+import type { Role } from '../_shared/schemas/common.ts';
+
+/** Routes about people (profiles, organizations they belong to) are for signed-in users. */
+export function requireUser(principal: Principal): UserPrincipal {
+  if (principal.kind !== 'user') throw ApiError.forbidden('Only signed-in users can do this.');
+  return principal;
+}
+
+/**
+ * The caller's role in `orgId`. An organization the caller does not belong to does not exist
+ * for them (404, like any other organization's data); a role not in `allowed` is a 403.
+ */
+export async function requireRole(tx: Tx, orgId: string, allowed?: readonly Role[]): Promise<Role> {
+  const [membership] = await tx<{ role: Role }[]>`
+    select role from public.memberships where org_id = ${orgId} and user_id = (select auth.uid())
+  `;
+  if (!membership) throw ApiError.notFound('organization');
+  if (allowed && !allowed.includes(membership.role)) throw ApiError.forbidden();
+  return membership.role;
+}
+
+export const MEMBER_MANAGERS = ['owner', 'admin'] as const satisfies readonly Role[];
+export const SITE_MANAGERS = ['owner', 'admin', 'manager'] as const satisfies readonly Role[];
+
+/** Timestamps leave the API as ISO 8601 strings. */
+export function iso(value: Date): string;
+export function iso(value: Date | null): string | null;
+export function iso(value: Date | null): string | null {
+  return value === null ? null : value.toISOString();
+}

@@ -1,0 +1,104 @@
+// Members: `GET /orgs/{org}/members`, `PATCH·DELETE /orgs/{org}/members/{user_id}`. Owners
+// manage everyone, admins everyone but owners; anyone may leave. SQL keeps the last owner.
+import { z } from 'zod';
+import type { Tx } from '../_shared/db.ts';
+import { ApiError } from '../_shared/errors.ts';
+import { route } from '../_shared/http.ts';
+import { decodeCursor, pageOf } from '../_shared/pagination.ts';
+import { idSchema, pageQuerySchema, type Role } from '../_shared/schemas/common.ts';
+import { type Member, memberUpdateSchema } from '../_shared/schemas/members.ts';
+import { iso, MEMBER_MANAGERS, requireRole, requireUser } from './access.ts';
+import { orgParams } from './orgs.ts';
+
+interface MemberRow {
+  user_id: string;
+  display_name: string;
+  email: string | null;
+  role: Role;
+  joined_at: Date;
+}
+
+const memberParams = z.strictObject({ org: idSchema, user_id: idSchema });
+
+function memberOf(row: MemberRow): Member {
+  return { user_id: row.user_id, display_name: row.display_name, email: row.email, role: row.role, joined_at: iso(row.joined_at) };
+}
+
+async function readMember(tx: Tx, orgId: string, userId: string): Promise<MemberRow> {
+  const [row] = await tx<MemberRow[]>`
+    select m.user_id, p.display_name, p.email, m.role, m.created_at as joined_at
+    from public.memberships m
+    join public.profiles p on p.user_id = m.user_id
+    where m.org_id = ${orgId} and m.user_id = ${userId}
+  `;
+  if (!row) throw ApiError.notFound('member');
+  return row;
+}
+
+/** Admins may not touch owners or make anyone an owner (PRODUCT.md §6). */
+function checkOwnerRule(callerRole: Role, targetRole: Role, newRole?: Role) {
+  if (callerRole !== 'owner' && (targetRole === 'owner' || newRole === 'owner')) {
+    throw ApiError.forbidden('Only owners can change or remove owners.');
+  }
+}
+
+export const listMembers = route({
+  method: 'GET',
+  path: '/orgs/:org/members',
+  params: orgParams,
+  query: pageQuerySchema,
+  handler: async ({ principal, params, query, db }) => {
+    requireUser(principal);
+    const after = decodeCursor(query.cursor, ['string', 'string']);
+    const rows = await db(async (tx) => {
+      await requireRole(tx, params.org);
+      return await tx<MemberRow[]>`
+        select m.user_id, p.display_name, p.email, m.role, m.created_at as joined_at
+        from public.memberships m
+        join public.profiles p on p.user_id = m.user_id
+        where m.org_id = ${params.org}
+          and ${after ? tx`(p.display_name, m.user_id) > (${after[0] as string}, ${after[1] as string}::uuid)` : tx`true`}
+        order by p.display_name, m.user_id
+        limit ${query.limit + 1}
+      `;
+    });
+    return pageOf(rows, query.limit, memberOf, (row) => [row.display_name, row.user_id]);
+  },
+});
+
+export const updateMember = route({
+  method: 'PATCH',
+  path: '/orgs/:org/members/:user_id',
+  params: memberParams,
+  body: memberUpdateSchema,
+  handler: async ({ principal, params, body, db }) => {
+    requireUser(principal);
+    return await db(async (tx) => {
+      const callerRole = await requireRole(tx, params.org, MEMBER_MANAGERS);
+      const target = await readMember(tx, params.org, params.user_id);
+      checkOwnerRule(callerRole, target.role, body.role);
+      await tx`update public.memberships set role = ${body.role} where org_id = ${params.org} and user_id = ${params.user_id}`;
+      return memberOf(await readMember(tx, params.org, params.user_id));
+    });
+  },
+});
+
+export const removeMember = route({
+  method: 'DELETE',
+  path: '/orgs/:org/members/:user_id',
+  params: memberParams,
+  handler: async ({ principal, params, db }) => {
+    const user = requireUser(principal);
+    await db(async (tx) => {
+      const leaving = params.user_id === user.userId;
+      const callerRole = await requireRole(tx, params.org, leaving ? undefined : MEMBER_MANAGERS);
+      const target = await readMember(tx, params.org, params.user_id);
+      if (!leaving) checkOwnerRule(callerRole, target.role);
+      const removed = await tx`
+        delete from public.memberships where org_id = ${params.org} and user_id = ${params.user_id} returning 1
+      `;
+      if (removed.length === 0) throw ApiError.forbidden();
+    });
+    return undefined;
+  },
+});

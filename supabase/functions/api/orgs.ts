@@ -1,0 +1,152 @@
+// Organizations: `GET·POST /orgs`, `GET·PATCH·DELETE /orgs/{org}`. Creating one makes the
+// caller its owner (a trigger in SQL); settings belong to owners and admins, deletion to owners.
+import type { Tx } from '../_shared/db.ts';
+import { ApiError } from '../_shared/errors.ts';
+import { route } from '../_shared/http.ts';
+import { decodeCursor, pageOf } from '../_shared/pagination.ts';
+import { idSchema, pageQuerySchema, type Role } from '../_shared/schemas/common.ts';
+import {
+  type Organization,
+  organizationCreateSchema,
+  organizationUpdateSchema,
+  slugFromName,
+} from '../_shared/schemas/organizations.ts';
+import { iso, requireRole, requireUser } from './access.ts';
+import { z } from 'zod';
+
+interface OrganizationRow {
+  id: string;
+  slug: string;
+  name: string;
+  require_mfa: boolean;
+  default_geofence_m: number;
+  created_at: Date;
+  updated_at: Date;
+  role: Role;
+}
+
+export const orgParams = z.strictObject({ org: idSchema });
+
+function organizationOf(row: OrganizationRow): Organization {
+  return {
+    id: row.id,
+    slug: row.slug,
+    name: row.name,
+    require_mfa: row.require_mfa,
+    default_geofence_m: row.default_geofence_m,
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+    role: row.role,
+  };
+}
+
+async function readOrganization(tx: Tx, orgId: string): Promise<Organization> {
+  const [row] = await tx<OrganizationRow[]>`
+    select o.id, o.slug, o.name, o.require_mfa, o.default_geofence_m, o.created_at, o.updated_at, m.role
+    from public.organizations o
+    join public.memberships m on m.org_id = o.id and m.user_id = (select auth.uid())
+    where o.id = ${orgId}
+  `;
+  if (!row) throw ApiError.notFound('organization');
+  return organizationOf(row);
+}
+
+export const listOrganizations = route({
+  method: 'GET',
+  path: '/orgs',
+  query: pageQuerySchema,
+  handler: async ({ principal, query, db }) => {
+    requireUser(principal);
+    const after = decodeCursor(query.cursor, ['string', 'string']);
+    const rows = await db((tx) =>
+      tx<OrganizationRow[]>`
+        select o.id, o.slug, o.name, o.require_mfa, o.default_geofence_m, o.created_at, o.updated_at, m.role
+        from public.organizations o
+        join public.memberships m on m.org_id = o.id and m.user_id = (select auth.uid())
+        where ${after ? tx`(o.name, o.id) > (${after[0] as string}, ${after[1] as string}::uuid)` : tx`true`}
+        order by o.name, o.id
+        limit ${query.limit + 1}
+      `
+    );
+    return pageOf(rows, query.limit, organizationOf, (row) => [row.name, row.id]);
+  },
+});
+
+export const createOrganization = route({
+  method: 'POST',
+  path: '/orgs',
+  body: organizationCreateSchema,
+  status: 201,
+  handler: async ({ principal, body, db }) => {
+    requireUser(principal);
+    const id = crypto.randomUUID();
+    return await db(async (tx) => {
+      const insert = (sql: Tx, slug: string) =>
+        sql`
+          insert into public.organizations (id, slug, name, require_mfa, default_geofence_m)
+          values (${id}, ${slug}, ${body.name}, ${body.require_mfa ?? false}, ${body.default_geofence_m ?? 200})
+        `;
+      if (body.slug !== undefined) {
+        await insert(tx, body.slug);
+      } else {
+        // A suggested slug that is taken gets a short random suffix instead of an error.
+        const base = slugFromName(body.name);
+        for (let attempt = 0; ; attempt++) {
+          const slug = attempt === 0 ? base : `${base.slice(0, 33).replace(/-+$/, '')}-${randomSuffix()}`;
+          try {
+            await tx.savepoint((sp) => insert(sp, slug));
+            break;
+          } catch (error) {
+            if ((error as { code?: string }).code !== '23505' || attempt >= 5) throw error;
+          }
+        }
+      }
+      return await readOrganization(tx, id);
+    });
+  },
+});
+
+/** Six random lowercase letters and digits. */
+function randomSuffix(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(6)), (b) => (b % 36).toString(36)).join('');
+}
+
+export const getOrganization = route({
+  method: 'GET',
+  path: '/orgs/:org',
+  params: orgParams,
+  handler: async ({ principal, params, db }) => {
+    requireUser(principal);
+    return await db((tx) => readOrganization(tx, params.org));
+  },
+});
+
+export const updateOrganization = route({
+  method: 'PATCH',
+  path: '/orgs/:org',
+  params: orgParams,
+  body: organizationUpdateSchema,
+  handler: async ({ principal, params, body, db }) => {
+    requireUser(principal);
+    return await db(async (tx) => {
+      await requireRole(tx, params.org, ['owner', 'admin']);
+      const changes = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
+      await tx`update public.organizations set ${tx(changes)} where id = ${params.org}`;
+      return await readOrganization(tx, params.org);
+    });
+  },
+});
+
+export const deleteOrganization = route({
+  method: 'DELETE',
+  path: '/orgs/:org',
+  params: orgParams,
+  handler: async ({ principal, params, db }) => {
+    requireUser(principal);
+    await db(async (tx) => {
+      await requireRole(tx, params.org, ['owner']);
+      await tx`delete from public.organizations where id = ${params.org}`;
+    });
+    return undefined;
+  },
+});

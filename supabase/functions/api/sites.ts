@@ -1,0 +1,187 @@
+// Sites: `GET·POST /orgs/{org}/sites`, `GET·PATCH·DELETE /orgs/{org}/sites/{id}`. Every member
+// reads them; owners, admins and managers change them. DELETE archives, so inspection history
+// keeps its site; PATCH `archived: false` brings a site back.
+import { z } from 'zod';
+import type { Tx } from '../_shared/db.ts';
+import { ApiError } from '../_shared/errors.ts';
+import { route } from '../_shared/http.ts';
+import { decodeCursor, pageOf } from '../_shared/pagination.ts';
+import { idSchema } from '../_shared/schemas/common.ts';
+import { type Site, siteCreateSchema, siteListQuerySchema, siteUpdateSchema } from '../_shared/schemas/sites.ts';
+import { iso, requireRole, requireUser, SITE_MANAGERS } from './access.ts';
+import { orgParams } from './orgs.ts';
+
+interface SiteRow {
+  id: string;
+  org_id: string;
+  name: string;
+  address: string | null;
+  latitude: number | null;
+  longitude: number | null;
+  geofence_m: number;
+  timezone: string;
+  external_ref: string | null;
+  archived_at: Date | null;
+  created_at: Date;
+  updated_at: Date;
+  distance_m?: number | null;
+}
+
+const siteParams = z.strictObject({ org: idSchema, id: idSchema });
+
+const SITE_COLUMNS = ['name', 'address', 'latitude', 'longitude', 'geofence_m', 'timezone', 'external_ref'] as const;
+
+function siteOf(row: SiteRow): Site {
+  const site: Site = {
+    id: row.id,
+    org_id: row.org_id,
+    name: row.name,
+    address: row.address,
+    latitude: row.latitude,
+    longitude: row.longitude,
+    geofence_m: row.geofence_m,
+    timezone: row.timezone,
+    external_ref: row.external_ref,
+    archived_at: iso(row.archived_at),
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+  };
+  if (row.distance_m !== undefined) site.distance_m = row.distance_m === null ? null : Math.round(row.distance_m);
+  return site;
+}
+
+async function readSite(tx: Tx, orgId: string, id: string): Promise<SiteRow> {
+  const [row] = await tx<SiteRow[]>`select * from public.sites where org_id = ${orgId} and id = ${id}`;
+  if (!row) throw ApiError.notFound('site');
+  return row;
+}
+
+/** The given fields only: a column left out keeps its value (or the database default). */
+function columnsOf(body: Partial<Record<(typeof SITE_COLUMNS)[number], unknown>>) {
+  return Object.fromEntries(SITE_COLUMNS.filter((c) => body[c] !== undefined).map((c) => [c, body[c]]));
+}
+
+/** `%`, `_` and `\` in a search are literal characters, not patterns. */
+function likePattern(q: string): string {
+  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
+
+export const listSites = route({
+  method: 'GET',
+  path: '/orgs/:org/sites',
+  params: orgParams,
+  query: siteListQuerySchema,
+  handler: async ({ principal, params, query, db }) => {
+    requireUser(principal);
+    const near = query.near;
+    const after = decodeCursor(query.cursor, near ? ['number|null', 'string'] : ['string', 'string']);
+    const rows = await db(async (tx) => {
+      await requireRole(tx, params.org);
+      const archived = query.archived === 'all'
+        ? tx`true`
+        : query.archived === 'true'
+        ? tx`s.archived_at is not null`
+        : tx`s.archived_at is null`;
+      // The same expression as sites_search_idx, so the trigram index serves it.
+      const search = query.q
+        ? tx`(s.name || ' ' || coalesce(s.address, '') || ' ' || coalesce(s.external_ref, '')) ilike ${likePattern(query.q)}`
+        : tx`true`;
+      if (!near) {
+        return await tx<SiteRow[]>`
+          select s.* from public.sites s
+          where s.org_id = ${params.org} and ${archived} and ${search}
+            and ${after ? tx`(s.name, s.id) > (${after[0] as string}, ${after[1] as string}::uuid)` : tx`true`}
+          order by s.name, s.id
+          limit ${query.limit + 1}
+        `;
+      }
+      // Nearest first; sites without a position come last, by id.
+      const distance = tx`private.distance_m(${near.latitude}::float8, ${near.longitude}::float8, s.latitude, s.longitude)`;
+      const afterClause = !after
+        ? tx`true`
+        : after[0] === null
+        ? tx`d.distance_m is null and d.id > ${after[1] as string}::uuid`
+        : tx`(d.distance_m > ${after[0] as number}::float8 or (d.distance_m = ${after[0] as number}::float8 and d.id > ${
+          after[1] as string
+        }::uuid) or d.distance_m is null)`;
+      return await tx<SiteRow[]>`
+        select * from (
+          select s.*, ${distance} as distance_m from public.sites s
+          where s.org_id = ${params.org} and ${archived} and ${search}
+        ) d
+        where ${afterClause}
+        order by d.distance_m asc nulls last, d.id
+        limit ${query.limit + 1}
+      `;
+    });
+    return pageOf(rows, query.limit, siteOf, (row) => (near ? [row.distance_m ?? null, row.id] : [row.name, row.id]));
+  },
+});
+
+export const createSite = route({
+  method: 'POST',
+  path: '/orgs/:org/sites',
+  params: orgParams,
+  body: siteCreateSchema,
+  status: 201,
+  handler: async ({ principal, params, body, db }) => {
+    requireUser(principal);
+    return await db(async (tx) => {
+      await requireRole(tx, params.org, SITE_MANAGERS);
+      const id = crypto.randomUUID();
+      await tx`insert into public.sites ${tx({ id, org_id: params.org, ...columnsOf(body) })}`;
+      return siteOf(await readSite(tx, params.org, id));
+    });
+  },
+});
+
+export const getSite = route({
+  method: 'GET',
+  path: '/orgs/:org/sites/:id',
+  params: siteParams,
+  handler: async ({ principal, params, db }) => {
+    requireUser(principal);
+    return siteOf(await db((tx) => readSite(tx, params.org, params.id)));
+  },
+});
+
+export const updateSite = route({
+  method: 'PATCH',
+  path: '/orgs/:org/sites/:id',
+  params: siteParams,
+  body: siteUpdateSchema,
+  handler: async ({ principal, params, body, db }) => {
+    requireUser(principal);
+    return await db(async (tx) => {
+      await requireRole(tx, params.org, SITE_MANAGERS);
+      const current = await readSite(tx, params.org, params.id);
+      const changes: Record<string, unknown> = columnsOf(body);
+      // Archiving an archived site keeps the date it was first archived.
+      if (body.archived !== undefined && body.archived !== (current.archived_at !== null)) {
+        changes.archived_at = body.archived ? new Date() : null;
+      }
+      if (Object.keys(changes).length > 0) {
+        await tx`update public.sites set ${tx(changes)} where org_id = ${params.org} and id = ${params.id}`;
+      }
+      return siteOf(await readSite(tx, params.org, params.id));
+    });
+  },
+});
+
+export const archiveSite = route({
+  method: 'DELETE',
+  path: '/orgs/:org/sites/:id',
+  params: siteParams,
+  handler: async ({ principal, params, db }) => {
+    requireUser(principal);
+    return await db(async (tx) => {
+      await requireRole(tx, params.org, SITE_MANAGERS);
+      await readSite(tx, params.org, params.id);
+      await tx`
+        update public.sites set archived_at = coalesce(archived_at, now())
+        where org_id = ${params.org} and id = ${params.id}
+      `;
+      return siteOf(await readSite(tx, params.org, params.id));
+    });
+  },
+});
