@@ -161,16 +161,14 @@ Deno.test('thrown non-errors are internal errors', () => {
 });
 
 Deno.test('a unique violation under RLS (no key in the detail) names the field from the constraint, without org_id', () => {
-  const error = fromPostgresError(pgError({ code: '23505', table_name: 'sites', constraint_name: 'sites_org_id_external_ref_key' }));
+  const error = fromPostgresError({ code: '23505', table_name: 'sites', constraint_name: 'sites_org_id_external_ref_key' });
   assert.equal(error.title, 'A site with that external ref already exists.');
-  const invitation = fromPostgresError(pgError({ code: '23505', table_name: 'invitations', constraint_name: 'invitations_org_id_email_key' }));
+  const invitation = fromPostgresError({ code: '23505', table_name: 'invitations', constraint_name: 'invitations_org_id_email_key' });
   assert.equal(invitation.title, 'An invitation with that email already exists.');
 });
 
 Deno.test('P0001 validation_failed with a field and message in its detail is a per-field error', () => {
-  const error = fromPostgresError(
-    pgError({ code: 'P0001', message: 'validation_failed', detail: '{"field":"role","message":"An organization needs at least one owner."}' }),
-  );
+  const error = fromPostgresError({ code: 'P0001', message: 'validation_failed', detail: '{"field":"role","message":"An organization needs at least one owner."}' });
   assert.equal(error.code, 'validation_failed');
   assert.deepEqual(error.errors, [{ field: 'role', message: 'An organization needs at least one owner.' }]);
 });
@@ -185,9 +183,7 @@ Deno.test('P0001 may word the detail itself; the raw message never shows', async
 });
 
 Deno.test('invalid_transition names its thing, and defaults to the inspection wording of PRODUCT.md', () => {
-  const invitation = fromPostgresError(
-    pgError({ code: 'P0001', message: 'invalid_transition', detail: '{"thing":"invitation","status":"expired","verb":"accepted"}' }),
-  );
+  const invitation = fromPostgresError({ code: 'P0001', message: 'invalid_transition', detail: '{"thing":"invitation","status":"expired","verb":"accepted"}' });
   assert.equal(invitation.title, "This invitation is expired, so it can't be accepted.");
   assert.equal(ApiError.invalidTransition('submitted', 'started').title, "This inspection is submitted, so it can't be started.");
 });
