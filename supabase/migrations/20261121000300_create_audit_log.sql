@@ -47,7 +47,8 @@ begin
   -- tg_argv is null, not empty, when the trigger has no arguments.
   if tg_op <> 'INSERT' then before_row := to_jsonb(old) - coalesce(tg_argv, '{}'); end if;
   if tg_op <> 'DELETE' then after_row := to_jsonb(new) - coalesce(tg_argv, '{}'); end if;
-  if tg_op = 'UPDATE' and before_row = after_row then
+  -- An update that changed nothing but its timestamp is not worth an entry.
+  if tg_op = 'UPDATE' and before_row - 'updated_at' = after_row - 'updated_at' then
     return null;
   end if;
 
@@ -113,12 +114,12 @@ create trigger memberships_write_audit_log
 
 alter table public.audit_log enable row level security;
 
--- The log shows every member's changes and invitation addresses: owners and admins only.
-create policy "Owners and admins can read their organization's audit log"
+-- Every member reads it: viewers are the organization's auditors (PRODUCT.md §1, §6).
+create policy "Members can read their organization's audit log"
   on public.audit_log
   for select
   to authenticated
-  using (org_id in (select private.org_ids_of_current_user('{owner,admin}')));
+  using (org_id in (select private.org_ids_of_current_user()));
 
 -- No insert, update or delete policies: only the trigger writes, and nothing rewrites history.
 

@@ -49,9 +49,29 @@ create trigger invitations_enforce_mfa
   before insert or update or delete on public.invitations
   for each row execute function private.enforce_organization_mfa();
 
+-- Revokes the expired open invitation of an address so a new one can take its place. security
+-- definer because an admin may invite an address whose expired invitation was for an owner,
+-- which the admin may not update; it only acts in organizations the caller manages.
+create or replace function private.retire_expired_invitation(org uuid, address text)
+returns void
+language sql
+security definer
+set search_path = ''
+as $$
+  update public.invitations
+  set revoked_at = now()
+  where org_id = org and email = address
+    and accepted_at is null and revoked_at is null and expires_at <= now()
+    and org in (select private.org_ids_of_current_user('{owner,admin}'));
+$$;
+
+-- The invoker trigger below calls it as the caller; it acts only where the caller manages members.
+revoke all on function private.retire_expired_invitation(uuid, text) from public, anon;
+grant execute on function private.retire_expired_invitation(uuid, text) to authenticated;
+
 -- Before a new invitation: an address that already belongs to a member is a duplicate, and an
--- expired open invitation for the same address is revoked so the new one can take its place.
--- Runs as the inviting owner or admin, who may read members and update invitations.
+-- expired open invitation for the same address is retired. Runs as the inviting owner or admin
+-- (not security definer: a non-member must not learn who is a member from the error).
 create or replace function private.prepare_invitation()
 returns trigger
 language plpgsql
@@ -66,10 +86,7 @@ begin
   ) then
     raise exception 'duplicate' using detail = '{"thing":"member","field":"email"}';
   end if;
-  update public.invitations
-  set revoked_at = now()
-  where org_id = new.org_id and email = new.email
-    and accepted_at is null and revoked_at is null and expires_at <= now();
+  perform private.retire_expired_invitation(new.org_id, new.email);
   return new;
 end;
 $$;

@@ -5,7 +5,9 @@
 -- Trigram indexes make "q" search (substring, any case) fast on large organizations.
 create extension if not exists pg_trgm with schema extensions;
 
--- Whether Postgres knows a time zone name. Declared immutable so a check constraint may use it:
+-- Whether a name is an IANA zone Postgres knows ("Europe/London", "UTC"). POSIX specs such as
+-- "UTC+5" or "<+03>-3" also pass `at time zone` but are not zones browsers can format, so the
+-- name must look like Area/Location first. Declared immutable so a check constraint may use it:
 -- the zone database only changes with a server upgrade, and then only by adding names.
 create or replace function private.is_time_zone(name text)
 returns boolean
@@ -14,6 +16,9 @@ immutable
 set search_path = ''
 as $$
 begin
+  if name !~ '^(UTC|[A-Za-z_]+(/[A-Za-z0-9_+-]+)+)$' then
+    return false;
+  end if;
   perform now() at time zone name;
   return true;
 exception when others then
@@ -149,7 +154,8 @@ create policy "Owners, admins and managers can edit and archive sites"
 
 revoke all on table public.sites from anon, authenticated;
 grant select on table public.sites to authenticated;
-grant insert (id, org_id, name, address, latitude, longitude, geofence_m, timezone, external_ref, created_by)
+-- created_by is not granted: it is always the caller (its default).
+grant insert (id, org_id, name, address, latitude, longitude, geofence_m, timezone, external_ref)
   on table public.sites to authenticated;
 grant update (name, address, latitude, longitude, geofence_m, timezone, external_ref, archived_at)
   on table public.sites to authenticated;

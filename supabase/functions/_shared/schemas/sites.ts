@@ -26,7 +26,11 @@ export const timezoneSchema = z
   .max(64, { error: 'Choose a time zone.' })
   .refine(isTimeZone, { error: 'Choose a time zone from the list.' });
 
+/** Area/Location names and UTC; POSIX specs like "UTC+5" are not zones (the database agrees). */
+const ZONE_NAME = /^(UTC|[A-Za-z_]+(\/[A-Za-z0-9_+-]+)+)$/;
+
 export function isTimeZone(name: string): boolean {
+  if (!ZONE_NAME.test(name)) return false;
   try {
     new Intl.DateTimeFormat('en', { timeZone: name });
     return true;
