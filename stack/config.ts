@@ -5,6 +5,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'smol-toml';
+import { isValidBucketName } from './storage/names.ts';
 
 export const projectRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -64,6 +65,25 @@ export interface AuthSettings {
   rateLimit: RateLimits;
 }
 
+export interface BucketSettings {
+  /** Bucket id and name (the key of `[storage.buckets.<name>]`). */
+  name: string;
+  public: boolean;
+  /** Bytes, or null for only the global limit. */
+  fileSizeLimit: number | null;
+  /** Allowed content types (`image/*` wildcards allowed), or null for any. */
+  allowedMimeTypes: string[] | null;
+  /** Absolute folder whose files are uploaded into the bucket on start, or null. */
+  objectsPath: string | null;
+}
+
+export interface StorageSettings {
+  enabled: boolean;
+  /** Global upload limit in bytes; a bucket's own limit can only lower it. */
+  fileSizeLimit: number;
+  buckets: BucketSettings[];
+}
+
 export interface FunctionSettings {
   name: string;
   dir: string;
@@ -85,6 +105,7 @@ export interface StackConfig {
   publishableKey: string;
   secretKey: string;
   auth: AuthSettings;
+  storage: StorageSettings;
   extraFunctionDirs: string[];
   /** The parsed config.toml, for settings not modelled above. */
   toml: Record<string, any>;
@@ -92,6 +113,46 @@ export interface StackConfig {
 
 function num(value: unknown, fallback: number): number {
   return typeof value === 'number' && Number.isFinite(value) ? value : fallback;
+}
+
+// The Supabase CLI reads sizes with go-units' RAMInBytes: binary units, case-insensitive, the
+// "i" and "b" optional, so "10MB" and "10MiB" are both 10 × 1024² bytes.
+const SIZE_PATTERN = /^(\d+(?:\.\d+)?) ?([kmgtp])?i?b?$/i;
+const SIZE_UNITS: Record<string, number> = { k: 1024, m: 1024 ** 2, g: 1024 ** 3, t: 1024 ** 4, p: 1024 ** 5 };
+
+/** Bytes of a config.toml size such as "50MiB", "10MB" or "512kB"; throws on anything else. */
+export function parseByteSize(value: unknown, key: string): number {
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 0) return value;
+  const match = typeof value === 'string' ? SIZE_PATTERN.exec(value.trim()) : null;
+  if (!match) throw new Error(`${key} = ${JSON.stringify(value)} in supabase/config.toml is not a size such as "50MiB"`);
+  const unit = match[2] ? SIZE_UNITS[match[2].toLowerCase()] : 1;
+  return Math.floor(Number(match[1]) * unit);
+}
+
+function storageSettings(toml: Record<string, any>, supabaseDir: string): StorageSettings {
+  const storage = toml.storage ?? {};
+  const buckets: BucketSettings[] = Object.entries<Record<string, any>>(storage.buckets ?? {}).map(([name, bucket]) => {
+    if (!isValidBucketName(name)) throw new Error(`[storage.buckets.${name}] in supabase/config.toml: the bucket name is not valid`);
+    const key = `[storage.buckets.${name}] file_size_limit`;
+    const limit = bucket.file_size_limit === undefined ? 0 : parseByteSize(bucket.file_size_limit, key);
+    const types = bucket.allowed_mime_types;
+    if (types !== undefined && (!Array.isArray(types) || types.some((t) => typeof t !== 'string'))) {
+      throw new Error(`[storage.buckets.${name}] allowed_mime_types in supabase/config.toml must be a list of strings`);
+    }
+    return {
+      name,
+      public: bucket.public === true,
+      // The CLI sends 0 for an unset limit, which Storage treats as "no bucket limit".
+      fileSizeLimit: limit > 0 ? limit : null,
+      allowedMimeTypes: types && types.length > 0 ? types : null,
+      objectsPath: typeof bucket.objects_path === 'string' && bucket.objects_path !== '' ? path.resolve(supabaseDir, bucket.objects_path) : null,
+    };
+  });
+  return {
+    enabled: storage.enabled !== false,
+    fileSizeLimit: parseByteSize(storage.file_size_limit ?? '50MiB', '[storage] file_size_limit'),
+    buckets,
+  };
 }
 
 export function loadConfig(overrides: StackOverrides = {}): StackConfig {
@@ -152,6 +213,7 @@ export function loadConfig(overrides: StackOverrides = {}): StackConfig {
         ...overrides.rateLimits,
       },
     },
+    storage: storageSettings(toml, supabaseDir),
     extraFunctionDirs: overrides.extraFunctionDirs ?? [],
     toml,
   };

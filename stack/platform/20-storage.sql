@@ -1,6 +1,6 @@
 -- Platform bootstrap: the storage schema's tables and helpers as Supabase Storage creates them,
 -- so product migrations can write policies on storage.objects and seed storage.buckets.
--- The HTTP side of Storage arrives with the storage service of the local stack.
+-- stack/storage serves the HTTP side and runs its SQL on these tables as the caller.
 
 create table storage.buckets (
   id text not null primary key,

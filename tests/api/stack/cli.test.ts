@@ -38,7 +38,7 @@ async function withDb<T>(url: string, fn: (sql: postgres.Sql) => Promise<T>): Pr
 
 async function demoOwnerName(url: string): Promise<string> {
   return withDb(url, async (sql) => {
-    const [row] = await sql`select display_name from public.profiles join auth.users on auth.users.id = user_id where email = 'owner@demo.fieldcheck.test'`;
+    const [row] = await sql`select display_name from public.profiles join auth.users on auth.users.id = user_id where auth.users.email = 'owner@demo.fieldcheck.test'`;
     return row.display_name;
   });
 }
