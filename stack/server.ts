@@ -120,6 +120,10 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
     const routes: Route[] = [];
     const auth = await loadService('auth/index.ts', 'createAuthService', context);
     if (auth) routes.push({ prefix: '/auth/v1', service: auth, cors: true });
+    const storage = await loadService('storage/index.ts', 'createStorageService', context);
+    if (storage) routes.push({ prefix: '/storage/v1', service: storage, cors: true });
+    const realtime = await loadService('realtime/index.ts', 'createRealtimeService', context);
+    if (realtime) routes.push({ prefix: '/realtime/v1', service: realtime, cors: true });
     const functions = await loadService('functions/index.ts', 'createFunctionsService', context, { watch: options.watch });
     if (functions) routes.push({ prefix: '/functions/v1', service: functions, cors: false });
     for (const route of routes) if (route.service.close) stops.push(() => route.service.close!());
@@ -129,13 +133,14 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
       gateway.once('error', reject);
       gateway.listen(config.ports.api, config.host, () => resolve());
     });
-    stops.push(
-      () =>
-        new Promise<void>((resolve) => {
-          gateway.close(() => resolve());
-          gateway.closeAllConnections();
-        }),
-    );
+    stops.push(async () => {
+      const closed = new Promise<void>((resolve) => gateway.close(() => resolve()));
+      gateway.closeAllConnections();
+      // Upgraded sockets (realtime's WebSockets) still count as the gateway's connections and
+      // would hold up close(): their service closes them now (its close() is idempotent).
+      for (const route of routes) if (route.service.upgrade) await route.service.close?.();
+      await closed;
+    });
     return { config, status: statusOf(config), stop };
   } catch (error) {
     await stop();
