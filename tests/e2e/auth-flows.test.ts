@@ -60,8 +60,8 @@ async function signUp(page: Page, email: string, password = PASSWORD) {
   await page.getByLabel('Email', { exact: true }).fill(email);
   await page.getByLabel('Password', { exact: true }).fill(password);
   await page.getByRole('button', { name: 'Create account' }).click();
-  await page.waitForURL(pathIs('/'));
-  await page.getByRole('heading', { name: 'Organizations come next' }).waitFor();
+  await page.waitForURL(pathIs('/orgs'));
+  await page.getByRole('heading', { name: 'Create an organization' }).waitFor();
 }
 
 async function submitSignIn(page: Page, email: string, password: string) {
@@ -148,7 +148,7 @@ describe('web auth flows', () => {
     expect(new URL(page.url()).pathname).toBe('/sign-in');
 
     await submitSignIn(page, email, PASSWORD);
-    await page.waitForURL(pathIs('/'));
+    await page.waitForURL(pathIs('/orgs'));
     expect((await storedClaims(page))?.aal).toBe('aal1');
   });
 
@@ -191,7 +191,7 @@ describe('web auth flows', () => {
     await page.reload();
     await page.getByRole('heading', { name: 'Your account' }).waitFor();
     await expect.poll(() => page.getByLabel('Display name').inputValue(), { timeout: UI_TIMEOUT }).toBe('Ada Inspector');
-    await page.getByRole('link', { name: 'Home', exact: true }).click();
+    await page.getByRole('link', { name: 'Organizations', exact: true }).click();
     await page.getByRole('heading', { name: 'Welcome, Ada Inspector' }).waitFor();
   });
 
@@ -270,7 +270,7 @@ describe('web auth flows', () => {
     await page.getByRole('button', { name: 'Set new password' }).click();
     await page.getByRole('status').filter({ hasText: 'Your password has been changed.' }).waitFor();
     await page.getByRole('link', { name: 'Continue to Fieldcheck' }).click();
-    await page.waitForURL(pathIs('/'));
+    await page.waitForURL(pathIs('/orgs'));
     await signOutFromAccount(page);
 
     // A used link can't be opened twice.
@@ -282,7 +282,7 @@ describe('web auth flows', () => {
     await page.getByRole('alert').filter({ hasText: authErrorMessage('invalid_credentials') }).waitFor();
 
     await submitSignIn(page, email, newPassword);
-    await page.waitForURL(pathIs('/'));
+    await page.waitForURL(pathIs('/orgs'));
     expect((await storedClaims(page))?.email).toBe(email);
   });
 
@@ -308,7 +308,7 @@ describe('web auth flows', () => {
     await page.getByRole('button', { name: 'Set new password' }).click();
     await page.getByRole('status').filter({ hasText: 'Your password has been changed.' }).waitFor();
     await page.getByRole('link', { name: 'Continue to Fieldcheck' }).click();
-    await page.waitForURL(pathIs('/'));
+    await page.waitForURL(pathIs('/orgs'));
     await signOutFromAccount(page);
 
     // The new password works, and still asks for the code.
@@ -322,7 +322,7 @@ describe('web auth flows', () => {
     const email = uniqueEmail('e2e-global');
     await signUp(first, email);
     await submitSignIn(second, email, PASSWORD);
-    await second.waitForURL(pathIs('/'));
+    await second.waitForURL(pathIs('/orgs'));
 
     // Allowed side: the other browser's session can be refreshed while it is alive.
     const before = await refreshStatus((await storedSession(second))!.refresh_token);

@@ -9,6 +9,11 @@ import { subscribeAuthEvents } from '../lib/auth';
 // Screens a signed-out visitor may stay on when a SIGNED_OUT event arrives.
 const publicPaths = new Set(['/sign-in', '/sign-up', '/forgot-password', '/reset-password']);
 
+function isPublicPath(pathname: string): boolean {
+  // An invitation page signed out shows how to sign in with the invited address.
+  return publicPaths.has(pathname) || pathname.startsWith('/invitations/');
+}
+
 /** Keeps cached data and the current screen in step with supabase-js's auth events. */
 export function useAuthEvents() {
   const queryClient = useQueryClient();
@@ -43,7 +48,7 @@ export function useAuthEvents() {
         case 'SIGNED_OUT':
           // Nothing of the previous user may survive in memory.
           queryClient.clear();
-          if (!publicPaths.has(window.location.pathname)) navigate('/sign-in', { replace: true });
+          if (!isPublicPath(window.location.pathname)) navigate('/sign-in', { replace: true });
           break;
         default:
           break;

@@ -1,17 +1,9 @@
 import type { ReactNode } from 'react';
-import { Navigate, useLocation, type Location } from 'react-router-dom';
+import { Navigate, useLocation } from 'react-router-dom';
 import { LoadingScreen } from '../components/ui/loading-screen';
 import { needsMfaChallenge, useAssuranceLevel } from '../features/auth/api/get-assurance-level';
 import { useAuth } from '../lib/auth';
-
-interface RedirectState {
-  from?: Pick<Location, 'pathname' | 'search' | 'hash'>;
-}
-
-function returnPath(location: Location): string {
-  const from = (location.state as RedirectState | null)?.from;
-  return from ? `${from.pathname}${from.search}${from.hash}` : '/';
-}
+import { returnPath, withNext, type RedirectState } from './return-path';
 
 /** Signed-in screens: signed-out visitors sign in first; aal1 sessions with an authenticator pass /mfa. */
 export function RequireSignedIn({ children }: { children: ReactNode }) {
@@ -19,7 +11,10 @@ export function RequireSignedIn({ children }: { children: ReactNode }) {
   const location = useLocation();
   const level = useAssuranceLevel();
   if (!ready) return <LoadingScreen />;
-  if (!session) return <Navigate to="/sign-in" replace state={{ from: location } satisfies RedirectState} />;
+  if (!session) {
+    const next = `${location.pathname}${location.search}${location.hash}`;
+    return <Navigate to={withNext('/sign-in', next)} replace state={{ from: location } satisfies RedirectState} />;
+  }
   if (level.isPending) return <LoadingScreen />;
   if (needsMfaChallenge(level.data)) return <Navigate to="/mfa" replace state={{ from: location } satisfies RedirectState} />;
   return children;

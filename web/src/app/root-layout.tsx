@@ -1,10 +1,12 @@
 import { useEffect, useRef } from 'react';
 import { Outlet, ScrollRestoration, useLocation } from 'react-router-dom';
 import { useAuthEvents } from './auth-events';
+import { useMfaRequiredRedirect } from './mfa-required-redirect';
 
-/** Every route renders inside this: auth events wiring, and focus moved to the new page's heading. */
+/** Every route renders inside this: auth events wiring, MFA step-up, and focus moved to the new page's heading. */
 export function RootLayout() {
   useAuthEvents();
+  useMfaRequiredRedirect();
   const location = useLocation();
   const firstRender = useRef(true);
 

@@ -61,7 +61,24 @@ function isCatalogued(code: string): code is ErrorCode {
 }
 
 // Placeholder values for a catalogue wording when the server's own rendering can't be trusted.
-const neutralParams = { thing: 'item', things: 'items', field: 'value', n: 'the allowed number of', s: '60' };
+const neutralParams = {
+  thing: 'item',
+  things: 'items',
+  field: 'value',
+  n: 'the allowed number of',
+  s: '60',
+  status: 'in another state',
+  verb: 'changed',
+};
+
+// Renderings the server may send for wordings whose subject varies ("An organization …",
+// "This invitation is accepted, …"): plain words only, so no raw text gets through.
+const words = "[\\w' -]+";
+const variableSubjectPatterns: Partial<Record<ErrorCode, RegExp>> = {
+  duplicate: new RegExp(`^An? ${words} with that ${words} already exists\\.$`),
+  invalid_transition: new RegExp(`^This ${words} is ${words}, so it can't be ${words}\\.$`),
+  not_found: new RegExp(`^We couldn't find that ${words}\\.$`),
+};
 
 /** The catalogue wording for `code`, reusing the server's filled-in title only when it matches it. */
 function catalogueWording(code: ErrorCode, problem: Problem | null, retryAfterSeconds: number | null): string {
@@ -72,10 +89,16 @@ function catalogueWording(code: ErrorCode, problem: Problem | null, retryAfterSe
   if (!template.includes('{')) return template;
   if (problem?.title) {
     const escaped = template.replace(/[.*+?^$()|[\]\\]/g, '\\$&');
-    const pattern = new RegExp(`^${escaped.replace(/\{\w+\}/g, '.+')}$`);
+    const pattern = variableSubjectPatterns[code] ?? new RegExp(`^${escaped.replace(/\{\w+\}/g, '.+')}$`);
     if (pattern.test(problem.title)) return problem.title;
   }
   return formatWording(template, neutralParams);
+}
+
+/** "A site with that external ref already exists." belongs beside the `external_ref` field. */
+function duplicateField(wording: string): string | null {
+  const match = /with that ([\w ]+) already exists\.$/.exec(wording);
+  return match ? match[1].trim().replace(/ +/g, '_') : null;
 }
 
 function describeApiError(error: ApiError): UserFacingError {
@@ -90,6 +113,10 @@ function describeApiError(error: ApiError): UserFacingError {
     fieldErrors[fieldError.field] ??= fieldError.message;
   }
   let message = catalogueWording(problem.code, problem, error.retryAfterSeconds);
+  if (problem.code === 'duplicate' && Object.keys(fieldErrors).length === 0) {
+    const field = duplicateField(message);
+    if (field) fieldErrors[field] = message;
+  }
   if (problem.code === 'internal_error' && problem.request_id) {
     message = `${message} Reference: ${problem.request_id}.`;
   }
@@ -123,4 +150,11 @@ export function describeError(error: unknown): UserFacingError {
     return { message: wording, fieldErrors: {}, code };
   }
   return { message: errorCatalogue.internal_error.title, fieldErrors: {}, code: 'internal_error' };
+}
+
+/** One sentence for a failed action that has no form (a button in a table row): field messages first. */
+export function describeErrorSentence(error: unknown): string {
+  const described = describeError(error);
+  const fieldMessages = Object.values(described.fieldErrors);
+  return fieldMessages.length > 0 ? fieldMessages.join(' ') : (described.message ?? errorCatalogue.internal_error.title);
 }

@@ -1,5 +1,6 @@
-import { QueryClient } from '@tanstack/react-query';
+import { MutationCache, QueryClient } from '@tanstack/react-query';
 import { ApiError } from './errors';
+import { isMfaRequired, notifyMfaRequired } from './mfa-required';
 
 // Client errors (4xx) won't change on retry; only transient failures are retried.
 function shouldRetry(failureCount: number, error: unknown): boolean {
@@ -8,6 +9,12 @@ function shouldRetry(failureCount: number, error: unknown): boolean {
 }
 
 export const queryClient = new QueryClient({
+  // Writes in an organization that requires MFA need aal2: any refused write sends the user to step up.
+  mutationCache: new MutationCache({
+    onError: (error) => {
+      if (isMfaRequired(error)) notifyMfaRequired();
+    },
+  }),
   defaultOptions: {
     queries: { retry: shouldRetry, staleTime: 30_000, refetchOnWindowFocus: true },
     mutations: { retry: false },

@@ -10,6 +10,24 @@ export interface SubmitHelpers {
 }
 
 /**
+ * Keeps beside the fields only the messages of fields this form has; the others (a refinement of
+ * the whole body, a header) join the message above the form, so nothing is silently dropped.
+ */
+export function placeFailure(form: HTMLFormElement, failure: UserFacingError): UserFacingError {
+  const fieldErrors: Record<string, string> = {};
+  const elsewhere: string[] = [];
+  for (const [field, message] of Object.entries(failure.fieldErrors)) {
+    if (field !== '' && form.elements.namedItem(field)) fieldErrors[field] = message;
+    else elsewhere.push(message);
+  }
+  const shownBesideFields = new Set(Object.values(fieldErrors));
+  // A duplicate's sentence shown beside its field need not be repeated above the form.
+  const message = failure.message && !shownBesideFields.has(failure.message) ? failure.message : undefined;
+  const combined = [message, ...elsewhere.filter((text) => text !== message)].filter(Boolean).join(' ');
+  return { ...failure, message: combined || undefined, fieldErrors };
+}
+
+/**
  * The submit handler every form shares: parses the form's fields with `schema`, shows a message
  * beside each field that fails, and otherwise clears old messages and calls `submit` with the data.
  */
@@ -21,11 +39,11 @@ export function useValidatedSubmit<T>(schema: z.ZodType<T>, submit: (data: T, he
     const form = event.currentTarget;
     const result = validateForm(schema, formValues(form));
     if (result.fieldErrors) {
-      setFailure({ fieldErrors: result.fieldErrors });
+      setFailure(placeFailure(form, { fieldErrors: result.fieldErrors }));
       return;
     }
     setFailure(null);
-    submit(result.data, { form, fail: (error) => setFailure(describeError(error)) });
+    submit(result.data, { form, fail: (error) => setFailure(placeFailure(form, describeError(error))) });
   }
 
   return { failure, handleSubmit };

@@ -42,3 +42,19 @@ export function formValues(form: HTMLFormElement): Record<string, string> {
   }
   return values;
 }
+
+/**
+ * A number typed into a text field: empty is `empty` (left out, or null to clear), a number is
+ * that number, and anything else stays text so the schema answers with its own message.
+ */
+export function numberField(value: string | undefined, empty: null | undefined = undefined): number | string | null | undefined {
+  const text = value?.trim() ?? '';
+  if (text === '') return empty;
+  const number = Number(text.replace(',', '.'));
+  return Number.isFinite(number) ? number : text;
+}
+
+/** A checkbox: FormData carries its value only when it is checked. */
+export function checkboxField(value: string | undefined): boolean {
+  return value !== undefined;
+}

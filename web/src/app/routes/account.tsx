@@ -1,12 +1,30 @@
-import { AppLayout } from '../../components/layouts/app-layout';
+import { Link, useLocation } from 'react-router-dom';
+import { ContentLayout } from '../../components/layouts/content-layout';
 import { Authenticators } from '../../features/account/components/authenticators';
 import { ChangePasswordForm } from '../../features/account/components/change-password-form';
 import { SignOutPanel } from '../../features/account/components/sign-out-panel';
 import { DisplayNameForm } from '../../features/profile/components/display-name-form';
+import type { AccountRouteState } from '../mfa-required-redirect';
 
 export function AccountRoute() {
+  const location = useLocation();
+  const state = location.state as AccountRouteState | null;
+  const from = state?.mfaRequired ? state.from : undefined;
+
   return (
-    <AppLayout title="Your account">
+    <ContentLayout title="Your account">
+      {from ? (
+        // Sent here by an organization that requires two-factor authentication, without an authenticator yet.
+        <div className="stack">
+          <div className="form-alert form-alert-error" role="alert">
+            This organization requires two-factor authentication. Set up an authenticator app below, then go back and try
+            again.
+          </div>
+          <p>
+            <Link to={`${from.pathname}${from.search}${from.hash}`}>Back to where you were</Link>
+          </p>
+        </div>
+      ) : null}
       <section className="panel" aria-labelledby="profile-heading">
         <h2 id="profile-heading">Profile</h2>
         <DisplayNameForm />
@@ -23,6 +41,6 @@ export function AccountRoute() {
         <h2 id="sessions-heading">Sessions</h2>
         <SignOutPanel />
       </section>
-    </AppLayout>
+    </ContentLayout>
   );
 }

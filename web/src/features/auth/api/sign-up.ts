@@ -4,14 +4,16 @@ import { supabase } from '../../../lib/supabase';
 export interface SignUpInput {
   email: string;
   password: string;
+  /** Path the confirmation mail's link returns to (email confirmations on). */
+  redirectPath?: string;
 }
 
 /** Creates the account; with email confirmations off (config.toml) it also signs the user in. */
-export async function signUp({ email, password }: SignUpInput) {
+export async function signUp({ email, password, redirectPath = '/' }: SignUpInput) {
   const { data, error } = await supabase.auth.signUp({
     email,
     password,
-    options: { emailRedirectTo: `${window.location.origin}/` },
+    options: { emailRedirectTo: `${window.location.origin}${redirectPath}` },
   });
   if (error) throw error;
   return data;

@@ -9,7 +9,7 @@ import { useSignIn } from '../api/sign-in';
 
 const signInSchema = z.object({ email: emailField, password: currentPasswordField });
 
-export function SignInForm() {
+export function SignInForm({ defaultEmail }: { defaultEmail?: string }) {
   const signIn = useSignIn();
   const { failure, handleSubmit } = useValidatedSubmit(signInSchema, (data, { fail }) =>
     // On success the SIGNED_IN event updates the session and the route guard moves on.
@@ -19,7 +19,15 @@ export function SignInForm() {
   return (
     <form className="form" onSubmit={handleSubmit} noValidate>
       <FormAlert message={failure?.message} />
-      <TextField label="Email" name="email" type="email" autoComplete="email" required error={failure?.fieldErrors.email} />
+      <TextField
+        label="Email"
+        name="email"
+        type="email"
+        autoComplete="email"
+        required
+        defaultValue={defaultEmail}
+        error={failure?.fieldErrors.email}
+      />
       <TextField
         label="Password"
         name="password"

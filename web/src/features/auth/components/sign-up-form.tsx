@@ -9,12 +9,19 @@ import { useSignUp } from '../api/sign-up';
 
 const signUpSchema = z.object({ email: emailField, password: newPasswordField });
 
-export function SignUpForm() {
+interface SignUpFormProps {
+  /** Prefilled, e.g. the address an invitation was sent to. */
+  defaultEmail?: string;
+  /** Where the confirmation link lands, when the server wants addresses confirmed. */
+  redirectPath?: string;
+}
+
+export function SignUpForm({ defaultEmail, redirectPath = '/' }: SignUpFormProps) {
   const signUp = useSignUp();
   const [awaitingConfirmation, setAwaitingConfirmation] = useState(false);
 
   const { failure, handleSubmit } = useValidatedSubmit(signUpSchema, (data, { fail }) =>
-    signUp.mutate(data, {
+    signUp.mutate({ ...data, redirectPath }, {
       // Without a session the server wants the address confirmed first.
       onSuccess: (result) => setAwaitingConfirmation(result.session === null),
       onError: fail,
@@ -30,7 +37,15 @@ export function SignUpForm() {
   return (
     <form className="form" onSubmit={handleSubmit} noValidate>
       <FormAlert message={failure?.message} />
-      <TextField label="Email" name="email" type="email" autoComplete="email" required error={failure?.fieldErrors.email} />
+      <TextField
+        label="Email"
+        name="email"
+        type="email"
+        autoComplete="email"
+        required
+        defaultValue={defaultEmail}
+        error={failure?.fieldErrors.email}
+      />
       <TextField
         label="Password"
         name="password"

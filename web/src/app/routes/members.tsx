@@ -1,0 +1,52 @@
+import { can } from '@schemas/common';
+import { INVITATION_LIFETIME_DAYS } from '@schemas/members';
+import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router-dom';
+import { ContentLayout } from '../../components/layouts/content-layout';
+import { InviteMemberForm } from '../../features/invitations/components/invite-member-form';
+import { PendingInvitations } from '../../features/invitations/components/pending-invitations';
+import { MembersTable } from '../../features/members/components/members-table';
+import { useOrgRoute } from '../org-context';
+import { refreshMemberships } from '../refresh-memberships';
+import type { OrgsRouteState } from './orgs';
+
+export function MembersRoute() {
+  const { membership, userId } = useOrgRoute();
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+
+  async function onOwnMembershipChanged(left: boolean) {
+    if (left) {
+      navigate('/orgs', { replace: true, state: { notice: `You left ${membership.org_name}.` } satisfies OrgsRouteState });
+    }
+    await refreshMemberships(queryClient).catch(() => undefined);
+  }
+
+  return (
+    <ContentLayout title="Members" description={membership.org_name}>
+      <section className="panel" aria-labelledby="members-heading">
+        <h2 id="members-heading">People in {membership.org_name}</h2>
+        <MembersTable
+          orgId={membership.org_id}
+          orgName={membership.org_name}
+          role={membership.role}
+          currentUserId={userId}
+          onOwnMembershipChanged={(left) => void onOwnMembershipChanged(left)}
+        />
+      </section>
+      {can.manageMembers(membership.role) ? (
+        <>
+          <section className="panel" aria-labelledby="invite-heading">
+            <h2 id="invite-heading">Invite someone</h2>
+            <p className="muted">They get an email with a link to join. The link works for {INVITATION_LIFETIME_DAYS} days.</p>
+            <InviteMemberForm orgId={membership.org_id} role={membership.role} />
+          </section>
+          <section className="panel" aria-labelledby="pending-heading">
+            <h2 id="pending-heading">Pending invitations</h2>
+            <PendingInvitations orgId={membership.org_id} />
+          </section>
+        </>
+      ) : null}
+    </ContentLayout>
+  );
+}

@@ -1,0 +1,69 @@
+import { can } from '@schemas/common';
+import type { Organization } from '@schemas/organizations';
+import { useQueryClient } from '@tanstack/react-query';
+import { useNavigate } from 'react-router-dom';
+import { ContentLayout } from '../../components/layouts/content-layout';
+import { FormAlert } from '../../components/ui/form-alert';
+import { LoadingScreen } from '../../components/ui/loading-screen';
+import { organizationQueryOptions, useOrganization } from '../../features/organizations/api/get-organization';
+import { organizationKeys } from '../../features/organizations/api/get-organizations';
+import { DeleteOrganizationPanel } from '../../features/settings/components/delete-organization-panel';
+import { OrganizationSettingsForm } from '../../features/settings/components/organization-settings-form';
+import { OrganizationSettingsSummary } from '../../features/settings/components/organization-settings-summary';
+import { describeError } from '../../lib/errors';
+import { useOrgRoute } from '../org-context';
+import { refreshMemberships } from '../refresh-memberships';
+import type { OrgsRouteState } from './orgs';
+
+export function SettingsRoute() {
+  const { membership } = useOrgRoute();
+  const organization = useOrganization(membership.org_id);
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+
+  if (organization.isPending) return <LoadingScreen />;
+  if (organization.isError) {
+    return (
+      <ContentLayout title="Settings" description={membership.org_name}>
+        <FormAlert message={describeError(organization.error).message} />
+      </ContentLayout>
+    );
+  }
+
+  function onSaved(updated: Organization) {
+    queryClient.setQueryData(organizationQueryOptions(updated.id).queryKey, updated);
+    void queryClient.invalidateQueries({ queryKey: organizationKeys.list() });
+    // The header and the switcher show the name from the memberships.
+    void refreshMemberships(queryClient).catch(() => undefined);
+  }
+
+  async function onDeleted() {
+    const name = membership.org_name;
+    navigate('/orgs', { replace: true, state: { notice: `${name} was deleted.` } satisfies OrgsRouteState });
+    queryClient.removeQueries({ queryKey: organizationQueryOptions(membership.org_id).queryKey });
+    void queryClient.invalidateQueries({ queryKey: organizationKeys.list() });
+    await refreshMemberships(queryClient).catch(() => undefined);
+  }
+
+  return (
+    <ContentLayout title="Settings" description={membership.org_name}>
+      <section className="panel" aria-labelledby="general-heading">
+        <h2 id="general-heading">Organization</h2>
+        {can.manageSettings(membership.role) ? (
+          <OrganizationSettingsForm organization={organization.data} onSaved={onSaved} />
+        ) : (
+          <>
+            <p className="muted">Only owners and admins can change these settings.</p>
+            <OrganizationSettingsSummary organization={organization.data} />
+          </>
+        )}
+      </section>
+      {can.deleteOrganization(membership.role) ? (
+        <section className="panel panel-danger" aria-labelledby="delete-heading">
+          <h2 id="delete-heading">Delete organization</h2>
+          <DeleteOrganizationPanel organization={organization.data} onDeleted={() => void onDeleted()} />
+        </section>
+      ) : null}
+    </ContentLayout>
+  );
+}

@@ -1,0 +1,79 @@
+import { can, idSchema } from '@schemas/common';
+import { errorCatalogue, formatWording } from '@schemas/errors';
+import { Link, useLocation, useParams } from 'react-router-dom';
+import { ContentLayout } from '../../components/layouts/content-layout';
+import { FormAlert } from '../../components/ui/form-alert';
+import { LoadingScreen } from '../../components/ui/loading-screen';
+import { useSite } from '../../features/sites/api/get-site';
+import { SiteArchiveControl } from '../../features/sites/components/site-archive-control';
+import { SiteDetails } from '../../features/sites/components/site-details';
+import { SiteForm } from '../../features/sites/components/site-form';
+import { describeError } from '../../lib/errors';
+import { useOrgRoute } from '../org-context';
+
+export interface SiteRouteState {
+  notice?: string;
+}
+
+const siteNotFound = formatWording(errorCatalogue.not_found.title, { thing: 'site' });
+
+export function SiteDetailRoute() {
+  const { siteId = '' } = useParams();
+  const validId = idSchema.safeParse(siteId).success;
+  return validId ? <SiteDetail siteId={siteId} /> : <SiteNotFound />;
+}
+
+function SiteNotFound() {
+  const { membership } = useOrgRoute();
+  return (
+    <ContentLayout title={siteNotFound} description={membership.org_name}>
+      <Link to={`/o/${membership.org_slug}/sites`}>Back to sites</Link>
+    </ContentLayout>
+  );
+}
+
+function SiteDetail({ siteId }: { siteId: string }) {
+  const { membership } = useOrgRoute();
+  const location = useLocation();
+  const site = useSite(membership.org_id, siteId);
+  const notice = (location.state as SiteRouteState | null)?.notice;
+  const sitesPath = `/o/${membership.org_slug}/sites`;
+
+  if (site.isPending) return <LoadingScreen />;
+  if (site.isError) {
+    const failure = describeError(site.error);
+    if (failure.code === 'not_found') return <SiteNotFound />;
+    return (
+      <ContentLayout title="Site" description={membership.org_name}>
+        <FormAlert message={failure.message} />
+      </ContentLayout>
+    );
+  }
+
+  const canManage = can.manageSites(membership.role);
+  return (
+    <ContentLayout title={site.data.name} description={membership.org_name}>
+      <FormAlert tone="success" message={notice} />
+      {canManage ? (
+        <>
+          <section className="panel" aria-labelledby="site-details-heading">
+            <h2 id="site-details-heading">Details</h2>
+            <SiteForm key={site.data.id} orgId={membership.org_id} site={site.data} defaultGeofenceM={site.data.geofence_m} />
+          </section>
+          <section className="panel" aria-labelledby="site-archive-heading">
+            <h2 id="site-archive-heading">{site.data.archived_at ? 'Archived' : 'Archive'}</h2>
+            <SiteArchiveControl orgId={membership.org_id} site={site.data} />
+          </section>
+        </>
+      ) : (
+        <section className="panel" aria-labelledby="site-details-heading">
+          <h2 id="site-details-heading">Details</h2>
+          <SiteDetails site={site.data} />
+        </section>
+      )}
+      <p>
+        <Link to={sitesPath}>Back to sites</Link>
+      </p>
+    </ContentLayout>
+  );
+}

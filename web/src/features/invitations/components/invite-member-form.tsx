@@ -1,0 +1,68 @@
+import { can, type Role } from '@schemas/common';
+import { invitationCreateSchema } from '@schemas/members';
+import { useState } from 'react';
+import { Button } from '../../../components/ui/button';
+import { FormAlert } from '../../../components/ui/form-alert';
+import { SelectField } from '../../../components/ui/select-field';
+import { TextField } from '../../../components/ui/text-field';
+import { useIdempotencyKey } from '../../../lib/idempotency-key';
+import { roleOptions } from '../../../lib/roles';
+import { useValidatedSubmit } from '../../../lib/use-validated-submit';
+import { useCreateInvitation } from '../api/create-invitation';
+
+interface InviteMemberFormProps {
+  orgId: string;
+  /** The inviter's role: admins can't invite owners. */
+  role: Role;
+}
+
+export function InviteMemberForm({ orgId, role }: InviteMemberFormProps) {
+  const createInvitation = useCreateInvitation();
+  const idempotency = useIdempotencyKey();
+  const [notice, setNotice] = useState<string | undefined>();
+  const options = roleOptions.filter((option) => option.value !== 'owner' || can.manageOwners(role));
+
+  const { failure, handleSubmit } = useValidatedSubmit(invitationCreateSchema, (body, { form, fail }) =>
+    createInvitation.mutate(
+      { orgId, body, idempotencyKey: idempotency.keyFor(body) },
+      {
+        onSuccess: (invitation) => {
+          idempotency.reset();
+          form.reset();
+          setNotice(`We've sent an invitation to ${invitation.email}.`);
+        },
+        onError: fail,
+      },
+    ),
+  );
+
+  return (
+    <form
+      className="form"
+      onSubmit={(event) => {
+        setNotice(undefined);
+        handleSubmit(event);
+      }}
+      noValidate
+    >
+      <FormAlert message={failure?.message} />
+      <FormAlert tone="success" message={notice} />
+      <div className="form-row">
+        <TextField
+          label="Email address"
+          name="email"
+          type="email"
+          autoComplete="off"
+          required
+          error={failure?.fieldErrors.email}
+        />
+        <SelectField label="Role" name="role" options={options} defaultValue="inspector" error={failure?.fieldErrors.role} />
+      </div>
+      <div>
+        <Button type="submit" pending={createInvitation.isPending}>
+          Send invitation
+        </Button>
+      </div>
+    </form>
+  );
+}

@@ -1,0 +1,70 @@
+import { useState } from 'react';
+import { Button } from '../../../components/ui/button';
+import { ConfirmButton } from '../../../components/ui/confirm-button';
+import { FormAlert } from '../../../components/ui/form-alert';
+import { describeError, describeErrorSentence } from '../../../lib/errors';
+import { roleLabel } from '../../../lib/roles';
+import { useInvitations } from '../api/get-invitations';
+import { useRevokeInvitation } from '../api/revoke-invitation';
+
+export function PendingInvitations({ orgId }: { orgId: string }) {
+  const invitations = useInvitations(orgId, 'pending');
+  const revoke = useRevokeInvitation();
+  const [error, setError] = useState<string | undefined>();
+  const [notice, setNotice] = useState<string | undefined>();
+
+  if (invitations.isPending) return <p className="muted">Loading invitations…</p>;
+  if (invitations.isError) return <FormAlert message={describeError(invitations.error).message} />;
+
+  const rows = invitations.data.pages.flatMap((page) => page.data);
+
+  return (
+    <div className="stack">
+      <FormAlert message={error} />
+      <FormAlert tone="success" message={notice} />
+      {rows.length === 0 ? (
+        <p className="muted">No invitations are waiting for an answer.</p>
+      ) : (
+        <ul className="card-list" aria-label="Pending invitations">
+          {rows.map((invitation) => (
+            <li key={invitation.id} className="card-list-item">
+              <div>
+                <span className="card-list-title">{invitation.email}</span>
+                <span className="muted">
+                  {' '}
+                  · {roleLabel(invitation.role)} · expires {new Date(invitation.expires_at).toLocaleDateString()}
+                </span>
+              </div>
+              <ConfirmButton
+                label={`Revoke the invitation for ${invitation.email}`}
+                question={`Revoke the invitation for ${invitation.email}?`}
+                confirmText="Yes, revoke"
+                pending={revoke.isPending && revoke.variables.invitationId === invitation.id}
+                onConfirm={() => {
+                  setError(undefined);
+                  setNotice(undefined);
+                  revoke.mutate(
+                    { orgId, invitationId: invitation.id },
+                    {
+                      onSuccess: () => setNotice(`The invitation for ${invitation.email} was revoked.`),
+                      onError: (cause) => setError(describeErrorSentence(cause)),
+                    },
+                  );
+                }}
+              >
+                Revoke
+              </ConfirmButton>
+            </li>
+          ))}
+        </ul>
+      )}
+      {invitations.hasNextPage ? (
+        <div>
+          <Button variant="secondary" pending={invitations.isFetchingNextPage} onClick={() => void invitations.fetchNextPage()}>
+            Load more
+          </Button>
+        </div>
+      ) : null}
+    </div>
+  );
+}

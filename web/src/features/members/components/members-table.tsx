@@ -1,0 +1,170 @@
+import { can, type Role } from '@schemas/common';
+import type { Member } from '@schemas/members';
+import { useState } from 'react';
+import { Button } from '../../../components/ui/button';
+import { ConfirmButton } from '../../../components/ui/confirm-button';
+import { FormAlert } from '../../../components/ui/form-alert';
+import { describeError, describeErrorSentence } from '../../../lib/errors';
+import { roleLabel, roleOptions } from '../../../lib/roles';
+import { useMembers } from '../api/get-members';
+import { useRemoveMember } from '../api/remove-member';
+import { useUpdateMemberRole } from '../api/update-member-role';
+
+interface MembersTableProps {
+  orgId: string;
+  orgName: string;
+  /** The signed-in user's role here: decides which controls appear. */
+  role: Role;
+  currentUserId: string;
+  /** The user's own membership changed (new role) or ended (left): memberships must be re-read. */
+  onOwnMembershipChanged: (left: boolean) => void;
+}
+
+/** Which roles the caller may give `member` (none: the role is shown as text). */
+function assignableRoles(callerRole: Role, member: Member): Role[] {
+  if (!can.manageMembers(callerRole)) return [];
+  // Admins manage everyone but owners, and can't make anyone an owner.
+  if (member.role === 'owner' && !can.manageOwners(callerRole)) return [];
+  return roleOptions.map((option) => option.value).filter((value) => value !== 'owner' || can.manageOwners(callerRole));
+}
+
+function displayName(member: Member): string {
+  return member.display_name || member.email || 'Unnamed member';
+}
+
+export function MembersTable({ orgId, orgName, role, currentUserId, onOwnMembershipChanged }: MembersTableProps) {
+  const members = useMembers(orgId);
+  const updateRole = useUpdateMemberRole();
+  const removeMember = useRemoveMember();
+  const [error, setError] = useState<string | undefined>();
+  const [notice, setNotice] = useState<string | undefined>();
+
+  if (members.isPending) return <p className="muted">Loading members…</p>;
+  if (members.isError) return <FormAlert message={describeError(members.error).message} />;
+
+  const rows = members.data.pages.flatMap((page) => page.data);
+
+  function changeRole(member: Member, newRole: Role) {
+    setError(undefined);
+    setNotice(undefined);
+    updateRole.mutate(
+      { orgId, userId: member.user_id, role: newRole },
+      {
+        onSuccess: () => {
+          setNotice(`${displayName(member)} is now ${roleLabel(newRole).toLowerCase()}.`);
+          if (member.user_id === currentUserId) onOwnMembershipChanged(false);
+        },
+        onError: (cause) => setError(describeErrorSentence(cause)),
+      },
+    );
+  }
+
+  function remove(member: Member) {
+    setError(undefined);
+    setNotice(undefined);
+    const leaving = member.user_id === currentUserId;
+    removeMember.mutate(
+      { orgId, userId: member.user_id },
+      {
+        onSuccess: () => {
+          if (leaving) onOwnMembershipChanged(true);
+          else setNotice(`${displayName(member)} was removed from ${orgName}.`);
+        },
+        onError: (cause) => setError(describeErrorSentence(cause)),
+      },
+    );
+  }
+
+  return (
+    <div className="stack">
+      <FormAlert message={error} />
+      <FormAlert tone="success" message={notice} />
+      <div className="table-scroll">
+        <table className="table">
+          <caption className="visually-hidden">Members of {orgName}</caption>
+          <thead>
+            <tr>
+              <th scope="col">Name</th>
+              <th scope="col">Email</th>
+              <th scope="col">Role</th>
+              <th scope="col">
+                <span className="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((member) => {
+              const isSelf = member.user_id === currentUserId;
+              const roles = assignableRoles(role, member);
+              const name = displayName(member);
+              const pendingRole =
+                updateRole.isPending && updateRole.variables.userId === member.user_id ? updateRole.variables.role : undefined;
+              const removing = removeMember.isPending && removeMember.variables.userId === member.user_id;
+              return (
+                <tr key={member.user_id}>
+                  <th scope="row">
+                    {name}
+                    {isSelf ? <span className="muted"> (you)</span> : null}
+                  </th>
+                  <td>{member.email ?? '—'}</td>
+                  <td>
+                    {roles.length > 0 ? (
+                      <select
+                        className="inline-select"
+                        aria-label={`Role of ${name}`}
+                        value={pendingRole ?? member.role}
+                        disabled={pendingRole !== undefined}
+                        onChange={(event) => changeRole(member, event.target.value as Role)}
+                      >
+                        {/* An owner seen by an admin keeps its label even though admins can't grant it. */}
+                        {roleOptions
+                          .filter((option) => roles.includes(option.value) || option.value === member.role)
+                          .map((option) => (
+                            <option key={option.value} value={option.value}>
+                              {option.label}
+                            </option>
+                          ))}
+                      </select>
+                    ) : (
+                      <span className="badge">{roleLabel(member.role)}</span>
+                    )}
+                  </td>
+                  <td className="table-actions">
+                    {isSelf ? (
+                      <ConfirmButton
+                        variant="secondary"
+                        question={`Leave ${orgName}?`}
+                        confirmText="Yes, leave"
+                        pending={removing}
+                        onConfirm={() => remove(member)}
+                      >
+                        Leave
+                      </ConfirmButton>
+                    ) : roles.length > 0 ? (
+                      <ConfirmButton
+                        label={`Remove ${name}`}
+                        question={`Remove ${name} from ${orgName}?`}
+                        confirmText="Yes, remove"
+                        pending={removing}
+                        onConfirm={() => remove(member)}
+                      >
+                        Remove
+                      </ConfirmButton>
+                    ) : null}
+                  </td>
+                </tr>
+              );
+            })}
+          </tbody>
+        </table>
+      </div>
+      {members.hasNextPage ? (
+        <div>
+          <Button variant="secondary" pending={members.isFetchingNextPage} onClick={() => void members.fetchNextPage()}>
+            Load more
+          </Button>
+        </div>
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,40 @@
+import { Link } from 'react-router-dom';
+import { Button } from '../../../components/ui/button';
+import { FormAlert } from '../../../components/ui/form-alert';
+import { describeError } from '../../../lib/errors';
+import { roleLabel } from '../../../lib/roles';
+import { useOrganizations } from '../api/get-organizations';
+
+export function OrganizationList() {
+  const organizations = useOrganizations();
+
+  if (organizations.isPending) return <p className="muted">Loading your organizations…</p>;
+  if (organizations.isError) return <FormAlert message={describeError(organizations.error).message} />;
+
+  const rows = organizations.data.pages.flatMap((page) => page.data);
+  if (rows.length === 0) {
+    return <p className="muted">You don't belong to an organization yet. Create one below, or accept an invitation from your inbox.</p>;
+  }
+
+  return (
+    <div className="stack">
+      <ul className="card-list" aria-label="Your organizations">
+        {rows.map((organization) => (
+          <li key={organization.id} className="card-list-item">
+            <Link to={`/o/${organization.slug}`} className="card-list-title">
+              {organization.name}
+            </Link>
+            <span className="badge">{roleLabel(organization.role)}</span>
+          </li>
+        ))}
+      </ul>
+      {organizations.hasNextPage ? (
+        <div>
+          <Button variant="secondary" pending={organizations.isFetchingNextPage} onClick={() => void organizations.fetchNextPage()}>
+            Load more
+          </Button>
+        </div>
+      ) : null}
+    </div>
+  );
+}

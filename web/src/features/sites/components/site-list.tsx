@@ -1,0 +1,136 @@
+import { LocateFixed, MapPin } from 'lucide-react';
+import { useId, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { Button } from '../../../components/ui/button';
+import { FormAlert } from '../../../components/ui/form-alert';
+import { describeError } from '../../../lib/errors';
+import { useDebouncedValue } from '../../../lib/use-debounced-value';
+import { useSites, type ArchivedFilter, type SiteFilters } from '../api/get-sites';
+import { useCurrentPosition } from '../hooks/use-current-position';
+import { formatDistance, hasPosition, openStreetMapUrl } from '../utils/site-format';
+
+const archivedOptions: Array<{ value: ArchivedFilter; label: string }> = [
+  { value: 'false', label: 'Active' },
+  { value: 'true', label: 'Archived' },
+  { value: 'all', label: 'All' },
+];
+
+interface SiteListProps {
+  orgId: string;
+  orgSlug: string;
+}
+
+export function SiteList({ orgId, orgSlug }: SiteListProps) {
+  const searchId = useId();
+  const archivedId = useId();
+  const [search, setSearch] = useState('');
+  const q = useDebouncedValue(search, 300);
+  const [archived, setArchived] = useState<ArchivedFilter>('false');
+  const [near, setNear] = useState<SiteFilters['near']>(null);
+  const position = useCurrentPosition();
+  const sites = useSites(orgId, { q, near, archived });
+
+  const rows = sites.data?.pages.flatMap((page) => page.data) ?? [];
+  const searching = search.trim() !== '' || q.trim() !== '';
+
+  return (
+    <div className="stack">
+      <div className="filters" role="search" aria-label="Find sites">
+        <div className="field">
+          <label htmlFor={searchId}>Search sites</label>
+          <input
+            id={searchId}
+            type="search"
+            value={search}
+            onChange={(event) => setSearch(event.target.value)}
+            placeholder="Name, address or reference"
+            maxLength={200}
+          />
+        </div>
+        <div className="field">
+          <label htmlFor={archivedId}>Show</label>
+          <select id={archivedId} value={archived} onChange={(event) => setArchived(event.target.value as ArchivedFilter)}>
+            {archivedOptions.map((option) => (
+              <option key={option.value} value={option.value}>
+                {option.label}
+              </option>
+            ))}
+          </select>
+        </div>
+        <div className="filters-action">
+          {near ? (
+            <Button variant="secondary" onClick={() => setNear(null)}>
+              Sort by name
+            </Button>
+          ) : (
+            <Button variant="secondary" pending={position.locating} onClick={() => position.locate(setNear)}>
+              <LocateFixed aria-hidden="true" size={18} />
+              Near me
+            </Button>
+          )}
+        </div>
+      </div>
+      <FormAlert message={position.error} />
+
+      {sites.isPending ? (
+        <p className="muted">Loading sites…</p>
+      ) : sites.isError && rows.length === 0 ? (
+        <FormAlert message={describeError(sites.error).message} />
+      ) : (
+        <>
+          <p className="muted" role="status">
+            {rows.length === 0
+              ? searching
+                ? 'No sites match your search.'
+                : archived === 'true'
+                  ? 'No archived sites.'
+                  : 'No sites yet.'
+              : `${rows.length}${sites.hasNextPage ? '+' : ''} ${rows.length === 1 ? 'site' : 'sites'}${near ? ', nearest first' : ''}`}
+          </p>
+          {rows.length > 0 ? (
+            <ul className="site-list" aria-label="Sites" aria-busy={sites.isPlaceholderData || undefined}>
+              {rows.map((site) => (
+                <li key={site.id} className="site-row">
+                  <MapPin aria-hidden="true" className="site-pin" size={22} />
+                  <div className="site-main">
+                    <Link to={`/o/${orgSlug}/sites/${site.id}`} className="site-name">
+                      {site.name}
+                    </Link>
+                    {site.archived_at ? <span className="badge badge-muted">Archived</span> : null}
+                    {site.address ? <p className="site-address">{site.address}</p> : null}
+                    {near ? (
+                      <p className="muted">
+                        {site.distance_m !== undefined && site.distance_m !== null
+                          ? `${formatDistance(site.distance_m)} away`
+                          : 'No position recorded'}
+                      </p>
+                    ) : null}
+                  </div>
+                  {hasPosition(site) ? (
+                    <a
+                      className="site-map-link"
+                      href={openStreetMapUrl(site.latitude, site.longitude)}
+                      target="_blank"
+                      rel="noopener noreferrer"
+                      aria-label={`Open map for ${site.name} (opens in a new tab)`}
+                    >
+                      Open map
+                    </a>
+                  ) : null}
+                </li>
+              ))}
+            </ul>
+          ) : null}
+          {sites.hasNextPage ? (
+            <div>
+              <Button variant="secondary" pending={sites.isFetchingNextPage} onClick={() => void sites.fetchNextPage()}>
+                Load more
+              </Button>
+            </div>
+          ) : null}
+          {sites.isError ? <FormAlert message={describeError(sites.error).message} /> : null}
+        </>
+      )}
+    </div>
+  );
+}
