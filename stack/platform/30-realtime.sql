@@ -68,3 +68,33 @@ $$;
 grant execute on function realtime.topic(), realtime.send(jsonb, text, text, boolean),
   realtime.broadcast_changes(text, text, text, text, text, record, record, text)
   to anon, authenticated, service_role, postgres;
+
+-- Local stack only: Supabase's Realtime reads new rows of realtime.messages by logical
+-- replication; the local Realtime service LISTENs instead. NOTIFY is delivered at commit, in
+-- commit order, and never for a rolled-back transaction, which is the delivery Supabase gives.
+-- A notification carries the message itself, or only its key when it would not fit in one
+-- (NOTIFY payloads are limited to 8000 bytes), and the service then reads the row.
+create or replace function realtime.local_stack_notify_message()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+declare
+  message text := json_build_object(
+    'id', new.id, 'topic', new.topic, 'event', new.event, 'private', new.private, 'payload', new.payload
+  )::text;
+begin
+  if octet_length(message) > 7900 then
+    message := json_build_object('id', new.id, 'fetch', true)::text;
+  end if;
+  perform pg_notify('local_stack_realtime_messages', message);
+  return null;
+end;
+$$;
+comment on function realtime.local_stack_notify_message() is
+  'Local stack only: tells the local Realtime service about a new broadcast message (Supabase uses logical replication).';
+
+create trigger local_stack_notify_realtime_service
+  after insert on realtime.messages
+  for each row when (new.extension = 'broadcast')
+  execute function realtime.local_stack_notify_message();

@@ -5,11 +5,14 @@
 //    warm (the same folder again), each to "gateway answering".
 // 2. GET /me through the api function (gateway → Deno → one as-caller transaction) against
 //    the same as-caller transaction run directly with postgres.js.
+// 3. Realtime fan-out (realtime-fanout.ts): one database change delivered to 100 subscribers
+//    against the same change delivered to one.
 import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import postgres from 'postgres';
 import { startStack } from '../../stack/server.ts';
 import { freePort } from '../../stack/os.ts';
+import { benchRealtimeFanout } from './realtime-fanout.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 
@@ -111,6 +114,7 @@ chmodSync(dir, 0o755);
 try {
   await benchStartup(dir);
   await benchMe(dir);
+  await benchRealtimeFanout();
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -1,0 +1,129 @@
+// The live organization (issue 4): the database broadcasts every change of an organization's
+// sites, members and settings on the private topic org:<id>, and RLS on realtime.messages lets
+// exactly its members join. Real stack, real triggers, the unmodified supabase-js realtime client.
+import type { RealtimeChannel, SupabaseClient } from '@supabase/supabase-js';
+import postgres from 'postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { signedInClient } from '../../support/clients.ts';
+import { stack } from '../../support/stack.ts';
+
+const sql = postgres(stack.DB_URL, { max: 2, onnotice: () => {} });
+const channels: RealtimeChannel[] = [];
+
+async function api<T>(client: SupabaseClient, path: string, method = 'GET', body?: unknown): Promise<T> {
+  const { data, error } = await client.functions.invoke(`api/${path}`, { method: method as 'GET', body: body as never });
+  if (error) throw new Error(`${method} ${path} failed: ${await error.context?.text?.()}`);
+  return data as T;
+}
+
+/** Joins `topic` as a private channel and reports the first outcome of the join. */
+async function join(client: SupabaseClient, topic: string, onEvent?: (event: string, payload: any) => void) {
+  // supabase-js hands back an already joined channel of the same topic, whose subscribe() then
+  // never reports: each test starts from a fresh channel.
+  for (const existing of client.getChannels().filter((c) => c.topic === `realtime:${topic}`)) {
+    await client.removeChannel(existing);
+  }
+  const channel = client.channel(topic, { config: { private: true } });
+  channels.push(channel);
+  channel.on('broadcast', { event: '*' }, (message) => onEvent?.(message.event, message.payload));
+  return new Promise<{ status: string; channel: RealtimeChannel }>((resolve) => {
+    let settled = false;
+    channel.subscribe((status) => {
+      if (settled) return;
+      settled = true;
+      resolve({ status, channel });
+    });
+  });
+}
+
+function waitFor<T>(predicate: () => T | undefined, what: string, timeoutMs = 5000): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const started = Date.now();
+    const timer = setInterval(() => {
+      const value = predicate();
+      if (value !== undefined) {
+        clearInterval(timer);
+        resolve(value);
+      } else if (Date.now() - started > timeoutMs) {
+        clearInterval(timer);
+        reject(new Error(`Timed out waiting for ${what}`));
+      }
+    }, 10);
+  });
+}
+
+let owner: SupabaseClient;
+let inspector: SupabaseClient;
+let outsider: SupabaseClient;
+let orgId: string;
+let inspectorId: string;
+
+beforeAll(async () => {
+  const o = await signedInClient({ displayName: 'Live Owner' });
+  const i = await signedInClient({ displayName: 'Live Inspector' });
+  const x = await signedInClient({ displayName: 'Live Outsider' });
+  owner = o.client;
+  inspector = i.client;
+  outsider = x.client;
+  inspectorId = i.user.id;
+  orgId = (await api<{ id: string }>(owner, 'orgs', 'POST', { name: 'Live Org' })).id;
+  await api(outsider, 'orgs', 'POST', { name: 'Outsider Org' });
+  // Membership straight in the database: this file tests realtime, not invitations.
+  await sql`insert into public.memberships (org_id, user_id, role) values (${orgId}, ${inspectorId}, 'inspector')`;
+});
+
+afterAll(async () => {
+  await Promise.all(channels.map((c) => c.unsubscribe().catch(() => undefined)));
+  for (const client of [owner, inspector, outsider]) await client?.removeAllChannels();
+  await sql.end();
+});
+
+describe('the private organization topic', () => {
+  it('admits a member of the organization', async () => {
+    const { status } = await join(inspector, `org:${orgId}`);
+    expect(status).toBe('SUBSCRIBED');
+  });
+
+  it("refuses a member of another organization, and a made-up topic", async () => {
+    expect((await join(outsider, `org:${orgId}`)).status).toBe('CHANNEL_ERROR');
+    expect((await join(inspector, 'org:not-a-uuid')).status).toBe('CHANNEL_ERROR');
+  });
+
+  it('delivers a site change made through the api to every member, with ids and no secrets', async () => {
+    const received: Array<{ event: string; payload: any }> = [];
+    expect((await join(inspector, `org:${orgId}`, (event, payload) => received.push({ event, payload }))).status).toBe('SUBSCRIBED');
+    const site = await api<{ id: string }>(owner, `orgs/${orgId}/sites`, 'POST', { name: 'Live Depot' });
+    await api(owner, `orgs/${orgId}/sites/${site.id}`, 'PATCH', { address: '1 Live St' });
+
+    const created = await waitFor(() => received.find((r) => r.event === 'site_created' && r.payload.id === site.id), 'site_created');
+    const updated = await waitFor(() => received.find((r) => r.event === 'site_updated' && r.payload.id === site.id), 'site_updated');
+    expect(created.payload).toMatchObject({ entity: 'site', action: 'created', org_id: orgId, id: site.id });
+    expect(Object.keys(updated.payload).sort()).toEqual(['action', 'actor_id', 'at', 'entity', 'id', 'org_id']);
+    // Commit order: the create arrives before the update.
+    expect(received.indexOf(created)).toBeLessThan(received.indexOf(updated));
+  });
+
+  it('tells members when someone joins, changes role or leaves', async () => {
+    const received: Array<{ event: string; payload: any }> = [];
+    expect((await join(owner, `org:${orgId}`, (event, payload) => received.push({ event, payload }))).status).toBe('SUBSCRIBED');
+    await api(owner, `orgs/${orgId}/members/${inspectorId}`, 'PATCH', { role: 'viewer' });
+    const changed = await waitFor(() => received.find((r) => r.event === 'member_updated'), 'member_updated');
+    expect(changed.payload).toMatchObject({ user_id: inspectorId, role: 'viewer' });
+    await api(owner, `orgs/${orgId}/members/${inspectorId}`, 'PATCH', { role: 'inspector' });
+  });
+
+  it('does not deliver a change that was rolled back', async () => {
+    const received: string[] = [];
+    expect((await join(inspector, `org:${orgId}`, (event, payload) => received.push(`${event}:${payload.id}`))).status).toBe('SUBSCRIBED');
+    const rolledBack = new Error('roll back on purpose');
+    await expect(
+      sql.begin(async (tx) => {
+        await tx`update public.organizations set name = 'Never Seen' where id = ${orgId}`;
+        throw rolledBack;
+      }),
+    ).rejects.toBe(rolledBack);
+    await api(owner, `orgs/${orgId}`, 'PATCH', { name: 'Live Org Renamed' });
+    await waitFor(() => received.find((r) => r === `organization_updated:${orgId}`), 'organization_updated');
+    expect(received.filter((r) => r === `organization_updated:${orgId}`)).toHaveLength(1);
+  });
+});
