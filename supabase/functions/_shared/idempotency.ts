@@ -25,9 +25,19 @@ export function idempotencyKeyOf(req: Request): string | null {
   return parsed.data;
 }
 
-/** What "the same request" means: method, path and body. */
+/** JSON with object keys sorted, so `{"a":1,"b":2}` and `{"b":2,"a":1}` are the same request. */
+function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** What "the same request" means: method, path and body (key order aside). */
 export async function requestHash(method: string, path: string, body: unknown): Promise<string> {
-  const text = `${method} ${path}\n${body === undefined ? '' : JSON.stringify(body)}`;
+  const text = `${method} ${path}\n${body === undefined ? '' : canonicalJson(body)}`;
   const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
   return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
 }

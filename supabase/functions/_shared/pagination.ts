@@ -19,7 +19,32 @@ export function encodeCursor(key: unknown[]): string {
   return toBase64Url(JSON.stringify(key));
 }
 
-/** The sort key in `cursor`, checked against the types the list expects (`'string'`, `'number|null'`…). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+// Timestamps travel with microseconds (Postgres's precision) so no row of the same millisecond is skipped.
+const TIMESTAMP = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{1,6}Z$/;
+
+/** What a part of a sort key may be: `string`, `number`, `null`, `uuid`, `timestamp`. */
+function matches(value: unknown, type: string): boolean {
+  switch (type) {
+    case 'null':
+      return value === null;
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'uuid':
+      return typeof value === 'string' && UUID.test(value);
+    case 'timestamp':
+      return typeof value === 'string' && TIMESTAMP.test(value) && !Number.isNaN(Date.parse(value));
+    case 'string':
+      return typeof value === 'string' && !value.includes('\u0000');
+    default:
+      return false;
+  }
+}
+
+/**
+ * The sort key in `cursor`, checked against the types the list expects (`['string', 'uuid']`,
+ * `['number|null', 'uuid']`): a forged cursor is a 422 on `query.cursor`, never a database error.
+ */
 export function decodeCursor(cursor: string | undefined, types: string[]): unknown[] | null {
   if (cursor === undefined) return null;
   const invalid = () => ApiError.validation([{ field: 'query.cursor', message: 'This cursor is not valid. Start again from the first page.' }]);
@@ -31,8 +56,7 @@ export function decodeCursor(cursor: string | undefined, types: string[]): unkno
   }
   if (!Array.isArray(key) || key.length !== types.length) throw invalid();
   key.forEach((value, i) => {
-    const actual = value === null ? 'null' : typeof value;
-    if (!types[i].split('|').includes(actual)) throw invalid();
+    if (!types[i].split('|').some((type) => matches(value, type))) throw invalid();
   });
   return key;
 }

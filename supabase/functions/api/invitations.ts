@@ -93,18 +93,20 @@ export const listInvitations = route({
   query: listQuery,
   handler: async ({ principal, params, query, db }) => {
     requireUser(principal);
-    const after = decodeCursor(query.cursor, ['string', 'string']);
+    const after = decodeCursor(query.cursor, ['timestamp', 'uuid']);
     const rows = await db(async (tx) => {
       await requireRole(tx, params.org, MEMBER_MANAGERS);
-      return await tx<InvitationRow[]>`
-        select * from (${selectInvitation(tx)} where org_id = ${params.org}) i
+      // The cursor keeps created_at's microseconds: JavaScript dates stop at milliseconds.
+      return await tx<(InvitationRow & { created_at_key: string })[]>`
+        select i.*, to_char(i.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_at_key
+        from (${selectInvitation(tx)} where org_id = ${params.org}) i
         where ${query.status ? tx`i.status = ${query.status}` : tx`true`}
-          and ${after ? tx`(i.created_at, i.id) < (${after[0] as string}::timestamptz, ${after[1] as string}::uuid)` : tx`true`}
+          and ${after ? tx`(i.created_at, i.id) < (${after[0] as string}::text::timestamptz, ${after[1] as string}::uuid)` : tx`true`}
         order by i.created_at desc, i.id desc
         limit ${query.limit + 1}
       `;
     });
-    return pageOf(rows, query.limit, invitationOf, (row) => [row.created_at.toISOString(), row.id]);
+    return pageOf(rows, query.limit, invitationOf, (row) => [row.created_at_key, row.id]);
   },
 });
 

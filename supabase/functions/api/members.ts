@@ -49,7 +49,7 @@ export const listMembers = route({
   query: pageQuerySchema,
   handler: async ({ principal, params, query, db }) => {
     requireUser(principal);
-    const after = decodeCursor(query.cursor, ['string', 'string']);
+    const after = decodeCursor(query.cursor, ['string', 'uuid']);
     const rows = await db(async (tx) => {
       await requireRole(tx, params.org);
       return await tx<MemberRow[]>`

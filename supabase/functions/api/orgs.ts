@@ -57,7 +57,7 @@ export const listOrganizations = route({
   query: pageQuerySchema,
   handler: async ({ principal, query, db }) => {
     requireUser(principal);
-    const after = decodeCursor(query.cursor, ['string', 'string']);
+    const after = decodeCursor(query.cursor, ['string', 'uuid']);
     const rows = await db((tx) =>
       tx<OrganizationRow[]>`
         select o.id, o.slug, o.name, o.require_mfa, o.default_geofence_m, o.created_at, o.updated_at, m.role

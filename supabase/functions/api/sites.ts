@@ -74,7 +74,7 @@ export const listSites = route({
   handler: async ({ principal, params, query, db }) => {
     requireUser(principal);
     const near = query.near;
-    const after = decodeCursor(query.cursor, near ? ['number|null', 'string'] : ['string', 'string']);
+    const after = decodeCursor(query.cursor, near ? ['number|null', 'uuid'] : ['string', 'uuid']);
     const rows = await db(async (tx) => {
       await requireRole(tx, params.org);
       const archived = query.archived === 'all'

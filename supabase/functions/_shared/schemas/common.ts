@@ -7,13 +7,19 @@ export const NAME_MAX_LENGTH = 120;
 /** A UUID in a path or body; anything else is a validation error, not a database error. */
 export const idSchema = z.uuid({ error: 'Use a valid id.' });
 
+// Control characters have no place in a name, and Postgres cannot store NUL in text at all.
+export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+// Free text keeps tabs and line breaks (a multi-line address) but no other control character.
+const TEXT_CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
+
 /** Names of things are 1–120 characters after trimming (PRODUCT.md §5). */
 export function nameSchema(what = 'a name') {
   return z
     .string({ error: `Enter ${what}.` })
     .trim()
     .min(1, { error: `Enter ${what}.` })
-    .max(NAME_MAX_LENGTH, { error: `Use at most ${NAME_MAX_LENGTH} characters.` });
+    .max(NAME_MAX_LENGTH, { error: `Use at most ${NAME_MAX_LENGTH} characters.` })
+    .refine((value) => !CONTROL_CHARACTERS.test(value), { error: 'Remove the control characters.' });
 }
 
 /** Optional free text: trimmed, empty means "none" (null). */
@@ -22,6 +28,7 @@ export function optionalTextSchema(max: number) {
     .string()
     .trim()
     .max(max, { error: `Use at most ${max} characters.` })
+    .refine((value) => !TEXT_CONTROL_CHARACTERS.test(value), { error: 'Remove the control characters.' })
     .transform((value) => (value === '' ? null : value))
     .nullable();
 }

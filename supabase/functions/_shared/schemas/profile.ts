@@ -2,7 +2,7 @@
 // (`@schemas/profile`), so both validate with the same rules; the database repeats them as a
 // check constraint on public.profiles.
 import { z } from 'zod';
-import type { Role } from './common.ts';
+import { CONTROL_CHARACTERS, type Role } from './common.ts';
 
 export const DISPLAY_NAME_MAX_LENGTH = 120;
 
@@ -11,7 +11,8 @@ export const displayNameSchema = z
   .string({ error: 'Enter a display name.' })
   .trim()
   .min(1, { error: 'Enter a display name.' })
-  .max(DISPLAY_NAME_MAX_LENGTH, { error: `Use at most ${DISPLAY_NAME_MAX_LENGTH} characters.` });
+  .max(DISPLAY_NAME_MAX_LENGTH, { error: `Use at most ${DISPLAY_NAME_MAX_LENGTH} characters.` })
+  .refine((value) => !CONTROL_CHARACTERS.test(value), { error: 'Remove the control characters.' });
 
 export const profileUpdateSchema = z.strictObject({
   display_name: displayNameSchema,

@@ -24,7 +24,9 @@ export const timezoneSchema = z
   .trim()
   .min(1, { error: 'Choose a time zone.' })
   .max(64, { error: 'Choose a time zone.' })
-  .refine(isTimeZone, { error: 'Choose a time zone from the list.' });
+  .refine((name) => name === '' || isTimeZone(name), { error: 'Choose a time zone from the list.' })
+  // "europe/london" is stored as "Europe/London", the name browsers and Postgres both know.
+  .transform((name) => (name === 'UTC' ? name : new Intl.DateTimeFormat('en', { timeZone: name }).resolvedOptions().timeZone));
 
 /** Area/Location names and UTC; POSIX specs like "UTC+5" are not zones (the database agrees). */
 const ZONE_NAME = /^(UTC|[A-Za-z_]+(\/[A-Za-z0-9_+-]+)+)$/;
@@ -82,7 +84,12 @@ export const nearSchema = z
   });
 
 export const siteListQuerySchema = pageQuerySchema.extend({
-  q: z.string().trim().max(200, { error: 'Use at most 200 characters.' }).optional(),
+  q: z
+    .string()
+    .trim()
+    .max(200, { error: 'Use at most 200 characters.' })
+    .refine((value) => !value.includes('\u0000'), { error: 'Remove the control characters.' })
+    .optional(),
   near: nearSchema.optional(),
   /** false (default): active sites; true: archived ones; all: both. */
   archived: z.enum(['false', 'true', 'all'], { error: 'Use archived=false, true or all.' }).default('false'),
