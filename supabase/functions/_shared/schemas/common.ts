@@ -8,8 +8,10 @@ export const NAME_MAX_LENGTH = 120;
 export const idSchema = z.uuid({ error: 'Use a valid id.' });
 
 // Control characters have no place in a name, and Postgres cannot store NUL in text at all.
+// deno-lint-ignore no-control-regex -- matching control characters is the point
 export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 // Free text keeps tabs and line breaks (a multi-line address) but no other control character.
+// deno-lint-ignore no-control-regex -- matching control characters is the point
 const TEXT_CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
 /** Names of things are 1–120 characters after trimming (PRODUCT.md §5). */
