@@ -1,23 +1,29 @@
 import { formatWording, errorCatalogue } from '@schemas/errors';
-import { useEffect } from 'react';
-import { Link, Outlet, useParams } from 'react-router-dom';
+import { useEffect, useState } from 'react';
+import { Link, Navigate, Outlet, useLocation, useParams } from 'react-router-dom';
 import { ContentLayout } from '../../components/layouts/content-layout';
 import { FormAlert } from '../../components/ui/form-alert';
 import { LoadingScreen } from '../../components/ui/loading-screen';
 import { useMe } from '../../features/profile/api/get-me';
 import { describeError } from '../../lib/errors';
 import { rememberLastOrganization } from '../../lib/last-organization';
+import { useOrgLiveUpdates } from '../org-live-updates';
 import type { OrgRouteContext } from '../org-context';
 
 /** `/o/:org`: resolves the slug through the user's memberships; an unknown one is not found. */
 export function OrgLayout() {
   const { org: slug = '' } = useParams();
+  const location = useLocation();
   const me = useMe();
   const membership = me.data?.memberships.find((candidate) => candidate.org_slug === slug);
   const userId = me.data?.user_id;
+  // The organization this page showed last, to follow it when its slug is changed while we look.
+  const [shown, setShown] = useState<{ orgId: string; slug: string } | undefined>();
+  useOrgLiveUpdates(membership, userId);
 
   useEffect(() => {
     if (membership && userId) rememberLastOrganization(userId, membership.org_slug);
+    if (membership) setShown({ orgId: membership.org_id, slug: membership.org_slug });
   }, [membership, userId]);
 
   if (me.isPending) return <LoadingScreen />;
@@ -29,6 +35,11 @@ export function OrgLayout() {
     );
   }
   if (!membership) {
+    const renamed = shown?.slug === slug ? me.data.memberships.find((candidate) => candidate.org_id === shown.orgId) : undefined;
+    if (renamed) {
+      const rest = location.pathname.slice(`/o/${slug}`.length);
+      return <Navigate to={`/o/${renamed.org_slug}${rest}${location.search}${location.hash}`} replace />;
+    }
     // Just joined or created: the memberships may still be on their way.
     if (me.isFetching) return <LoadingScreen />;
     return (

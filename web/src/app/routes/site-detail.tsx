@@ -4,10 +4,12 @@ import { Link, useLocation, useParams } from 'react-router-dom';
 import { ContentLayout } from '../../components/layouts/content-layout';
 import { FormAlert } from '../../components/ui/form-alert';
 import { LoadingScreen } from '../../components/ui/loading-screen';
+import { useMe } from '../../features/profile/api/get-me';
 import { useSite } from '../../features/sites/api/get-site';
 import { SiteArchiveControl } from '../../features/sites/components/site-archive-control';
 import { SiteDetails } from '../../features/sites/components/site-details';
-import { SiteForm } from '../../features/sites/components/site-form';
+import { SiteEditor } from '../../features/sites/components/site-editor';
+import { SiteViewers } from '../../features/sites/components/site-viewers';
 import { describeError } from '../../lib/errors';
 import { useOrgRoute } from '../org-context';
 
@@ -33,8 +35,9 @@ function SiteNotFound() {
 }
 
 function SiteDetail({ siteId }: { siteId: string }) {
-  const { membership } = useOrgRoute();
+  const { membership, userId } = useOrgRoute();
   const location = useLocation();
+  const me = useMe();
   const site = useSite(membership.org_id, siteId);
   const notice = (location.state as SiteRouteState | null)?.notice;
   const sitesPath = `/o/${membership.org_slug}/sites`;
@@ -54,11 +57,16 @@ function SiteDetail({ siteId }: { siteId: string }) {
   return (
     <ContentLayout title={site.data.name} description={membership.org_name}>
       <FormAlert tone="success" message={notice} />
+      <SiteViewers
+        orgId={membership.org_id}
+        siteId={site.data.id}
+        self={{ userId, displayName: me.data?.display_name || me.data?.email || 'A member' }}
+      />
       {canManage ? (
         <>
           <section className="panel" aria-labelledby="site-details-heading">
             <h2 id="site-details-heading">Details</h2>
-            <SiteForm key={site.data.id} orgId={membership.org_id} site={site.data} defaultGeofenceM={site.data.geofence_m} />
+            <SiteEditor key={site.data.id} orgId={membership.org_id} site={site.data} userId={userId} />
           </section>
           <section className="panel" aria-labelledby="site-archive-heading">
             <h2 id="site-archive-heading">{site.data.archived_at ? 'Archived' : 'Archive'}</h2>

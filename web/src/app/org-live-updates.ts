@@ -1,0 +1,110 @@
+import type { Membership } from '@schemas/profile';
+import { useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
+import { useEffect, useRef } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { invitationKeys } from '../features/invitations/api/get-invitations';
+import { memberKeys } from '../features/members/api/get-members';
+import { organizationQueryOptions } from '../features/organizations/api/get-organization';
+import { organizationKeys } from '../features/organizations/api/get-organizations';
+import { meQueryOptions } from '../features/profile/api/get-me';
+import { siteQueryOptions } from '../features/sites/api/get-site';
+import { siteKeys } from '../features/sites/api/get-sites';
+import { watchOrgChannel, type OrgChange } from '../lib/org-channel';
+import { refreshMemberships } from './refresh-memberships';
+import type { OrgsRouteState } from './routes/orgs';
+
+// How long the end of our membership waits for an organization_deleted of the same transaction.
+const ORGANIZATION_DELETION_WAIT_MS = 500;
+
+/** Every cached query that belongs to one organization. */
+function organizationQueryKeys(orgId: string): QueryKey[] {
+  return [siteKeys.all(orgId), memberKeys.all(orgId), invitationKeys.all(orgId), organizationQueryOptions(orgId).queryKey];
+}
+
+/** The queries a change makes stale: the same keys the screens read through their queryOptions. */
+function keysChangedBy(change: OrgChange, userId: string): QueryKey[] {
+  const orgId = change.org_id;
+  switch (change.entity) {
+    case 'site':
+      return [siteKeys.lists(orgId), siteQueryOptions(orgId, change.id).queryKey];
+    case 'member':
+      // Our own role is read from /me (navigation, buttons) and from the organization.
+      return change.user_id === userId
+        ? [memberKeys.list(orgId), meQueryOptions().queryKey, organizationQueryOptions(orgId).queryKey]
+        : [memberKeys.list(orgId)];
+    case 'invitation':
+      return [invitationKeys.all(orgId)];
+    case 'organization':
+      // The header and the switcher show the name from /me's memberships.
+      return [organizationQueryOptions(orgId).queryKey, organizationKeys.list(), meQueryOptions().queryKey];
+  }
+}
+
+/** After losing an organization: the lists that named it are re-read (its own cache expires unused). */
+function refreshOrganizations(queryClient: QueryClient) {
+  void queryClient.invalidateQueries({ queryKey: organizationKeys.list() });
+  void refreshMemberships(queryClient).catch(() => undefined);
+}
+
+/**
+ * While a page of the organization is open, keeps its cached data live from `org:<id>`: each change
+ * invalidates the queries it touches; losing the organization (deleted, or removed from it) leaves
+ * for /orgs with a notice.
+ */
+export function useOrgLiveUpdates(membership: Membership | undefined, userId: string | undefined) {
+  const queryClient = useQueryClient();
+  const navigate = useNavigate();
+  const orgId = membership?.org_id;
+  const orgName = useRef(membership?.org_name);
+
+  useEffect(() => {
+    if (membership) orgName.current = membership.org_name;
+  }, [membership]);
+
+  useEffect(() => {
+    if (!orgId || !userId) return;
+    const openedAt = Date.now();
+
+    function leave(notice: string) {
+      navigate('/orgs', { replace: true, state: { notice } satisfies OrgsRouteState });
+      refreshOrganizations(queryClient);
+    }
+
+    let removal: ReturnType<typeof setTimeout> | undefined;
+    const watch = watchOrgChannel(orgId, userId, {
+      onChange(change) {
+        const name = orgName.current ?? 'The organization';
+        if (change.event === 'organization_deleted') {
+          clearTimeout(removal);
+          return leave(`${name} was deleted.`);
+        }
+        if (change.event === 'member_deleted' && change.user_id === userId) {
+          // Deleting the organization removes its memberships first, in the same transaction: wait for that word.
+          clearTimeout(removal);
+          removal = setTimeout(
+            // The same words as the members page when we leave ourselves (in this tab or another).
+            () => leave(change.actor_id === userId ? `You left ${name}.` : `You were removed from ${name}.`),
+            ORGANIZATION_DELETION_WAIT_MS,
+          );
+          return;
+        }
+        for (const queryKey of keysChangedBy(change, userId)) void queryClient.invalidateQueries({ queryKey });
+      },
+      onJoined(resumed) {
+        // After a lost connection anything may have changed; on the first join, what was cached before it.
+        const changedSince = resumed ? undefined : (query: { state: { dataUpdatedAt: number } }) => query.state.dataUpdatedAt < openedAt;
+        for (const queryKey of organizationQueryKeys(orgId)) void queryClient.invalidateQueries({ queryKey, predicate: changedSince });
+        if (resumed) void queryClient.invalidateQueries({ queryKey: meQueryOptions().queryKey });
+        else void queryClient.refetchQueries({ queryKey: meQueryOptions().queryKey, type: 'active', stale: true });
+      },
+      onRefused() {
+        // Refused: the memberships tell whether the organization is still ours.
+        void queryClient.invalidateQueries({ queryKey: meQueryOptions().queryKey });
+      },
+    });
+    return () => {
+      clearTimeout(removal);
+      watch.stop();
+    };
+  }, [orgId, userId, queryClient, navigate]);
+}
