@@ -5,12 +5,32 @@ import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { stack } from './stack.ts';
 
-let nextAddress = 1 + Math.floor(Math.random() * 60_000);
+// Test files run in several worker processes, and a process runs several files: each process
+// takes its own second octet (from its pid) and each client a random unused pair after it. The
+// addresses tests deliberately throttle come from a range of their own (127.254.x.y), so a
+// throttled address is never another test's.
+const processOctet = 1 + (process.pid % 250);
+const handedOut = new Set<string>();
 
-/** A fresh loopback source address, e.g. 127.0.12.34. */
+function randomLoopbackAddress(secondOctet: number): string {
+  for (;;) {
+    // Last octet 1-254: .0 and .255 read as network and broadcast addresses.
+    const address = `127.${secondOctet}.${Math.floor(Math.random() * 256)}.${1 + Math.floor(Math.random() * 254)}`;
+    if (!handedOut.has(address)) {
+      handedOut.add(address);
+      return address;
+    }
+  }
+}
+
+/** A fresh loopback source address, e.g. 127.42.12.34. */
 export function freshLoopbackAddress(): string {
-  const n = nextAddress++;
-  return `127.${(n >> 16) & 255 || 1}.${(n >> 8) & 255}.${(n & 255) || 1}`;
+  return randomLoopbackAddress(processOctet);
+}
+
+/** A fresh address for a test that means to get itself rate-limited. */
+export function addressToThrottle(): string {
+  return randomLoopbackAddress(254);
 }
 
 /** A `fetch` whose connections leave from `address`. */

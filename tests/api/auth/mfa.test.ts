@@ -1,7 +1,7 @@
 // TOTP MFA: enroll (QR code and secret), challenge, verify (aal1 → aal2 on the same session,
 // refresh token rotated), list, assurance level, and unenroll rules.
 import { describe, expect, it } from 'vitest';
-import { createTestClient, freshLoopbackAddress, signedInClient, uniqueEmail } from '../../support/clients.ts';
+import { addressToThrottle, createTestClient, freshLoopbackAddress, signedInClient, uniqueEmail } from '../../support/clients.ts';
 import { totpFor, wrongCode } from '../../support/totp.ts';
 import { rawRequest, userEndpoint } from './support.ts';
 
@@ -190,7 +190,7 @@ describe('MFA rate limit per IP', () => {
     const verify = (localAddress: string, challengeId: string, code: string) =>
       rawRequest(`/auth/v1/factors/${factorId}/verify`, { method: 'POST', headers, body: { challenge_id: challengeId, code }, localAddress });
 
-    const guesser = freshLoopbackAddress();
+    const guesser = addressToThrottle();
     const first = await challenge(guesser);
     expect(first.status).toBe(200);
     let throttled: Awaited<ReturnType<typeof rawRequest>> | undefined;

@@ -1,11 +1,11 @@
 // Per-IP sign-in rate limit: one source address is throttled with 429 while another is not.
 import http from 'node:http';
 import { describe, expect, it } from 'vitest';
-import { freshLoopbackAddress } from '../../support/clients.ts';
+import { addressToThrottle, freshLoopbackAddress } from '../../support/clients.ts';
 import { rawRequest } from './support.ts';
 
 // Fresh addresses, so neither this test nor any other test sending from a fixed address is throttled.
-const THROTTLED_ADDRESS = freshLoopbackAddress();
+const THROTTLED_ADDRESS = addressToThrottle();
 const OTHER_ADDRESS = freshLoopbackAddress();
 
 function signIn(localAddress: string, agent?: http.Agent) {
