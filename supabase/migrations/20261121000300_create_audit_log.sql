@@ -28,6 +28,19 @@ create index audit_log_org_id_at_idx on public.audit_log (org_id, at desc, id de
 -- "History of this site": one entity's entries.
 create index audit_log_entity_idx on public.audit_log (entity, entity_id);
 
+-- The organization a row of an organization table belongs to: its own id for organizations,
+-- its org_id everywhere else. Shared by the triggers that log and broadcast changes.
+create or replace function private.org_id_of(table_name name, row_data jsonb)
+returns uuid
+language sql
+immutable
+set search_path = ''
+as $$
+  select (case when table_name = 'organizations' then row_data ->> 'id' else row_data ->> 'org_id' end)::uuid;
+$$;
+
+revoke all on function private.org_id_of(name, jsonb) from public, anon, authenticated;
+
 -- Writes one audit row for the changed row. security definer because callers may not insert
 -- into audit_log themselves. Trigger arguments name columns that must never be logged (secrets
 -- such as token hashes).
@@ -41,7 +54,6 @@ declare
   claims jsonb := nullif(current_setting('request.jwt.claims', true), '')::jsonb;
   before_row jsonb;
   after_row jsonb;
-  row_org uuid;
   kind text;
 begin
   -- tg_argv is null, not empty, when the trigger has no arguments.
@@ -52,11 +64,6 @@ begin
     return null;
   end if;
 
-  row_org := case
-    when tg_table_name = 'organizations' then coalesce(after_row ->> 'id', before_row ->> 'id')
-    else coalesce(after_row ->> 'org_id', before_row ->> 'org_id')
-  end::uuid;
-
   kind := case
     when claims ->> 'api_key_id' is not null then 'api_key'
     when claims ->> 'role' = 'authenticated' and claims ->> 'sub' is not null then 'user'
@@ -65,7 +72,7 @@ begin
 
   insert into public.audit_log (org_id, actor_kind, actor_user_id, actor_api_key_id, action, entity, entity_id, before, after)
   values (
-    row_org,
+    private.org_id_of(tg_table_name, coalesce(after_row, before_row)),
     kind,
     case when kind = 'user' then (claims ->> 'sub')::uuid end,
     case when kind = 'api_key' then (claims ->> 'api_key_id')::uuid end,

@@ -49,6 +49,20 @@ create trigger invitations_enforce_mfa
   before insert or update or delete on public.invitations
   for each row execute function private.enforce_organization_mfa();
 
+-- The one definition of how a token is stored: hex SHA-256 of its UTF-8 bytes. The api hashes
+-- new tokens with it too, so issuing and accepting can never disagree.
+create or replace function private.hash_invitation_token(token text)
+returns text
+language sql
+immutable
+set search_path = ''
+as $$
+  select encode(sha256(convert_to(token, 'UTF8')), 'hex');
+$$;
+
+revoke all on function private.hash_invitation_token(text) from public, anon;
+grant execute on function private.hash_invitation_token(text) to authenticated, service_role;
+
 -- Revokes the expired open invitation of an address so a new one can take its place. security
 -- definer because an admin may invite an address whose expired invitation was for an owner,
 -- which the admin may not update; it only acts in organizations the caller manages.
@@ -155,7 +169,7 @@ begin
   end if;
   select * into invitation
   from public.invitations
-  where token_hash = encode(sha256(convert_to(token, 'UTF8')), 'hex')
+  where token_hash = private.hash_invitation_token(token)
   for update;
   if not found then
     raise exception 'not_found' using detail = '{"thing":"invitation"}';
@@ -218,7 +232,7 @@ as $$
   from public.invitations i
   join public.organizations o on o.id = i.org_id
   left join public.profiles p on p.user_id = i.invited_by
-  where i.token_hash = encode(sha256(convert_to(token, 'UTF8')), 'hex');
+  where i.token_hash = private.hash_invitation_token(token);
 $$;
 
 revoke all on function private.preview_invitation(text) from public, anon;

@@ -21,8 +21,7 @@ declare
     else tg_table_name
   end;
   action text := case tg_op when 'INSERT' then 'created' when 'UPDATE' then 'updated' else 'deleted' end;
-  org uuid := case when tg_table_name = 'organizations' then (row_data ->> 'id')::uuid
-                   else (row_data ->> 'org_id')::uuid end;
+  org uuid := private.org_id_of(tg_table_name, row_data);
   payload jsonb;
 begin
   payload := jsonb_build_object(
@@ -63,30 +62,16 @@ create trigger sites_broadcast_change
   after insert or update or delete on public.sites
   for each row execute function private.broadcast_organization_change();
 
--- The organization topics the caller may use: `org:<id>` for each organization they belong to.
--- security definer for the same reason as org_ids_of_current_user, whose rows it reuses.
-create or replace function private.org_topics_of_current_user()
-returns setof text
-language sql
-stable
-security definer
-set search_path = ''
-as $$
-  select 'org:' || org_id::text from private.org_ids_of_current_user() as org_id;
-$$;
-
-revoke all on function private.org_topics_of_current_user() from public, anon;
-grant execute on function private.org_topics_of_current_user() to authenticated, service_role;
-
 -- Realtime evaluates these as the joining user with realtime.topic() set to the channel's topic:
--- select decides who may join and receive, insert who may send (presence, broadcast).
+-- select decides who may join and receive, insert who may send (presence, broadcast). The topic
+-- is compared as text, so a made-up topic is simply not admitted rather than a cast error.
 create policy "Members can receive their organization's live events"
   on realtime.messages
   for select
   to authenticated
   using (
     realtime.messages.extension in ('broadcast', 'presence')
-    and (select realtime.topic()) in (select private.org_topics_of_current_user())
+    and (select realtime.topic()) in (select 'org:' || org_id from private.org_ids_of_current_user() as org_id)
   );
 
 -- Members share presence ("who is looking at this site"); data changes are broadcast only by
@@ -97,5 +82,5 @@ create policy "Members can share presence in their organization"
   to authenticated
   with check (
     realtime.messages.extension = 'presence'
-    and (select realtime.topic()) in (select private.org_topics_of_current_user())
+    and (select realtime.topic()) in (select 'org:' || org_id from private.org_ids_of_current_user() as org_id)
   );

@@ -220,6 +220,13 @@ function withHeaders(response: Response, headers: Record<string, string>): Respo
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers: merged });
 }
 
+/** A handler's result as a response: data as JSON with `status`, nothing as 204. */
+function responseOf(result: unknown, status: number): Response {
+  if (result instanceof Response) return result;
+  if (result === undefined) return new Response(null, { status: 204 });
+  return json(result, status);
+}
+
 export interface HandlerOptions {
   /** The function's name: Supabase hands it paths starting with `/<name>`. */
   basePath: string;
@@ -269,22 +276,12 @@ export function createHandler(options: HandlerOptions): (req: Request) => Promis
     const hash = await requestHash(req.method, url.pathname, rawBody);
     return await withCaller(principal, async (tx) => {
       const stored = await claimIdempotencyKey(tx, key, hash);
-      if (stored) {
-        return stored.body === null
-          ? new Response(null, { status: stored.status, headers: { [REPLAYED_HEADER]: 'true' } })
-          : json(stored.body, stored.status, { [REPLAYED_HEADER]: 'true' });
-      }
+      if (stored) return withHeaders(responseOf(stored.body ?? undefined, stored.status), { [REPLAYED_HEADER]: 'true' });
       const result = await definition.handler({ ...context, db: (fn) => fn(tx) });
       if (result instanceof Response) return result;
       await storeIdempotentResponse(tx, key, { status: result === undefined ? 204 : status, body: result ?? null });
       return responseOf(result, status);
     });
-  }
-
-  function responseOf(result: unknown, status: number): Response {
-    if (result instanceof Response) return result;
-    if (result === undefined) return new Response(null, { status: 204 });
-    return json(result, status);
   }
 
   return async (req) => {

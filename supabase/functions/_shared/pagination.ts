@@ -1,22 +1,11 @@
 // Opaque cursors for keyset pagination (PRODUCT.md §7). A cursor is the sort key of the last row
 // of a page, so a page never repeats or skips rows that existed when the first page was read,
 // whatever is inserted meanwhile. Clients must not build cursors; a tampered one is a 422.
+import { base64UrlDecode, base64UrlEncode } from './encoding.ts';
 import { ApiError } from './errors.ts';
 
-function toBase64Url(text: string): string {
-  const bytes = new TextEncoder().encode(text);
-  let binary = '';
-  for (const byte of bytes) binary += String.fromCharCode(byte);
-  return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-function fromBase64Url(text: string): string {
-  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
-  return new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
-}
-
 export function encodeCursor(key: unknown[]): string {
-  return toBase64Url(JSON.stringify(key));
+  return base64UrlEncode(new TextEncoder().encode(JSON.stringify(key)));
 }
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -50,7 +39,7 @@ export function decodeCursor(cursor: string | undefined, types: string[]): unkno
   const invalid = () => ApiError.validation([{ field: 'query.cursor', message: 'This cursor is not valid. Start again from the first page.' }]);
   let key: unknown;
   try {
-    key = JSON.parse(fromBase64Url(cursor));
+    key = JSON.parse(new TextDecoder().decode(base64UrlDecode(cursor)));
   } catch {
     throw invalid();
   }

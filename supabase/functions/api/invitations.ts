@@ -6,6 +6,7 @@ import type { Tx } from '../_shared/db.ts';
 import { ApiError } from '../_shared/errors.ts';
 import { route } from '../_shared/http.ts';
 import { escapeHtml, sendMail, siteUrl } from '../_shared/mail.ts';
+import { base64UrlEncode } from '../_shared/encoding.ts';
 import { decodeCursor, pageOf } from '../_shared/pagination.ts';
 import { idSchema, pageQuerySchema, type Role } from '../_shared/schemas/common.ts';
 import {
@@ -72,13 +73,7 @@ async function readInvitation(tx: Tx, orgId: string, id: string): Promise<Invita
 
 /** 32 random bytes, base64url: the secret in the invitation link. */
 function newToken(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
-  return btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
-}
-
-async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text));
-  return Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+  return base64UrlEncode(crypto.getRandomValues(new Uint8Array(32)));
 }
 
 const listQuery = pageQuerySchema.extend({
@@ -121,13 +116,13 @@ export const createInvitation = route({
     return await db(async (tx) => {
       const callerRole = await requireRole(tx, params.org, MEMBER_MANAGERS);
       if (body.role === 'owner' && callerRole !== 'owner') throw ApiError.forbidden('Only owners can invite owners.');
-      const id = crypto.randomUUID();
       const token = newToken();
-      await tx`
-        insert into public.invitations (id, org_id, email, role, token_hash, invited_by)
-        values (${id}, ${params.org}, ${body.email}, ${body.role}, ${await sha256Hex(token)}, ${user.userId})
+      // Hashed by the same SQL function that accepting uses; a new invitation is pending.
+      const [invitation] = await tx<InvitationRow[]>`
+        insert into public.invitations (org_id, email, role, token_hash, invited_by)
+        values (${params.org}, ${body.email}, ${body.role}, private.hash_invitation_token(${token}), ${user.userId})
+        returning id, email, role, expires_at, invited_by, created_at, accepted_at, revoked_at, 'pending' as status
       `;
-      const invitation = await readInvitation(tx, params.org, id);
       const [names] = await tx<{ org_name: string; inviter: string }[]>`
         select o.name as org_name, p.display_name as inviter
         from public.organizations o, public.profiles p

@@ -6,7 +6,7 @@ import type { Tx } from '../_shared/db.ts';
 import { ApiError } from '../_shared/errors.ts';
 import { route } from '../_shared/http.ts';
 import { type Me, type Membership, profileUpdateSchema } from '../_shared/schemas/profile.ts';
-import { requireUser } from './access.ts';
+import { iso, requireUser } from './access.ts';
 
 interface ProfileRow {
   user_id: string;
@@ -33,8 +33,8 @@ async function readMe(tx: Tx, user: UserPrincipal): Promise<Me> {
     user_id: row.user_id,
     email: typeof user.claims.email === 'string' && user.claims.email !== '' ? user.claims.email : null,
     display_name: row.display_name,
-    created_at: row.created_at.toISOString(),
-    updated_at: row.updated_at.toISOString(),
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
     memberships: [...memberships],
   };
 }

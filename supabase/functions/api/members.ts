@@ -24,13 +24,15 @@ function memberOf(row: MemberRow): Member {
   return { user_id: row.user_id, display_name: row.display_name, email: row.email, role: row.role, joined_at: iso(row.joined_at) };
 }
 
+/** Members with the name and address their profile shows. */
+const selectMembers = (tx: Tx) => tx`
+  select m.user_id, p.display_name, p.email, m.role, m.created_at as joined_at
+  from public.memberships m
+  join public.profiles p on p.user_id = m.user_id
+`;
+
 async function readMember(tx: Tx, orgId: string, userId: string): Promise<MemberRow> {
-  const [row] = await tx<MemberRow[]>`
-    select m.user_id, p.display_name, p.email, m.role, m.created_at as joined_at
-    from public.memberships m
-    join public.profiles p on p.user_id = m.user_id
-    where m.org_id = ${orgId} and m.user_id = ${userId}
-  `;
+  const [row] = await tx<MemberRow[]>`${selectMembers(tx)} where m.org_id = ${orgId} and m.user_id = ${userId}`;
   if (!row) throw ApiError.notFound('member');
   return row;
 }
@@ -53,9 +55,7 @@ export const listMembers = route({
     const rows = await db(async (tx) => {
       await requireRole(tx, params.org);
       return await tx<MemberRow[]>`
-        select m.user_id, p.display_name, p.email, m.role, m.created_at as joined_at
-        from public.memberships m
-        join public.profiles p on p.user_id = m.user_id
+        ${selectMembers(tx)}
         where m.org_id = ${params.org}
           and ${after ? tx`(p.display_name, m.user_id) > (${after[0] as string}, ${after[1] as string}::uuid)` : tx`true`}
         order by p.display_name, m.user_id
@@ -77,8 +77,11 @@ export const updateMember = route({
       const callerRole = await requireRole(tx, params.org, MEMBER_MANAGERS);
       const target = await readMember(tx, params.org, params.user_id);
       checkOwnerRule(callerRole, target.role, body.role);
-      await tx`update public.memberships set role = ${body.role} where org_id = ${params.org} and user_id = ${params.user_id}`;
-      return memberOf(await readMember(tx, params.org, params.user_id));
+      const updated = await tx`
+        update public.memberships set role = ${body.role} where org_id = ${params.org} and user_id = ${params.user_id} returning 1
+      `;
+      if (updated.length === 0) throw ApiError.forbidden();
+      return memberOf({ ...target, role: body.role });
     });
   },
 });

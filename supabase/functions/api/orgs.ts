@@ -40,13 +40,15 @@ function organizationOf(row: OrganizationRow): Organization {
   };
 }
 
+/** The caller's organizations, each with the caller's role in it. */
+const selectOrganizations = (tx: Tx) => tx`
+  select o.id, o.slug, o.name, o.require_mfa, o.default_geofence_m, o.created_at, o.updated_at, m.role
+  from public.organizations o
+  join public.memberships m on m.org_id = o.id and m.user_id = (select auth.uid())
+`;
+
 async function readOrganization(tx: Tx, orgId: string): Promise<Organization> {
-  const [row] = await tx<OrganizationRow[]>`
-    select o.id, o.slug, o.name, o.require_mfa, o.default_geofence_m, o.created_at, o.updated_at, m.role
-    from public.organizations o
-    join public.memberships m on m.org_id = o.id and m.user_id = (select auth.uid())
-    where o.id = ${orgId}
-  `;
+  const [row] = await tx<OrganizationRow[]>`${selectOrganizations(tx)} where o.id = ${orgId}`;
   if (!row) throw ApiError.notFound('organization');
   return organizationOf(row);
 }
@@ -60,9 +62,7 @@ export const listOrganizations = route({
     const after = decodeCursor(query.cursor, ['string', 'uuid']);
     const rows = await db((tx) =>
       tx<OrganizationRow[]>`
-        select o.id, o.slug, o.name, o.require_mfa, o.default_geofence_m, o.created_at, o.updated_at, m.role
-        from public.organizations o
-        join public.memberships m on m.org_id = o.id and m.user_id = (select auth.uid())
+        ${selectOrganizations(tx)}
         where ${after ? tx`(o.name, o.id) > (${after[0] as string}, ${after[1] as string}::uuid)` : tx`true`}
         order by o.name, o.id
         limit ${query.limit + 1}

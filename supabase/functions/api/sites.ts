@@ -11,21 +11,12 @@ import { type Site, siteCreateSchema, siteListQuerySchema, siteUpdateSchema } fr
 import { iso, requireRole, requireUser, SITE_MANAGERS } from './access.ts';
 import { orgParams } from './orgs.ts';
 
-interface SiteRow {
-  id: string;
-  org_id: string;
-  name: string;
-  address: string | null;
-  latitude: number | null;
-  longitude: number | null;
-  geofence_m: number;
-  timezone: string;
-  external_ref: string | null;
+/** A sites row as postgres.js returns it: the API's Site with timestamps still as dates. */
+type SiteRow = Omit<Site, 'archived_at' | 'created_at' | 'updated_at'> & {
   archived_at: Date | null;
   created_at: Date;
   updated_at: Date;
-  distance_m?: number | null;
-}
+};
 
 const siteParams = z.strictObject({ org: idSchema, id: idSchema });
 
@@ -128,9 +119,8 @@ export const createSite = route({
     requireUser(principal);
     return await db(async (tx) => {
       await requireRole(tx, params.org, SITE_MANAGERS);
-      const id = crypto.randomUUID();
-      await tx`insert into public.sites ${tx({ id, org_id: params.org, ...columnsOf(body) })}`;
-      return siteOf(await readSite(tx, params.org, id));
+      const [row] = await tx<SiteRow[]>`insert into public.sites ${tx({ org_id: params.org, ...columnsOf(body) })} returning *`;
+      return siteOf(row);
     });
   },
 });
@@ -160,10 +150,12 @@ export const updateSite = route({
       if (body.archived !== undefined && body.archived !== (current.archived_at !== null)) {
         changes.archived_at = body.archived ? new Date() : null;
       }
-      if (Object.keys(changes).length > 0) {
-        await tx`update public.sites set ${tx(changes)} where org_id = ${params.org} and id = ${params.id}`;
-      }
-      return siteOf(await readSite(tx, params.org, params.id));
+      if (Object.keys(changes).length === 0) return siteOf(current);
+      const [row] = await tx<SiteRow[]>`
+        update public.sites set ${tx(changes)} where org_id = ${params.org} and id = ${params.id} returning *
+      `;
+      if (!row) throw ApiError.forbidden();
+      return siteOf(row);
     });
   },
 });
@@ -176,12 +168,13 @@ export const archiveSite = route({
     requireUser(principal);
     return await db(async (tx) => {
       await requireRole(tx, params.org, SITE_MANAGERS);
-      await readSite(tx, params.org, params.id);
-      await tx`
+      const [row] = await tx<SiteRow[]>`
         update public.sites set archived_at = coalesce(archived_at, now())
         where org_id = ${params.org} and id = ${params.id}
+        returning *
       `;
-      return siteOf(await readSite(tx, params.org, params.id));
+      if (!row) throw ApiError.notFound('site');
+      return siteOf(row);
     });
   },
 });
