@@ -16,22 +16,22 @@ select tests.create_invitation((select org_a from actors), 'invitee-020@example.
 select tests.act_as_anon();
 select throws_ok($$select count(*) from public.organizations$$, '42501', null, 'anon cannot read organizations');
 
-select tests.switch_to((select outsider from actors));
+select tests.act_as((select outsider from actors));
 select is((select count(*)::int from public.organizations), 0, 'a signed-in non-member sees no organization');
 
-select tests.switch_to((select b_owner from actors));
+select tests.act_as((select b_owner from actors));
 select results_eq($$select id from public.organizations$$, $$select org_b from actors$$,
   'the owner of B sees B only, not A');
 
-select tests.switch_to((select owner from actors));
+select tests.act_as((select owner from actors));
 select results_eq($$select id from public.organizations$$, $$select org_a from actors$$, 'the owner of A sees exactly A');
-select tests.switch_to((select admin from actors));
+select tests.act_as((select admin from actors));
 select results_eq($$select id from public.organizations$$, $$select org_a from actors$$, 'an admin of A sees exactly A');
-select tests.switch_to((select manager from actors));
+select tests.act_as((select manager from actors));
 select results_eq($$select id from public.organizations$$, $$select org_a from actors$$, 'a manager of A sees exactly A');
-select tests.switch_to((select inspector from actors));
+select tests.act_as((select inspector from actors));
 select results_eq($$select id from public.organizations$$, $$select org_a from actors$$, 'an inspector of A sees exactly A');
-select tests.switch_to((select viewer from actors));
+select tests.act_as((select viewer from actors));
 select results_eq($$select id from public.organizations$$, $$select org_a from actors$$, 'a viewer of A sees exactly A');
 
 -- Insert: any signed-in user creates organizations in their own name.
@@ -39,7 +39,7 @@ select tests.act_as_anon();
 select throws_ok($$insert into public.organizations (slug, name) values ('anon-020', 'Anon')$$,
   '42501', null, 'anon cannot create an organization');
 
-select tests.switch_to((select outsider from actors));
+select tests.act_as((select outsider from actors));
 select lives_ok($$insert into public.organizations (slug, name, created_by) values ('new-outsider-020', 'New', auth.uid())$$,
   'a signed-in non-member creates an organization');
 select throws_ok($$insert into public.organizations (slug, name, created_by) values ('forged-020', 'Forged', (select owner from actors))$$,
@@ -50,22 +50,22 @@ select lives_ok($$insert into public.organizations (slug, name) values ('new-def
   'created_by defaults to the caller');
 select is((select count(*)::int from public.organizations), 2,
   'the creator reads their new organizations at once, through the owner membership');
-select tests.switch_to((select b_owner from actors));
+select tests.act_as((select b_owner from actors));
 select lives_ok($$insert into public.organizations (slug, name, created_by) values ('new-b-owner-020', 'New', auth.uid())$$,
   'the owner of B creates another organization');
-select tests.switch_to((select owner from actors));
+select tests.act_as((select owner from actors));
 select lives_ok($$insert into public.organizations (slug, name, created_by) values ('new-owner-020', 'New', auth.uid())$$,
   'the owner of A creates another organization');
-select tests.switch_to((select admin from actors));
+select tests.act_as((select admin from actors));
 select lives_ok($$insert into public.organizations (slug, name, created_by) values ('new-admin-020', 'New', auth.uid())$$,
   'an admin of A creates an organization');
-select tests.switch_to((select manager from actors));
+select tests.act_as((select manager from actors));
 select lives_ok($$insert into public.organizations (slug, name, created_by) values ('new-manager-020', 'New', auth.uid())$$,
   'a manager of A creates an organization');
-select tests.switch_to((select inspector from actors));
+select tests.act_as((select inspector from actors));
 select lives_ok($$insert into public.organizations (slug, name, created_by) values ('new-inspector-020', 'New', auth.uid())$$,
   'an inspector of A creates an organization');
-select tests.switch_to((select viewer from actors));
+select tests.act_as((select viewer from actors));
 select lives_ok($$insert into public.organizations (slug, name, created_by) values ('new-viewer-020', 'New', auth.uid())$$,
   'a viewer of A creates an organization');
 select throws_ok($$insert into public.organizations (slug, name) values ('new-viewer-020', 'Taken')$$,
@@ -94,19 +94,19 @@ select tests.act_as_anon();
 select throws_ok($$update public.organizations set name = 'By anon' where id = (select org_a from actors)$$,
   '42501', null, 'anon cannot rename an organization');
 
-select tests.switch_to((select outsider from actors));
+select tests.act_as((select outsider from actors));
 with changed as (update public.organizations set name = 'By outsider' where id = (select org_a from actors) returning 1)
 select is(count(*)::int, 0, 'a non-member renames nothing (0 rows)') from changed;
-select tests.switch_to((select b_owner from actors));
+select tests.act_as((select b_owner from actors));
 with changed as (update public.organizations set name = 'By B' where id = (select org_a from actors) returning 1)
 select is(count(*)::int, 0, 'the owner of B cannot rename A (0 rows)') from changed;
-select tests.switch_to((select viewer from actors));
+select tests.act_as((select viewer from actors));
 with changed as (update public.organizations set name = 'By viewer' where id = (select org_a from actors) returning 1)
 select is(count(*)::int, 0, 'a viewer cannot rename the organization (0 rows)') from changed;
-select tests.switch_to((select inspector from actors));
+select tests.act_as((select inspector from actors));
 with changed as (update public.organizations set name = 'By inspector' where id = (select org_a from actors) returning 1)
 select is(count(*)::int, 0, 'an inspector cannot rename the organization (0 rows)') from changed;
-select tests.switch_to((select manager from actors));
+select tests.act_as((select manager from actors));
 with changed as (update public.organizations set name = 'By manager' where id = (select org_a from actors) returning 1)
 select is(count(*)::int, 0, 'a manager cannot rename the organization (0 rows)') from changed;
 
@@ -114,11 +114,11 @@ select tests.reset_role();
 select is((select name from public.organizations where id = (select org_a from actors)), 'Organization org-a-020',
   'the refused updates left A''s name as it was');
 
-select tests.switch_to((select admin from actors));
+select tests.act_as((select admin from actors));
 with changed as (update public.organizations set name = 'By admin', default_geofence_m = 300
                  where id = (select org_a from actors) returning 1)
 select is(count(*)::int, 1, 'an admin changes the organization''s settings (1 row)') from changed;
-select tests.switch_to((select owner from actors));
+select tests.act_as((select owner from actors));
 with changed as (update public.organizations set name = 'By owner' where id = (select org_a from actors) returning 1)
 select is(count(*)::int, 1, 'the owner renames the organization (1 row)') from changed;
 with changed as (update public.organizations set name = 'By A''s owner' where id = (select org_b from actors) returning 1)
@@ -166,22 +166,22 @@ select is((select default_geofence_m from public.organizations where id = (selec
 select tests.act_as_anon();
 select throws_ok($$delete from public.organizations where id = (select org_a from actors)$$,
   '42501', null, 'anon cannot delete an organization');
-select tests.switch_to((select outsider from actors));
+select tests.act_as((select outsider from actors));
 with gone as (delete from public.organizations where id = (select org_a from actors) returning 1)
 select is(count(*)::int, 0, 'a non-member deletes nothing (0 rows)') from gone;
-select tests.switch_to((select b_owner from actors));
+select tests.act_as((select b_owner from actors));
 with gone as (delete from public.organizations where id = (select org_a from actors) returning 1)
 select is(count(*)::int, 0, 'the owner of B cannot delete A (0 rows)') from gone;
-select tests.switch_to((select viewer from actors));
+select tests.act_as((select viewer from actors));
 with gone as (delete from public.organizations where id = (select org_a from actors) returning 1)
 select is(count(*)::int, 0, 'a viewer cannot delete the organization (0 rows)') from gone;
-select tests.switch_to((select inspector from actors));
+select tests.act_as((select inspector from actors));
 with gone as (delete from public.organizations where id = (select org_a from actors) returning 1)
 select is(count(*)::int, 0, 'an inspector cannot delete the organization (0 rows)') from gone;
-select tests.switch_to((select manager from actors));
+select tests.act_as((select manager from actors));
 with gone as (delete from public.organizations where id = (select org_a from actors) returning 1)
 select is(count(*)::int, 0, 'a manager cannot delete the organization (0 rows)') from gone;
-select tests.switch_to((select admin from actors));
+select tests.act_as((select admin from actors));
 with gone as (delete from public.organizations where id = (select org_a from actors) returning 1)
 select is(count(*)::int, 0, 'an admin cannot delete the organization (0 rows)') from gone;
 
@@ -189,7 +189,7 @@ select tests.reset_role();
 select is((select count(*)::int from public.memberships where org_id = (select org_a from actors)), 5,
   'after the refused deletes A still exists with its five members');
 
-select tests.switch_to((select owner from actors));
+select tests.act_as((select owner from actors));
 with gone as (delete from public.organizations where id = (select org_a from actors) returning 1)
 select is(count(*)::int, 1, 'the owner deletes the organization (1 row)') from gone;
 

@@ -20,24 +20,24 @@ grant select on actors to anon, authenticated;
 select tests.act_as_anon();
 select throws_ok($$select count(*) from public.memberships$$, '42501', null, 'anon cannot read memberships');
 
-select tests.switch_to((select outsider from actors));
+select tests.act_as((select outsider from actors));
 select is((select count(*)::int from public.memberships), 0, 'a signed-in non-member sees no membership');
-select tests.switch_to((select b_owner from actors));
+select tests.act_as((select b_owner from actors));
 select results_eq($$select org_id, user_id from public.memberships$$, $$select org_b, b_owner from actors$$,
   'the owner of B sees only their own membership of B, none of A');
-select tests.switch_to((select owner from actors));
+select tests.act_as((select owner from actors));
 select is((select count(*)::int from public.memberships where org_id = (select org_a from actors)), 8,
   'the owner of A sees all eight memberships of A');
-select tests.switch_to((select admin from actors));
+select tests.act_as((select admin from actors));
 select is((select count(*)::int from public.memberships where org_id = (select org_a from actors)), 8,
   'an admin of A sees all eight memberships of A');
-select tests.switch_to((select manager from actors));
+select tests.act_as((select manager from actors));
 select is((select count(*)::int from public.memberships where org_id = (select org_a from actors)), 8,
   'a manager of A sees all eight memberships of A');
-select tests.switch_to((select inspector from actors));
+select tests.act_as((select inspector from actors));
 select is((select count(*)::int from public.memberships where org_id = (select org_a from actors)), 8,
   'an inspector of A sees all eight memberships of A');
-select tests.switch_to((select viewer from actors));
+select tests.act_as((select viewer from actors));
 select is((select count(*)::int from public.memberships), 8,
   'a viewer of A sees the eight memberships of A and nothing else');
 
@@ -45,25 +45,25 @@ select is((select count(*)::int from public.memberships), 8,
 select tests.act_as_anon();
 select throws_ok($$insert into public.memberships (org_id, user_id, role) select org_a, outsider, 'viewer' from actors$$,
   '42501', null, 'anon cannot insert a membership');
-select tests.switch_to((select outsider from actors));
+select tests.act_as((select outsider from actors));
 select throws_ok($$insert into public.memberships (org_id, user_id, role) select org_a, outsider, 'owner' from actors$$,
   '42501', null, 'a non-member cannot make themselves owner of A');
-select tests.switch_to((select b_owner from actors));
+select tests.act_as((select b_owner from actors));
 select throws_ok($$insert into public.memberships (org_id, user_id, role) select org_a, b_owner, 'viewer' from actors$$,
   '42501', null, 'the owner of B cannot join A');
-select tests.switch_to((select viewer from actors));
+select tests.act_as((select viewer from actors));
 select throws_ok($$insert into public.memberships (org_id, user_id, role) select org_a, outsider, 'viewer' from actors$$,
   '42501', null, 'a viewer cannot add a member');
-select tests.switch_to((select inspector from actors));
+select tests.act_as((select inspector from actors));
 select throws_ok($$insert into public.memberships (org_id, user_id, role) select org_a, outsider, 'viewer' from actors$$,
   '42501', null, 'an inspector cannot add a member');
-select tests.switch_to((select manager from actors));
+select tests.act_as((select manager from actors));
 select throws_ok($$insert into public.memberships (org_id, user_id, role) select org_a, outsider, 'viewer' from actors$$,
   '42501', null, 'a manager cannot add a member');
-select tests.switch_to((select admin from actors));
+select tests.act_as((select admin from actors));
 select throws_ok($$insert into public.memberships (org_id, user_id, role) select org_a, outsider, 'viewer' from actors$$,
   '42501', null, 'an admin cannot add a member directly');
-select tests.switch_to((select owner from actors));
+select tests.act_as((select owner from actors));
 select throws_ok($$insert into public.memberships (org_id, user_id, role) select org_a, outsider, 'viewer' from actors$$,
   '42501', null, 'the owner cannot add a member directly');
 
@@ -77,21 +77,21 @@ select is((select count(*)::int from public.memberships where org_id = (select o
 select tests.act_as_anon();
 select throws_ok($$update public.memberships set role = 'admin' where user_id = (select target from actors)$$,
   '42501', null, 'anon cannot change a role');
-select tests.switch_to((select outsider from actors));
+select tests.act_as((select outsider from actors));
 with changed as (update public.memberships set role = 'admin' where user_id = (select target from actors) returning 1)
 select is(count(*)::int, 0, 'a non-member changes no role (0 rows)') from changed;
-select tests.switch_to((select b_owner from actors));
+select tests.act_as((select b_owner from actors));
 with changed as (update public.memberships set role = 'admin' where user_id = (select target from actors) returning 1)
 select is(count(*)::int, 0, 'the owner of B changes no role in A (0 rows)') from changed;
-select tests.switch_to((select viewer from actors));
+select tests.act_as((select viewer from actors));
 with changed as (update public.memberships set role = 'admin' where user_id = (select target from actors) returning 1)
 select is(count(*)::int, 0, 'a viewer changes no role (0 rows)') from changed;
 with changed as (update public.memberships set role = 'owner' where user_id = auth.uid() returning 1)
 select is(count(*)::int, 0, 'a viewer cannot promote themselves (0 rows)') from changed;
-select tests.switch_to((select inspector from actors));
+select tests.act_as((select inspector from actors));
 with changed as (update public.memberships set role = 'admin' where user_id = (select target from actors) returning 1)
 select is(count(*)::int, 0, 'an inspector changes no role (0 rows)') from changed;
-select tests.switch_to((select manager from actors));
+select tests.act_as((select manager from actors));
 with changed as (update public.memberships set role = 'admin' where user_id = (select target from actors) returning 1)
 select is(count(*)::int, 0, 'a manager changes no role (0 rows)') from changed;
 with changed as (update public.memberships set role = 'admin' where user_id = auth.uid() returning 1)
@@ -108,7 +108,7 @@ select results_eq(
   'the refused role changes left every role of A as it was'
 );
 
-select tests.switch_to((select admin from actors));
+select tests.act_as((select admin from actors));
 with changed as (update public.memberships set role = 'manager' where user_id = (select target from actors) returning 1)
 select is(count(*)::int, 1, 'an admin changes a non-owner''s role (1 row)') from changed;
 with changed as (update public.memberships set role = 'admin' where user_id = (select owner from actors) returning 1)
@@ -120,7 +120,7 @@ select throws_ok($$update public.memberships set role = 'owner' where user_id = 
 with changed as (update public.memberships set role = 'viewer' where org_id = (select org_b from actors) returning 1)
 select is(count(*)::int, 0, 'an admin of A changes no role in B (0 rows)') from changed;
 
-select tests.switch_to((select owner from actors));
+select tests.act_as((select owner from actors));
 with changed as (update public.memberships set role = 'owner' where user_id = (select target from actors) returning 1)
 select is(count(*)::int, 1, 'the owner makes a member owner (1 row)') from changed;
 with changed as (update public.memberships set role = 'viewer' where user_id = (select target from actors) returning 1)
@@ -144,22 +144,22 @@ select is((select role from public.memberships where user_id = (select b_owner f
 select tests.act_as_anon();
 select throws_ok($$delete from public.memberships where user_id = (select victim from actors)$$,
   '42501', null, 'anon cannot remove a member');
-select tests.switch_to((select outsider from actors));
+select tests.act_as((select outsider from actors));
 with gone as (delete from public.memberships where user_id = (select victim from actors) returning 1)
 select is(count(*)::int, 0, 'a non-member removes nobody (0 rows)') from gone;
-select tests.switch_to((select b_owner from actors));
+select tests.act_as((select b_owner from actors));
 with gone as (delete from public.memberships where user_id = (select victim from actors) returning 1)
 select is(count(*)::int, 0, 'the owner of B removes nobody from A (0 rows)') from gone;
-select tests.switch_to((select viewer from actors));
+select tests.act_as((select viewer from actors));
 with gone as (delete from public.memberships where user_id = (select victim from actors) returning 1)
 select is(count(*)::int, 0, 'a viewer removes nobody (0 rows)') from gone;
-select tests.switch_to((select inspector from actors));
+select tests.act_as((select inspector from actors));
 with gone as (delete from public.memberships where user_id = (select victim from actors) returning 1)
 select is(count(*)::int, 0, 'an inspector removes nobody (0 rows)') from gone;
-select tests.switch_to((select manager from actors));
+select tests.act_as((select manager from actors));
 with gone as (delete from public.memberships where user_id = (select victim from actors) returning 1)
 select is(count(*)::int, 0, 'a manager removes nobody (0 rows)') from gone;
-select tests.switch_to((select admin from actors));
+select tests.act_as((select admin from actors));
 with gone as (delete from public.memberships where user_id = (select owner from actors) returning 1)
 select is(count(*)::int, 0, 'an admin cannot remove the owner (0 rows)') from gone;
 
@@ -167,24 +167,24 @@ select tests.reset_role();
 select is((select count(*)::int from public.memberships where org_id = (select org_a from actors)), 8,
   'the refused removals left A''s eight memberships');
 
-select tests.switch_to((select admin from actors));
+select tests.act_as((select admin from actors));
 with gone as (delete from public.memberships where user_id = (select victim from actors) returning 1)
 select is(count(*)::int, 1, 'an admin removes a non-owner (1 row)') from gone;
-select tests.switch_to((select owner from actors));
+select tests.act_as((select owner from actors));
 with gone as (delete from public.memberships where user_id = (select second_victim from actors) returning 1)
 select is(count(*)::int, 1, 'the owner removes a member (1 row)') from gone;
 
 -- Leaving: each member deletes their own row, and only it.
-select tests.switch_to((select viewer from actors));
+select tests.act_as((select viewer from actors));
 with gone as (delete from public.memberships where user_id = auth.uid() returning 1)
 select is(count(*)::int, 1, 'a viewer leaves (1 row)') from gone;
-select tests.switch_to((select inspector from actors));
+select tests.act_as((select inspector from actors));
 with gone as (delete from public.memberships returning 1)
 select is(count(*)::int, 1, 'an inspector''s unfiltered delete removes only their own membership') from gone;
-select tests.switch_to((select manager from actors));
+select tests.act_as((select manager from actors));
 with gone as (delete from public.memberships where user_id = auth.uid() returning 1)
 select is(count(*)::int, 1, 'a manager leaves (1 row)') from gone;
-select tests.switch_to((select admin from actors));
+select tests.act_as((select admin from actors));
 with gone as (delete from public.memberships where user_id = auth.uid() returning 1)
 select is(count(*)::int, 1, 'an admin leaves (1 row)') from gone;
 select is((select count(*)::int from public.memberships), 0, 'after leaving, the admin sees no membership of A');

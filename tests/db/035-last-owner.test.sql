@@ -33,7 +33,7 @@ end;
 $$;
 
 -- A single owner.
-select tests.switch_to((select first_owner from actors));
+select tests.act_as((select first_owner from actors));
 select throws_ok($$update public.memberships set role = 'admin' where user_id = auth.uid()$$,
   'P0001', 'validation_failed', 'the last owner cannot demote themselves');
 select is(pg_temp.error_detail($$update public.memberships set role = 'admin' where user_id = auth.uid()$$) ->> 'field', 'role',
@@ -43,7 +43,7 @@ select throws_ok($$delete from public.memberships where user_id = auth.uid()$$,
 select is(pg_temp.error_detail($$delete from public.memberships where user_id = auth.uid()$$) ->> 'field', 'user_id',
   'removing the last owner points at the user_id field');
 
-select tests.switch_to((select admin from actors));
+select tests.act_as((select admin from actors));
 with changed as (update public.memberships set role = 'admin' where user_id = (select first_owner from actors) returning 1)
 select is(count(*)::int, 0, 'an admin cannot demote the last owner (0 rows)') from changed;
 
@@ -58,13 +58,13 @@ select is((select role from public.memberships where user_id = (select first_own
   'after the refused attempts the last owner is still owner');
 
 -- Two owners: either may go, not both.
-select tests.switch_to((select first_owner from actors));
+select tests.act_as((select first_owner from actors));
 with changed as (update public.memberships set role = 'owner' where user_id = (select second_owner from actors) returning 1)
 select is(count(*)::int, 1, 'the owner makes a second owner (1 row)') from changed;
 with gone as (delete from public.memberships where user_id = auth.uid() returning 1)
 select is(count(*)::int, 1, 'with a second owner, the first owner may leave (1 row)') from gone;
 
-select tests.switch_to((select second_owner from actors));
+select tests.act_as((select second_owner from actors));
 select throws_ok($$delete from public.memberships where user_id = auth.uid()$$,
   'P0001', 'validation_failed', 'the remaining owner is the last one and cannot leave');
 select throws_ok($$update public.memberships set role = 'admin' where user_id = auth.uid()$$,
@@ -84,7 +84,7 @@ select throws_ok(
 select is((select count(*)::int from public.memberships where org_id = (select org from actors) and role = 'owner'), 2,
   'both owners are still owners after the refused statements');
 
-select tests.switch_to((select third_owner from actors));
+select tests.act_as((select third_owner from actors));
 with changed as (update public.memberships set role = 'admin' where user_id = (select second_owner from actors) returning 1)
 select is(count(*)::int, 1, 'an owner demotes the other owner (1 row)') from changed;
 select throws_ok($$update public.memberships set role = 'admin' where user_id = auth.uid()$$,

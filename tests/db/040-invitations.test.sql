@@ -17,21 +17,21 @@ grant select on actors to anon, authenticated;
 -- Select: owners and admins only, and never the token hash.
 select tests.act_as_anon();
 select throws_ok($$select count(*) from public.invitations$$, '42501', null, 'anon cannot read invitations');
-select tests.switch_to((select outsider from actors));
+select tests.act_as((select outsider from actors));
 select is((select count(*)::int from public.invitations), 0, 'a signed-in non-member sees no invitation');
-select tests.switch_to((select b_owner from actors));
+select tests.act_as((select b_owner from actors));
 select results_eq($$select id from public.invitations$$, $$select b_invitation from actors$$,
   'the owner of B sees B''s invitation only, none of A''s');
-select tests.switch_to((select viewer from actors));
+select tests.act_as((select viewer from actors));
 select is((select count(*)::int from public.invitations), 0, 'a viewer sees no invitation');
-select tests.switch_to((select inspector from actors));
+select tests.act_as((select inspector from actors));
 select is((select count(*)::int from public.invitations), 0, 'an inspector sees no invitation');
-select tests.switch_to((select manager from actors));
+select tests.act_as((select manager from actors));
 select is((select count(*)::int from public.invitations), 0, 'a manager sees no invitation');
-select tests.switch_to((select admin from actors));
+select tests.act_as((select admin from actors));
 select is((select count(*)::int from public.invitations), 2, 'an admin sees both of A''s invitations, the owner one included');
 select throws_ok($$select token_hash from public.invitations$$, '42501', null, 'an admin cannot read token hashes');
-select tests.switch_to((select owner from actors));
+select tests.act_as((select owner from actors));
 select is((select count(*)::int from public.invitations), 2, 'the owner sees both of A''s invitations');
 select throws_ok($$select token_hash from public.invitations$$, '42501', null, 'the owner cannot read token hashes');
 select throws_ok($$select * from public.invitations$$, '42501', null, 'select * is refused because it includes the token hash');
@@ -41,35 +41,35 @@ select tests.act_as_anon();
 select throws_ok(
   $$insert into public.invitations (org_id, email, role, token_hash) select org_a, 'anon-040@example.test', 'viewer', tests.token_hash('t-anon-040') from actors$$,
   '42501', null, 'anon cannot invite');
-select tests.switch_to((select outsider from actors));
+select tests.act_as((select outsider from actors));
 select throws_ok(
   $$insert into public.invitations (org_id, email, role, token_hash) select org_a, 'by-outsider-040@example.test', 'viewer', tests.token_hash('t-outsider-040') from actors$$,
   '42501', null, 'a non-member cannot invite to A');
-select tests.switch_to((select b_owner from actors));
+select tests.act_as((select b_owner from actors));
 select throws_ok(
   $$insert into public.invitations (org_id, email, role, token_hash) select org_a, 'by-b-owner-040@example.test', 'viewer', tests.token_hash('t-b-owner-040') from actors$$,
   '42501', null, 'the owner of B cannot invite to A');
-select tests.switch_to((select viewer from actors));
+select tests.act_as((select viewer from actors));
 select throws_ok(
   $$insert into public.invitations (org_id, email, role, token_hash) select org_a, 'by-viewer-040@example.test', 'viewer', tests.token_hash('t-viewer-040') from actors$$,
   '42501', null, 'a viewer cannot invite');
-select tests.switch_to((select inspector from actors));
+select tests.act_as((select inspector from actors));
 select throws_ok(
   $$insert into public.invitations (org_id, email, role, token_hash) select org_a, 'by-inspector-040@example.test', 'viewer', tests.token_hash('t-inspector-040') from actors$$,
   '42501', null, 'an inspector cannot invite');
-select tests.switch_to((select manager from actors));
+select tests.act_as((select manager from actors));
 select throws_ok(
   $$insert into public.invitations (org_id, email, role, token_hash) select org_a, 'by-manager-040@example.test', 'viewer', tests.token_hash('t-manager-040') from actors$$,
   '42501', null, 'a manager cannot invite');
 
-select tests.switch_to((select admin from actors));
+select tests.act_as((select admin from actors));
 select lives_ok(
   $$insert into public.invitations (org_id, email, role, token_hash) select org_a, 'by-admin-040@example.test', 'admin', tests.token_hash('t-admin-040') from actors$$,
   'an admin invites an admin');
 select throws_ok(
   $$insert into public.invitations (org_id, email, role, token_hash) select org_a, 'owner-by-admin-040@example.test', 'owner', tests.token_hash('t-admin-owner-040') from actors$$,
   '42501', null, 'an admin cannot invite an owner');
-select tests.switch_to((select owner from actors));
+select tests.act_as((select owner from actors));
 select lives_ok(
   $$insert into public.invitations (org_id, email, role, token_hash) select org_a, 'owner-by-owner-040@example.test', 'owner', tests.token_hash('t-owner-040') from actors$$,
   'the owner invites an owner');
@@ -108,22 +108,22 @@ select is((select count(*)::int from public.invitations where org_id = (select o
 select tests.act_as_anon();
 select throws_ok($$update public.invitations set revoked_at = now() where id = (select viewer_invitation from actors)$$,
   '42501', null, 'anon cannot revoke an invitation');
-select tests.switch_to((select outsider from actors));
+select tests.act_as((select outsider from actors));
 with changed as (update public.invitations set revoked_at = now() where id = (select viewer_invitation from actors) returning 1)
 select is(count(*)::int, 0, 'a non-member revokes nothing (0 rows)') from changed;
-select tests.switch_to((select b_owner from actors));
+select tests.act_as((select b_owner from actors));
 with changed as (update public.invitations set revoked_at = now() where id = (select viewer_invitation from actors) returning 1)
 select is(count(*)::int, 0, 'the owner of B revokes nothing in A (0 rows)') from changed;
-select tests.switch_to((select viewer from actors));
+select tests.act_as((select viewer from actors));
 with changed as (update public.invitations set revoked_at = now() where id = (select viewer_invitation from actors) returning 1)
 select is(count(*)::int, 0, 'a viewer revokes nothing (0 rows)') from changed;
-select tests.switch_to((select inspector from actors));
+select tests.act_as((select inspector from actors));
 with changed as (update public.invitations set revoked_at = now() where id = (select viewer_invitation from actors) returning 1)
 select is(count(*)::int, 0, 'an inspector revokes nothing (0 rows)') from changed;
-select tests.switch_to((select manager from actors));
+select tests.act_as((select manager from actors));
 with changed as (update public.invitations set revoked_at = now() where id = (select viewer_invitation from actors) returning 1)
 select is(count(*)::int, 0, 'a manager revokes nothing (0 rows)') from changed;
-select tests.switch_to((select admin from actors));
+select tests.act_as((select admin from actors));
 with changed as (update public.invitations set revoked_at = now() where id = (select owner_invitation from actors) returning 1)
 select is(count(*)::int, 0, 'an admin cannot revoke an owner invitation (0 rows)') from changed;
 
@@ -131,14 +131,14 @@ select tests.reset_role();
 select is((select count(*)::int from public.invitations where org_id = (select org_a from actors) and revoked_at is not null), 0,
   'the refused revocations revoked nothing');
 
-select tests.switch_to((select admin from actors));
+select tests.act_as((select admin from actors));
 with changed as (update public.invitations set revoked_at = now() where id = (select viewer_invitation from actors) returning 1)
 select is(count(*)::int, 1, 'an admin revokes a viewer invitation (1 row)') from changed;
 select throws_ok($$update public.invitations set revoked_at = null where id = (select viewer_invitation from actors)$$,
   'P0001', 'invalid_transition', 'a revoked invitation cannot be restored');
 select throws_ok($$update public.invitations set revoked_at = now() - interval '1 day' where id = (select viewer_invitation from actors)$$,
   'P0001', 'invalid_transition', 'a revoked invitation cannot be revoked again');
-select tests.switch_to((select owner from actors));
+select tests.act_as((select owner from actors));
 with changed as (update public.invitations set revoked_at = now() where id = (select owner_invitation from actors) returning 1)
 select is(count(*)::int, 1, 'the owner revokes an owner invitation (1 row)') from changed;
 with changed as (update public.invitations set revoked_at = now() where id = (select b_invitation from actors) returning 1)
@@ -158,9 +158,9 @@ select tests.create_user('accepter-040@example.test');
 select tests.create_invitation((select org_a from actors), 'accepter-040@example.test', 'viewer', 'token-accepter-040', (select owner from actors));
 select tests.create_invitation((select org_a from actors), 'late-040@example.test', 'viewer', 'token-late-040', (select owner from actors),
                                now() - interval '1 minute');
-select tests.switch_to((select id from auth.users where email = 'accepter-040@example.test'));
+select tests.act_as((select id from auth.users where email = 'accepter-040@example.test'));
 select private.accept_invitation('token-accepter-040');
-select tests.switch_to((select owner from actors));
+select tests.act_as((select owner from actors));
 select throws_ok($$update public.invitations set revoked_at = now() where email = 'accepter-040@example.test'$$,
   'P0001', 'invalid_transition', 'an accepted invitation cannot be revoked');
 with changed as (update public.invitations set revoked_at = now() where email = 'late-040@example.test' returning 1)
@@ -169,35 +169,34 @@ select is(count(*)::int, 1, 'an expired invitation can be revoked (1 row)') from
 -- Delete: nobody; revoking keeps the record.
 select tests.act_as_anon();
 select throws_ok($$delete from public.invitations$$, '42501', null, 'anon cannot delete invitations');
-select tests.switch_to((select outsider from actors));
+select tests.act_as((select outsider from actors));
 select throws_ok($$delete from public.invitations$$, '42501', null, 'a non-member cannot delete invitations');
-select tests.switch_to((select b_owner from actors));
+select tests.act_as((select b_owner from actors));
 select throws_ok($$delete from public.invitations$$, '42501', null, 'the owner of B cannot delete invitations');
-select tests.switch_to((select viewer from actors));
+select tests.act_as((select viewer from actors));
 select throws_ok($$delete from public.invitations$$, '42501', null, 'a viewer cannot delete invitations');
-select tests.switch_to((select inspector from actors));
+select tests.act_as((select inspector from actors));
 select throws_ok($$delete from public.invitations$$, '42501', null, 'an inspector cannot delete invitations');
-select tests.switch_to((select manager from actors));
+select tests.act_as((select manager from actors));
 select throws_ok($$delete from public.invitations$$, '42501', null, 'a manager cannot delete invitations');
-select tests.switch_to((select admin from actors));
+select tests.act_as((select admin from actors));
 select throws_ok($$delete from public.invitations$$, '42501', null, 'an admin cannot delete invitations');
-select tests.switch_to((select owner from actors));
+select tests.act_as((select owner from actors));
 select throws_ok($$delete from public.invitations$$, '42501', null, 'the owner cannot delete invitations');
 select tests.reset_role();
 select is((select count(*)::int from public.invitations where org_id = (select org_a from actors)), 6,
   'the refused deletes removed no invitation of A');
 
 -- An expired open invitation gives way to a new one for the same address.
-select tests.reset_role();
 select tests.create_invitation((select org_a from actors), 'expired-040@example.test', 'viewer', 'token-expired-040', (select owner from actors),
                                now() - interval '1 minute');
 select tests.create_invitation((select org_a from actors), 'expired-owner-040@example.test', 'owner', 'token-expired-owner-040', (select owner from actors),
                                now() - interval '1 minute');
-select tests.switch_to((select owner from actors));
+select tests.act_as((select owner from actors));
 select lives_ok(
   $$insert into public.invitations (org_id, email, role, token_hash) select org_a, 'expired-040@example.test', 'manager', tests.token_hash('t-renewed-040') from actors$$,
   'the owner invites an address whose open invitation has expired');
-select tests.switch_to((select admin from actors));
+select tests.act_as((select admin from actors));
 select lives_ok(
   $$insert into public.invitations (org_id, email, role, token_hash) select org_a, 'expired-owner-040@example.test', 'viewer', tests.token_hash('t-renewed-owner-040') from actors$$,
   'an admin invites an address whose expired open invitation was for an owner');

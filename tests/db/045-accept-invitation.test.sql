@@ -30,7 +30,7 @@ select throws_ok($$select private.accept_invitation('token-invitee-045')$$, '425
 select throws_ok($$select * from private.preview_invitation('token-invitee-045')$$, '42501', null, 'anon cannot preview an invitation');
 
 -- Preview: the token is the credential.
-select tests.switch_to((select stranger from actors));
+select tests.act_as((select stranger from actors));
 select results_eq(
   $$select org_name, role, email, invited_by_name, expires_at, status from private.preview_invitation('token-invitee-045')$$,
   $$values ('Organization org-a-045', 'inspector'::public.org_role, 'invitee-045@example.test', 'Owner 045', now() + interval '7 days', 'pending')$$,
@@ -47,13 +47,13 @@ select throws_ok($$select private.accept_invitation('no-such-token-045')$$, 'P00
   'an unknown token is not found');
 select throws_ok($$select private.accept_invitation('token-invitee-045')$$, 'P0001', 'forbidden',
   'a user whose email is not the invited address cannot accept');
-select tests.switch_to((select outsider from actors));
+select tests.act_as((select outsider from actors));
 select throws_ok($$select private.accept_invitation('token-invitee-045')$$, 'P0001', 'forbidden',
   'a member of nothing cannot accept someone else''s invitation either');
-select tests.switch_to((select late from actors));
+select tests.act_as((select late from actors));
 select throws_ok($$select private.accept_invitation('token-late-045')$$, 'P0001', 'invalid_transition',
   'an expired invitation cannot be accepted');
-select tests.switch_to((select dropped from actors));
+select tests.act_as((select dropped from actors));
 select throws_ok($$select private.accept_invitation('token-dropped-045')$$, 'P0001', 'invalid_transition',
   'a revoked invitation cannot be accepted');
 
@@ -65,7 +65,7 @@ select is((select count(*)::int from public.invitations where email in ('invitee
   'the refused acceptances accepted nothing');
 
 -- Accepting.
-select tests.switch_to((select invitee from actors));
+select tests.act_as((select invitee from actors));
 select is((select count(*)::int from public.organizations), 0, 'before accepting, the invitee sees no organization');
 select is(private.accept_invitation('token-invitee-045'), (select org_a from actors), 'the invitee accepts and gets the organization''s id');
 select results_eq($$select id from public.organizations$$, $$select org_a from actors$$, 'after accepting, the invitee reads the organization');
@@ -91,7 +91,7 @@ select results_eq(
 );
 
 -- A member keeps the role they have.
-select tests.switch_to((select member_invitee from actors));
+select tests.act_as((select member_invitee from actors));
 select is(private.accept_invitation('token-member-045'), (select org_a from actors), 'a member accepts an invitation to their organization');
 select is((select role from public.memberships where user_id = auth.uid()), 'admin'::public.org_role,
   'and keeps their role rather than taking the invited one');
@@ -100,13 +100,13 @@ select ok((select accepted_at is not null from public.invitations where email = 
   'that invitation is marked accepted');
 
 -- Accepted by someone else: the first holder accepts, then gives up the address to a new account.
-select tests.switch_to((select first_holder from actors));
+select tests.act_as((select first_holder from actors));
 select is(private.accept_invitation('token-holder-045'), (select org_a from actors), 'the first holder of the address accepts');
 select tests.reset_role();
 update auth.users set email = 'moved-045@example.test' where id = (select first_holder from actors);
 alter table actors add column second_holder uuid;
 update actors set second_holder = tests.create_user('holder-045@example.test');
-select tests.switch_to((select second_holder from actors));
+select tests.act_as((select second_holder from actors));
 select throws_ok($$select private.accept_invitation('token-holder-045')$$, 'P0001', 'invalid_transition',
   'an invitation accepted by another account cannot be accepted again');
 select tests.reset_role();

@@ -17,42 +17,42 @@ grant select on actors to anon, authenticated;
 -- Select: members of the organization.
 select tests.act_as_anon();
 select throws_ok($$select count(*) from public.sites$$, '42501', null, 'anon cannot read sites');
-select tests.switch_to((select outsider from actors));
+select tests.act_as((select outsider from actors));
 select is((select count(*)::int from public.sites), 0, 'a signed-in non-member sees no site');
-select tests.switch_to((select b_owner from actors));
+select tests.act_as((select b_owner from actors));
 select results_eq($$select id from public.sites$$, $$select site_b from actors$$, 'the owner of B sees B''s site only, none of A''s');
-select tests.switch_to((select viewer from actors));
+select tests.act_as((select viewer from actors));
 select results_eq($$select id from public.sites$$, $$select site_a from actors$$, 'a viewer sees A''s site only');
-select tests.switch_to((select inspector from actors));
+select tests.act_as((select inspector from actors));
 select results_eq($$select id from public.sites$$, $$select site_a from actors$$, 'an inspector sees A''s site only');
-select tests.switch_to((select manager from actors));
+select tests.act_as((select manager from actors));
 select results_eq($$select id from public.sites$$, $$select site_a from actors$$, 'a manager sees A''s site only');
-select tests.switch_to((select admin from actors));
+select tests.act_as((select admin from actors));
 select results_eq($$select id from public.sites$$, $$select site_a from actors$$, 'an admin sees A''s site only');
-select tests.switch_to((select owner from actors));
+select tests.act_as((select owner from actors));
 select results_eq($$select id from public.sites$$, $$select site_a from actors$$, 'the owner sees A''s site only');
 
 -- Insert: owners, admins and managers.
 select tests.act_as_anon();
 select throws_ok($$insert into public.sites (org_id, name) select org_a, 'By anon' from actors$$,
   '42501', null, 'anon cannot add a site');
-select tests.switch_to((select outsider from actors));
+select tests.act_as((select outsider from actors));
 select throws_ok($$insert into public.sites (org_id, name) select org_a, 'By outsider' from actors$$,
   '42501', null, 'a non-member cannot add a site to A');
-select tests.switch_to((select b_owner from actors));
+select tests.act_as((select b_owner from actors));
 select throws_ok($$insert into public.sites (org_id, name) select org_a, 'By B''s owner' from actors$$,
   '42501', null, 'the owner of B cannot add a site to A');
-select tests.switch_to((select viewer from actors));
+select tests.act_as((select viewer from actors));
 select throws_ok($$insert into public.sites (org_id, name) select org_a, 'By viewer' from actors$$,
   '42501', null, 'a viewer cannot add a site');
-select tests.switch_to((select inspector from actors));
+select tests.act_as((select inspector from actors));
 select throws_ok($$insert into public.sites (org_id, name) select org_a, 'By inspector' from actors$$,
   '42501', null, 'an inspector cannot add a site');
-select tests.switch_to((select manager from actors));
+select tests.act_as((select manager from actors));
 select lives_ok($$insert into public.sites (org_id, name) select org_a, 'By manager' from actors$$, 'a manager adds a site');
-select tests.switch_to((select admin from actors));
+select tests.act_as((select admin from actors));
 select lives_ok($$insert into public.sites (org_id, name) select org_a, 'By admin' from actors$$, 'an admin adds a site');
-select tests.switch_to((select owner from actors));
+select tests.act_as((select owner from actors));
 select lives_ok($$insert into public.sites (org_id, name) select org_a, 'By owner' from actors$$, 'the owner adds a site');
 select throws_ok($$insert into public.sites (org_id, name) select org_b, 'Into B' from actors$$,
   '42501', null, 'the owner of A cannot add a site to B');
@@ -76,16 +76,16 @@ select is((select count(*)::int from public.sites where org_id = (select org_b f
 select tests.act_as_anon();
 select throws_ok($$update public.sites set name = 'By anon' where id = (select site_a from actors)$$,
   '42501', null, 'anon cannot edit a site');
-select tests.switch_to((select outsider from actors));
+select tests.act_as((select outsider from actors));
 with changed as (update public.sites set name = 'By outsider' where id = (select site_a from actors) returning 1)
 select is(count(*)::int, 0, 'a non-member edits nothing (0 rows)') from changed;
-select tests.switch_to((select b_owner from actors));
+select tests.act_as((select b_owner from actors));
 with changed as (update public.sites set name = 'By B''s owner' where id = (select site_a from actors) returning 1)
 select is(count(*)::int, 0, 'the owner of B edits nothing in A (0 rows)') from changed;
-select tests.switch_to((select viewer from actors));
+select tests.act_as((select viewer from actors));
 with changed as (update public.sites set name = 'By viewer' where id = (select site_a from actors) returning 1)
 select is(count(*)::int, 0, 'a viewer edits nothing (0 rows)') from changed;
-select tests.switch_to((select inspector from actors));
+select tests.act_as((select inspector from actors));
 with changed as (update public.sites set archived_at = now() where id = (select site_a from actors) returning 1)
 select is(count(*)::int, 0, 'an inspector archives nothing (0 rows)') from changed;
 
@@ -93,13 +93,13 @@ select tests.reset_role();
 select results_eq($$select name, archived_at from public.sites where id = (select site_a from actors)$$,
   $$values ('Depot A', null::timestamptz)$$, 'the refused edits left A''s site as it was');
 
-select tests.switch_to((select manager from actors));
+select tests.act_as((select manager from actors));
 with changed as (update public.sites set name = 'Renamed by manager' where id = (select site_a from actors) returning 1)
 select is(count(*)::int, 1, 'a manager edits a site (1 row)') from changed;
-select tests.switch_to((select admin from actors));
+select tests.act_as((select admin from actors));
 with changed as (update public.sites set address = '1 Admin Street' where id = (select site_a from actors) returning 1)
 select is(count(*)::int, 1, 'an admin edits a site (1 row)') from changed;
-select tests.switch_to((select owner from actors));
+select tests.act_as((select owner from actors));
 with changed as (update public.sites set geofence_m = 500 where id = (select site_a from actors) returning 1)
 select is(count(*)::int, 1, 'the owner edits a site (1 row)') from changed;
 with changed as (update public.sites set name = 'By A''s owner' where id = (select site_b from actors) returning 1)
@@ -110,7 +110,7 @@ select throws_ok($$update public.sites set created_by = (select viewer from acto
   '42501', null, 'a site''s creator cannot be changed');
 select throws_ok($$update public.sites set created_at = now() where id = (select site_a from actors)$$,
   '42501', null, 'a site''s created_at cannot be changed');
-select tests.switch_to((select manager from actors));
+select tests.act_as((select manager from actors));
 with changed as (update public.sites set archived_at = now() where id = (select site_a from actors) returning 1)
 select is(count(*)::int, 1, 'a manager archives a site (1 row)') from changed;
 with changed as (update public.sites set archived_at = null where id = (select site_a from actors) returning 1)
@@ -128,26 +128,26 @@ select is((select name from public.sites where id = (select site_b from actors))
 create temp table sites_before_deletes on commit drop as select count(*)::int as n from public.sites;
 select tests.act_as_anon();
 select throws_ok($$delete from public.sites$$, '42501', null, 'anon cannot delete sites');
-select tests.switch_to((select outsider from actors));
+select tests.act_as((select outsider from actors));
 select throws_ok($$delete from public.sites$$, '42501', null, 'a non-member cannot delete sites');
-select tests.switch_to((select b_owner from actors));
+select tests.act_as((select b_owner from actors));
 select throws_ok($$delete from public.sites$$, '42501', null, 'the owner of B cannot delete sites');
-select tests.switch_to((select viewer from actors));
+select tests.act_as((select viewer from actors));
 select throws_ok($$delete from public.sites$$, '42501', null, 'a viewer cannot delete sites');
-select tests.switch_to((select inspector from actors));
+select tests.act_as((select inspector from actors));
 select throws_ok($$delete from public.sites$$, '42501', null, 'an inspector cannot delete sites');
-select tests.switch_to((select manager from actors));
+select tests.act_as((select manager from actors));
 select throws_ok($$delete from public.sites$$, '42501', null, 'a manager cannot delete sites');
-select tests.switch_to((select admin from actors));
+select tests.act_as((select admin from actors));
 select throws_ok($$delete from public.sites$$, '42501', null, 'an admin cannot delete sites');
-select tests.switch_to((select owner from actors));
+select tests.act_as((select owner from actors));
 select throws_ok($$delete from public.sites$$, '42501', null, 'the owner cannot delete sites');
 
 select tests.reset_role();
 select is((select count(*)::int from public.sites), (select n from sites_before_deletes), 'the refused deletes removed no site');
 
 -- The geofence default and the constraints, as a manager.
-select tests.switch_to((select manager from actors));
+select tests.act_as((select manager from actors));
 select is((select geofence_m from public.sites where name = 'By manager'), 350,
   'a site added without a geofence gets its organization''s default');
 insert into public.sites (org_id, name, geofence_m) select org_a, 'Tight fence', 25 from actors;
@@ -191,7 +191,7 @@ select lives_ok($$insert into public.sites (org_id, name, timezone) select org_a
 select is((select timezone from public.sites where name = 'By manager'), 'UTC', 'the time zone defaults to UTC');
 select throws_ok($$insert into public.sites (org_id, name, external_ref) select org_a, 'Same ref', 'REF-1' from actors$$,
   '23505', null, 'an external reference already used in the organization is refused');
-select tests.switch_to((select b_owner from actors));
+select tests.act_as((select b_owner from actors));
 select lives_ok($$insert into public.sites (org_id, name, external_ref) select org_b, 'Same ref in B', 'REF-1' from actors$$,
   'another organization may use the same external reference');
 

@@ -24,20 +24,20 @@ select results_eq(
 -- Select: every member of the organization (viewers are its auditors).
 select tests.act_as_anon();
 select throws_ok($$select count(*) from public.audit_log$$, '42501', null, 'anon cannot read the audit log');
-select tests.switch_to((select outsider from actors));
+select tests.act_as((select outsider from actors));
 select is((select count(*)::int from public.audit_log), 0, 'a signed-in non-member reads no entry');
-select tests.switch_to((select b_owner from actors));
+select tests.act_as((select b_owner from actors));
 select is((select count(*)::int from public.audit_log where org_id = (select org_a from actors)), 0, 'the owner of B reads none of A''s entries');
 select is((select count(*)::int from public.audit_log), (select b from fixture_entries), 'the owner of B reads B''s entries');
-select tests.switch_to((select viewer from actors));
+select tests.act_as((select viewer from actors));
 select is((select count(*)::int from public.audit_log), (select a from fixture_entries), 'a viewer reads all of A''s entries and no other');
-select tests.switch_to((select inspector from actors));
+select tests.act_as((select inspector from actors));
 select is((select count(*)::int from public.audit_log), (select a from fixture_entries), 'an inspector reads all of A''s entries and no other');
-select tests.switch_to((select manager from actors));
+select tests.act_as((select manager from actors));
 select is((select count(*)::int from public.audit_log), (select a from fixture_entries), 'a manager reads all of A''s entries and no other');
-select tests.switch_to((select admin from actors));
+select tests.act_as((select admin from actors));
 select is((select count(*)::int from public.audit_log), (select a from fixture_entries), 'an admin reads all of A''s entries and no other');
-select tests.switch_to((select owner from actors));
+select tests.act_as((select owner from actors));
 select is((select count(*)::int from public.audit_log), (select a from fixture_entries), 'the owner reads all of A''s entries and no other');
 
 -- Insert, update, delete: refused to every API role.
@@ -46,37 +46,37 @@ select throws_ok($$insert into public.audit_log (org_id, actor_kind, action, ent
   '42501', null, 'anon cannot write an entry');
 select throws_ok($$update public.audit_log set entity = 'nothing'$$, '42501', null, 'anon cannot change entries');
 select throws_ok($$delete from public.audit_log$$, '42501', null, 'anon cannot delete entries');
-select tests.switch_to((select outsider from actors));
+select tests.act_as((select outsider from actors));
 select throws_ok($$insert into public.audit_log (org_id, actor_kind, action, entity) select org_a, 'user', 'insert', 'sites' from actors$$,
   '42501', null, 'a non-member cannot write an entry');
 select throws_ok($$update public.audit_log set entity = 'nothing'$$, '42501', null, 'a non-member cannot change entries');
 select throws_ok($$delete from public.audit_log$$, '42501', null, 'a non-member cannot delete entries');
-select tests.switch_to((select b_owner from actors));
+select tests.act_as((select b_owner from actors));
 select throws_ok($$insert into public.audit_log (org_id, actor_kind, action, entity) select org_a, 'user', 'insert', 'sites' from actors$$,
   '42501', null, 'the owner of B cannot write an entry');
 select throws_ok($$update public.audit_log set entity = 'nothing'$$, '42501', null, 'the owner of B cannot change entries');
 select throws_ok($$delete from public.audit_log$$, '42501', null, 'the owner of B cannot delete entries');
-select tests.switch_to((select viewer from actors));
+select tests.act_as((select viewer from actors));
 select throws_ok($$insert into public.audit_log (org_id, actor_kind, action, entity) select org_a, 'user', 'insert', 'sites' from actors$$,
   '42501', null, 'a viewer cannot write an entry');
 select throws_ok($$update public.audit_log set entity = 'nothing'$$, '42501', null, 'a viewer cannot change entries');
 select throws_ok($$delete from public.audit_log$$, '42501', null, 'a viewer cannot delete entries');
-select tests.switch_to((select inspector from actors));
+select tests.act_as((select inspector from actors));
 select throws_ok($$insert into public.audit_log (org_id, actor_kind, action, entity) select org_a, 'user', 'insert', 'sites' from actors$$,
   '42501', null, 'an inspector cannot write an entry');
 select throws_ok($$update public.audit_log set entity = 'nothing'$$, '42501', null, 'an inspector cannot change entries');
 select throws_ok($$delete from public.audit_log$$, '42501', null, 'an inspector cannot delete entries');
-select tests.switch_to((select manager from actors));
+select tests.act_as((select manager from actors));
 select throws_ok($$insert into public.audit_log (org_id, actor_kind, action, entity) select org_a, 'user', 'insert', 'sites' from actors$$,
   '42501', null, 'a manager cannot write an entry');
 select throws_ok($$update public.audit_log set entity = 'nothing'$$, '42501', null, 'a manager cannot change entries');
 select throws_ok($$delete from public.audit_log$$, '42501', null, 'a manager cannot delete entries');
-select tests.switch_to((select owner from actors));
+select tests.act_as((select owner from actors));
 select throws_ok($$insert into public.audit_log (org_id, actor_kind, action, entity) select org_a, 'user', 'insert', 'sites' from actors$$,
   '42501', null, 'the owner cannot write an entry');
 select throws_ok($$update public.audit_log set entity = 'nothing'$$, '42501', null, 'the owner cannot change entries');
 select throws_ok($$delete from public.audit_log$$, '42501', null, 'the owner cannot delete entries');
-select tests.switch_to((select admin from actors));
+select tests.act_as((select admin from actors));
 select throws_ok($$insert into public.audit_log (org_id, actor_kind, action, entity) select org_a, 'user', 'insert', 'sites' from actors$$,
   '42501', null, 'an admin cannot write an entry');
 select throws_ok($$update public.audit_log set actor_user_id = null$$, '42501', null, 'an admin cannot change entries');
@@ -97,20 +97,20 @@ select is((select count(*)::int from public.audit_log where org_id = (select org
   'the refused writes left A''s entries as they were');
 
 -- What the triggers write, credited to the signed-in user.
-select tests.switch_to((select owner from actors));
+select tests.act_as((select owner from actors));
 update public.organizations set name = 'Renamed 060' where id = (select org_a from actors);
 update public.memberships set role = 'inspector' where user_id = (select viewer from actors);
 insert into public.organizations (id, slug, name) values ('00000000-0000-4000-8000-000000060001', 'short-lived-060', 'Short lived');
-select tests.switch_to((select admin from actors));
+select tests.act_as((select admin from actors));
 insert into public.invitations (org_id, email, role, token_hash)
   select org_a, 'invitee-060@example.test', 'viewer', tests.token_hash('token-060') from actors;
 update public.invitations set revoked_at = now() where email = 'invitee-060@example.test';
-select tests.switch_to((select manager from actors));
+select tests.act_as((select manager from actors));
 insert into public.sites (org_id, name) select org_a, 'Audited site' from actors;
 update public.sites set name = 'Audited site, renamed' where name = 'Audited site';
-select tests.switch_to((select inspector from actors));
+select tests.act_as((select inspector from actors));
 delete from public.memberships where user_id = auth.uid();
-select tests.switch_to((select owner from actors));
+select tests.act_as((select owner from actors));
 insert into public.invitations (org_id, email, role, token_hash)
   values ('00000000-0000-4000-8000-000000060001', 'short-060@example.test', 'viewer', tests.token_hash('token-short-060'));
 delete from public.organizations where id = '00000000-0000-4000-8000-000000060001';
@@ -194,9 +194,9 @@ select is((select count(*)::int from public.audit_log where org_id = (select org
   'the seven changes to A wrote seven user entries');
 
 -- The new entries are readable to the owner only through the policy, like the old ones.
-select tests.switch_to((select manager from actors));
+select tests.act_as((select manager from actors));
 select is((select count(*)::int from public.audit_log), (select a from fixture_entries) + 7, 'a manager reads A''s new entries too');
-select tests.switch_to((select owner from actors));
+select tests.act_as((select owner from actors));
 select is((select count(*)::int from public.audit_log where org_id = (select org_a from actors)), (select a from fixture_entries) + 7,
   'the owner reads A''s new entries too');
 select is((select count(*)::int from public.audit_log where org_id = '00000000-0000-4000-8000-000000060001'), 0,
@@ -211,7 +211,7 @@ select is((select count(*)::int from public.audit_log where org_id = '00000000-0
 set local session_replication_role = replica;
 update public.organizations set updated_at = now() - interval '1 day' where id = (select org_a from actors);
 set local session_replication_role = origin;
-select tests.switch_to((select owner from actors));
+select tests.act_as((select owner from actors));
 update public.organizations set name = name where id = (select org_a from actors);
 select tests.reset_role();
 select is((select count(*)::int from public.audit_log

@@ -11,19 +11,19 @@ grant select on actors to anon, authenticated;
 select tests.act_as_anon();
 select throws_ok($$insert into public.idempotency_keys (principal_id, key, request_hash) select owner, 'key-070', 'hash' from actors$$,
   '42501', null, 'anon cannot store a key');
-select tests.switch_to((select outsider from actors));
+select tests.act_as((select outsider from actors));
 select lives_ok($$insert into public.idempotency_keys (key, request_hash) values ('key-070', 'hash-outsider')$$, 'a non-member stores a key');
-select tests.switch_to((select b_owner from actors));
+select tests.act_as((select b_owner from actors));
 select lives_ok($$insert into public.idempotency_keys (key, request_hash) values ('key-070', 'hash-b-owner')$$, 'the owner of B stores a key');
-select tests.switch_to((select viewer from actors));
+select tests.act_as((select viewer from actors));
 select lives_ok($$insert into public.idempotency_keys (key, request_hash) values ('key-070', 'hash-viewer')$$, 'a viewer stores a key');
-select tests.switch_to((select inspector from actors));
+select tests.act_as((select inspector from actors));
 select lives_ok($$insert into public.idempotency_keys (key, request_hash) values ('key-070', 'hash-inspector')$$, 'an inspector stores a key');
-select tests.switch_to((select manager from actors));
+select tests.act_as((select manager from actors));
 select lives_ok($$insert into public.idempotency_keys (key, request_hash) values ('key-070', 'hash-manager')$$, 'a manager stores a key');
-select tests.switch_to((select admin from actors));
+select tests.act_as((select admin from actors));
 select lives_ok($$insert into public.idempotency_keys (key, request_hash) values ('key-070', 'hash-admin')$$, 'an admin stores a key');
-select tests.switch_to((select owner from actors));
+select tests.act_as((select owner from actors));
 select lives_ok($$insert into public.idempotency_keys (key, request_hash) values ('key-070', 'hash-owner')$$, 'the owner stores a key');
 select throws_ok($$insert into public.idempotency_keys (key, request_hash) values ('key-070', 'hash-again')$$,
   '23505', null, 'a sender cannot store the same key twice');
@@ -55,43 +55,43 @@ select results_eq(
 -- Select: each sender reads exactly their own row.
 select tests.act_as_anon();
 select throws_ok($$select count(*) from public.idempotency_keys$$, '42501', null, 'anon cannot read keys');
-select tests.switch_to((select outsider from actors));
+select tests.act_as((select outsider from actors));
 select results_eq($$select request_hash from public.idempotency_keys$$, $$values ('hash-outsider')$$, 'a non-member reads only their own key');
-select tests.switch_to((select b_owner from actors));
+select tests.act_as((select b_owner from actors));
 select results_eq($$select request_hash from public.idempotency_keys$$, $$values ('hash-b-owner')$$, 'the owner of B reads only their own key');
-select tests.switch_to((select viewer from actors));
+select tests.act_as((select viewer from actors));
 select results_eq($$select request_hash from public.idempotency_keys$$, $$values ('hash-viewer')$$, 'a viewer reads only their own key');
-select tests.switch_to((select inspector from actors));
+select tests.act_as((select inspector from actors));
 select results_eq($$select request_hash from public.idempotency_keys$$, $$values ('hash-inspector')$$, 'an inspector reads only their own key');
-select tests.switch_to((select manager from actors));
+select tests.act_as((select manager from actors));
 select results_eq($$select request_hash from public.idempotency_keys$$, $$values ('hash-manager')$$, 'a manager reads only their own key');
-select tests.switch_to((select admin from actors));
+select tests.act_as((select admin from actors));
 select results_eq($$select request_hash from public.idempotency_keys$$, $$values ('hash-admin')$$, 'an admin reads only their own key');
-select tests.switch_to((select owner from actors));
+select tests.act_as((select owner from actors));
 select results_eq($$select request_hash from public.idempotency_keys$$, $$values ('hash-owner')$$, 'the owner reads only their own key');
 
 -- Update: an unfiltered update records the response on the sender's own row only.
 select tests.act_as_anon();
 select throws_ok($$update public.idempotency_keys set response_status = 500$$, '42501', null, 'anon cannot record a response');
-select tests.switch_to((select outsider from actors));
+select tests.act_as((select outsider from actors));
 with changed as (update public.idempotency_keys set response_status = 201 returning 1)
 select is(count(*)::int, 1, 'a non-member''s unfiltered update changes only their own key') from changed;
-select tests.switch_to((select b_owner from actors));
+select tests.act_as((select b_owner from actors));
 with changed as (update public.idempotency_keys set response_status = 201 returning 1)
 select is(count(*)::int, 1, 'the owner of B''s unfiltered update changes only their own key') from changed;
-select tests.switch_to((select viewer from actors));
+select tests.act_as((select viewer from actors));
 with changed as (update public.idempotency_keys set response_status = 201 returning 1)
 select is(count(*)::int, 1, 'a viewer''s unfiltered update changes only their own key') from changed;
-select tests.switch_to((select inspector from actors));
+select tests.act_as((select inspector from actors));
 with changed as (update public.idempotency_keys set response_status = 201 returning 1)
 select is(count(*)::int, 1, 'an inspector''s unfiltered update changes only their own key') from changed;
-select tests.switch_to((select manager from actors));
+select tests.act_as((select manager from actors));
 with changed as (update public.idempotency_keys set response_status = 201 returning 1)
 select is(count(*)::int, 1, 'a manager''s unfiltered update changes only their own key') from changed;
-select tests.switch_to((select admin from actors));
+select tests.act_as((select admin from actors));
 with changed as (update public.idempotency_keys set response_status = 201 returning 1)
 select is(count(*)::int, 1, 'an admin''s unfiltered update changes only their own key') from changed;
-select tests.switch_to((select owner from actors));
+select tests.act_as((select owner from actors));
 with changed as (update public.idempotency_keys set response_status = 201, response_body = '{"id": 1}' returning 1)
 select is(count(*)::int, 1, 'the owner''s unfiltered update changes only their own key') from changed;
 select throws_ok($$update public.idempotency_keys set request_hash = 'other'$$, '42501', null, 'the request hash cannot be changed');
@@ -111,22 +111,22 @@ select is((select response_body from public.idempotency_keys where principal_id 
 -- Delete: an unfiltered delete purges the sender's own row only.
 select tests.act_as_anon();
 select throws_ok($$delete from public.idempotency_keys$$, '42501', null, 'anon cannot purge keys');
-select tests.switch_to((select outsider from actors));
+select tests.act_as((select outsider from actors));
 with gone as (delete from public.idempotency_keys returning 1)
 select is(count(*)::int, 1, 'a non-member''s unfiltered delete purges only their own key') from gone;
-select tests.switch_to((select b_owner from actors));
+select tests.act_as((select b_owner from actors));
 with gone as (delete from public.idempotency_keys returning 1)
 select is(count(*)::int, 1, 'the owner of B''s unfiltered delete purges only their own key') from gone;
-select tests.switch_to((select viewer from actors));
+select tests.act_as((select viewer from actors));
 with gone as (delete from public.idempotency_keys returning 1)
 select is(count(*)::int, 1, 'a viewer''s unfiltered delete purges only their own key') from gone;
-select tests.switch_to((select inspector from actors));
+select tests.act_as((select inspector from actors));
 with gone as (delete from public.idempotency_keys returning 1)
 select is(count(*)::int, 1, 'an inspector''s unfiltered delete purges only their own key') from gone;
-select tests.switch_to((select manager from actors));
+select tests.act_as((select manager from actors));
 with gone as (delete from public.idempotency_keys returning 1)
 select is(count(*)::int, 1, 'a manager''s unfiltered delete purges only their own key') from gone;
-select tests.switch_to((select admin from actors));
+select tests.act_as((select admin from actors));
 with gone as (delete from public.idempotency_keys returning 1)
 select is(count(*)::int, 1, 'an admin''s unfiltered delete purges only their own key') from gone;
 
@@ -134,7 +134,7 @@ select tests.reset_role();
 select results_eq($$select principal_id from public.idempotency_keys where key = 'key-070'$$, $$select owner from actors$$,
   'after six senders purged, only the owner''s key is left');
 
-select tests.switch_to((select owner from actors));
+select tests.act_as((select owner from actors));
 with gone as (delete from public.idempotency_keys returning 1)
 select is(count(*)::int, 1, 'the owner''s unfiltered delete purges their own key') from gone;
 

@@ -16,11 +16,11 @@ select tests.create_invitation(org_a, 'invitee-080@example.test', 'viewer', 'tok
 grant select on actors to anon, authenticated, service_role;
 
 -- Reads at aal1.
-select tests.switch_to((select viewer from actors), 'aal1');
+select tests.act_as((select viewer from actors), 'aal1');
 select results_eq($$select id from public.organizations$$, $$select org_a from actors$$, 'a viewer at aal1 still reads the organization');
 select is((select count(*)::int from public.memberships), 6, 'a viewer at aal1 still reads the memberships');
 select is((select count(*)::int from public.sites), 1, 'a viewer at aal1 still reads the sites');
-select tests.switch_to((select owner from actors), 'aal1');
+select tests.act_as((select owner from actors), 'aal1');
 select is((select count(*)::int from public.invitations), 1, 'the owner at aal1 still reads the invitations');
 select isnt((select count(*)::int from public.audit_log), 0, 'the owner at aal1 still reads the audit log');
 
@@ -37,13 +37,13 @@ select throws_ok($$delete from public.memberships where user_id = (select viewer
   'P0001', 'mfa_required', 'the owner at aal1 cannot remove a member');
 select throws_ok($$update public.invitations set revoked_at = now() where email = 'invitee-080@example.test'$$,
   'P0001', 'mfa_required', 'the owner at aal1 cannot revoke an invitation');
-select tests.switch_to((select admin from actors), 'aal1');
+select tests.act_as((select admin from actors), 'aal1');
 select throws_ok(
   $$insert into public.invitations (org_id, email, role, token_hash) select org_a, 'new-080@example.test', 'viewer', tests.token_hash('t-080') from actors$$,
   'P0001', 'mfa_required', 'an admin at aal1 cannot invite');
 select throws_ok($$update public.memberships set role = 'inspector' where user_id = (select viewer from actors)$$,
   'P0001', 'mfa_required', 'an admin at aal1 cannot change a role');
-select tests.switch_to((select manager from actors), 'aal1');
+select tests.act_as((select manager from actors), 'aal1');
 select throws_ok($$insert into public.sites (org_id, name) select org_a, 'Added at aal1' from actors$$,
   'P0001', 'mfa_required', 'a manager at aal1 cannot add a site');
 select throws_ok($$update public.sites set name = 'Renamed at aal1' where id = (select site_a from actors)$$,
@@ -64,38 +64,38 @@ select results_eq(
   'the refused aal1 writes changed nothing'
 );
 
-select tests.switch_to((select manager from actors), 'aal2');
+select tests.act_as((select manager from actors), 'aal2');
 select lives_ok($$insert into public.sites (org_id, name) select org_a, 'Added at aal2' from actors$$, 'a manager at aal2 adds a site');
 with changed as (update public.sites set name = 'Renamed at aal2' where id = (select site_a from actors) returning 1)
 select is(count(*)::int, 1, 'a manager at aal2 edits a site (1 row)') from changed;
-select tests.switch_to((select admin from actors), 'aal2');
+select tests.act_as((select admin from actors), 'aal2');
 select lives_ok(
   $$insert into public.invitations (org_id, email, role, token_hash) select org_a, 'new-080@example.test', 'viewer', tests.token_hash('t-080') from actors$$,
   'an admin at aal2 invites');
 with changed as (update public.memberships set role = 'inspector' where user_id = (select viewer from actors) returning 1)
 select is(count(*)::int, 1, 'an admin at aal2 changes a role (1 row)') from changed;
-select tests.switch_to((select owner from actors), 'aal2');
+select tests.act_as((select owner from actors), 'aal2');
 with changed as (update public.organizations set name = 'At aal2' where id = (select org_a from actors) returning 1)
 select is(count(*)::int, 1, 'the owner at aal2 renames the organization (1 row)') from changed;
 with changed as (update public.invitations set revoked_at = now() where email = 'new-080@example.test' returning 1)
 select is(count(*)::int, 1, 'the owner at aal2 revokes an invitation (1 row)') from changed;
 
 -- Leaving and accepting an invitation need no second factor.
-select tests.switch_to((select leaver from actors), 'aal1');
+select tests.act_as((select leaver from actors), 'aal1');
 with gone as (delete from public.memberships where user_id = auth.uid() returning 1)
 select is(count(*)::int, 1, 'a member at aal1 leaves (1 row)') from gone;
-select tests.switch_to((select invitee from actors), 'aal1');
+select tests.act_as((select invitee from actors), 'aal1');
 select is(private.accept_invitation('token-080'), (select org_a from actors), 'an invitee at aal1 accepts the invitation');
 select is((select role from public.memberships where user_id = auth.uid()), 'viewer'::public.org_role,
   'and is a member of the organization requiring MFA');
 
 -- Outsiders learn nothing from the requirement: they are refused as before.
-select tests.switch_to((select outsider from actors), 'aal1');
+select tests.act_as((select outsider from actors), 'aal1');
 select throws_ok($$insert into public.sites (org_id, name) select org_a, 'By outsider' from actors$$,
   '42501', null, 'a non-member at aal1 is refused by row-level security, not told about MFA');
 
 -- Organizations that do not require MFA take aal1 writes.
-select tests.switch_to((select b_owner from actors), 'aal1');
+select tests.act_as((select b_owner from actors), 'aal1');
 select lives_ok($$insert into public.sites (org_id, name) select org_b, 'B at aal1' from actors$$,
   'the owner of B, which does not require MFA, adds a site at aal1');
 select lives_ok($$insert into public.organizations (slug, name) values ('plain-080', 'Plain')$$,
@@ -106,15 +106,15 @@ select throws_ok($$update public.organizations set require_mfa = true where id =
   'P0001', 'mfa_required', 'switching the requirement on at aal1 is refused');
 select throws_ok($$insert into public.organizations (slug, name, require_mfa) values ('strict-080', 'Strict', true)$$,
   'P0001', 'mfa_required', 'creating an organization that requires MFA at aal1 is refused');
-select tests.switch_to((select b_owner from actors), 'aal2');
+select tests.act_as((select b_owner from actors), 'aal2');
 with changed as (update public.organizations set require_mfa = true where id = (select org_b from actors) returning 1)
 select is(count(*)::int, 1, 'switching the requirement on at aal2 works (1 row)') from changed;
 select lives_ok($$insert into public.organizations (slug, name, require_mfa) values ('strict-080', 'Strict', true)$$,
   'creating an organization that requires MFA at aal2 works');
-select tests.switch_to((select b_owner from actors), 'aal1');
+select tests.act_as((select b_owner from actors), 'aal1');
 select throws_ok($$update public.sites set name = 'B at aal1, renamed' where name = 'B at aal1'$$,
   'P0001', 'mfa_required', 'once B requires MFA, the owner of B at aal1 is refused too');
-select tests.switch_to((select b_owner from actors), 'aal2');
+select tests.act_as((select b_owner from actors), 'aal2');
 with changed as (update public.organizations set require_mfa = false where id = (select org_b from actors) returning 1)
 select is(count(*)::int, 1, 'switching the requirement off at aal2 works (1 row)') from changed;
 

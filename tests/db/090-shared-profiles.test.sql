@@ -18,11 +18,11 @@ select is((select email from public.profiles where user_id = (select owner from 
 select tests.act_as_anon();
 select throws_ok($$select count(*) from public.profiles$$, '42501', null, 'anon cannot read profiles');
 
-select tests.switch_to((select outsider from actors));
+select tests.act_as((select outsider from actors));
 select results_eq($$select user_id from public.profiles$$, $$select outsider from actors$$,
   'a user in no organization reads only their own profile');
 
-select tests.switch_to((select owner from actors));
+select tests.act_as((select owner from actors));
 select results_eq(
   $$select user_id from public.profiles order by user_id$$,
   $$select unnest(array[owner, admin, manager, inspector, viewer]) as u from actors order by u$$,
@@ -33,20 +33,20 @@ select results_eq(
   $$values ('Viewer 090', 'viewer-090@example.test')$$,
   'a fellow member''s name and email are readable'
 );
-select tests.switch_to((select viewer from actors));
+select tests.act_as((select viewer from actors));
 select is((select count(*)::int from public.profiles), 5, 'a viewer of A reads the five profiles of A');
 select throws_ok($$update public.profiles set email = 'spoofed-090@example.test' where user_id = auth.uid()$$,
   '42501', null, 'a user cannot edit the email on their profile');
 with renamed as (update public.profiles set display_name = 'Hijacked' where user_id = (select owner from actors) returning 1)
 select is(count(*)::int, 0, 'reading a fellow member''s profile does not allow renaming it (0 rows)') from renamed;
 
-select tests.switch_to((select inspector from actors));
+select tests.act_as((select inspector from actors));
 select results_eq(
   $$select user_id from public.profiles order by user_id$$,
   $$select unnest(array[owner, admin, manager, inspector, viewer, b_owner]) as u from actors order by u$$,
   'a member of A and B reads the members of both'
 );
-select tests.switch_to((select b_owner from actors));
+select tests.act_as((select b_owner from actors));
 select results_eq(
   $$select user_id from public.profiles order by user_id$$,
   $$select unnest(array[b_owner, inspector]) as u from actors order by u$$,
@@ -54,11 +54,11 @@ select results_eq(
 );
 
 -- Leaving ends the sharing both ways.
-select tests.switch_to((select viewer from actors));
+select tests.act_as((select viewer from actors));
 delete from public.memberships where user_id = auth.uid();
 select results_eq($$select user_id from public.profiles$$, $$select viewer from actors$$,
   'after leaving, the former member reads only their own profile');
-select tests.switch_to((select owner from actors));
+select tests.act_as((select owner from actors));
 select is((select count(*)::int from public.profiles where user_id = (select viewer from actors)), 0,
   'after they leave, the owner no longer reads the former member''s profile');
 

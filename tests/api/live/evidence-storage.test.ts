@@ -7,6 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiData } from '../../support/api.ts';
 import { createTestClient, signedInClient } from '../../support/clients.ts';
 import { stack } from '../../support/stack.ts';
 
@@ -24,12 +25,6 @@ let inspector: SupabaseClient;
 let viewer: SupabaseClient;
 let outsider: SupabaseClient;
 let orgId: string;
-
-async function api<T>(client: SupabaseClient, path: string, method = 'GET', body?: unknown): Promise<T> {
-  const { data, error } = await client.functions.invoke(`api/${path}`, { method: method as 'GET', body: body as never });
-  if (error) throw new Error(`${method} ${path} failed: ${await error.context?.text?.()}`);
-  return data as T;
-}
 
 /** Uploads through a signed upload URL issued with the service role, as the api function will. */
 async function uploadEvidence(uploader: SupabaseClient, path: string, body: Uint8Array | Blob = JPEG, contentType = 'image/jpeg') {
@@ -50,8 +45,8 @@ beforeAll(async () => {
     signedInClient({ displayName: 'Evidence Outsider' }),
   ]);
   [owner, inspector, viewer, outsider] = [o.client, i.client, v.client, x.client];
-  orgId = (await api<{ id: string }>(owner, 'orgs', 'POST', { name: 'Evidence Org' })).id;
-  await api(outsider, 'orgs', 'POST', { name: 'Evidence Outsider Org' });
+  orgId = (await apiData<{ id: string }>(owner, 'orgs', { method: 'POST', body: { name: 'Evidence Org' } })).id;
+  await apiData(outsider, 'orgs', { method: 'POST', body: { name: 'Evidence Outsider Org' } });
   await sql`
     insert into public.memberships (org_id, user_id, role)
     values (${orgId}, ${i.user.id}, 'inspector'), (${orgId}, ${v.user.id}, 'viewer')

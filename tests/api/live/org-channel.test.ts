@@ -4,17 +4,12 @@
 import type { RealtimeChannel, SupabaseClient } from '@supabase/supabase-js';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { apiData } from '../../support/api.ts';
 import { signedInClient } from '../../support/clients.ts';
 import { stack } from '../../support/stack.ts';
 
 const sql = postgres(stack.DB_URL, { max: 2, onnotice: () => {} });
 const channels: RealtimeChannel[] = [];
-
-async function api<T>(client: SupabaseClient, path: string, method = 'GET', body?: unknown): Promise<T> {
-  const { data, error } = await client.functions.invoke(`api/${path}`, { method: method as 'GET', body: body as never });
-  if (error) throw new Error(`${method} ${path} failed: ${await error.context?.text?.()}`);
-  return data as T;
-}
 
 /** Joins `topic` as a private channel and reports the first outcome of the join. */
 async function join(client: SupabaseClient, topic: string, onEvent?: (event: string, payload: any) => void) {
@@ -66,8 +61,8 @@ beforeAll(async () => {
   inspector = i.client;
   outsider = x.client;
   inspectorId = i.user.id;
-  orgId = (await api<{ id: string }>(owner, 'orgs', 'POST', { name: 'Live Org' })).id;
-  await api(outsider, 'orgs', 'POST', { name: 'Outsider Org' });
+  orgId = (await apiData<{ id: string }>(owner, 'orgs', { method: 'POST', body: { name: 'Live Org' } })).id;
+  await apiData(outsider, 'orgs', { method: 'POST', body: { name: 'Outsider Org' } });
   // Membership straight in the database: this file tests realtime, not invitations.
   await sql`insert into public.memberships (org_id, user_id, role) values (${orgId}, ${inspectorId}, 'inspector')`;
 });
@@ -92,8 +87,8 @@ describe('the private organization topic', () => {
   it('delivers a site change made through the api to every member, with ids and no secrets', async () => {
     const received: Array<{ event: string; payload: any }> = [];
     expect((await join(inspector, `org:${orgId}`, (event, payload) => received.push({ event, payload }))).status).toBe('SUBSCRIBED');
-    const site = await api<{ id: string }>(owner, `orgs/${orgId}/sites`, 'POST', { name: 'Live Depot' });
-    await api(owner, `orgs/${orgId}/sites/${site.id}`, 'PATCH', { address: '1 Live St' });
+    const site = await apiData<{ id: string }>(owner, `orgs/${orgId}/sites`, { method: 'POST', body: { name: 'Live Depot' } });
+    await apiData(owner, `orgs/${orgId}/sites/${site.id}`, { method: 'PATCH', body: { address: '1 Live St' } });
 
     const created = await waitFor(() => received.find((r) => r.event === 'site_created' && r.payload.id === site.id), 'site_created');
     const updated = await waitFor(() => received.find((r) => r.event === 'site_updated' && r.payload.id === site.id), 'site_updated');
@@ -106,10 +101,10 @@ describe('the private organization topic', () => {
   it('tells members when someone joins, changes role or leaves', async () => {
     const received: Array<{ event: string; payload: any }> = [];
     expect((await join(owner, `org:${orgId}`, (event, payload) => received.push({ event, payload }))).status).toBe('SUBSCRIBED');
-    await api(owner, `orgs/${orgId}/members/${inspectorId}`, 'PATCH', { role: 'viewer' });
+    await apiData(owner, `orgs/${orgId}/members/${inspectorId}`, { method: 'PATCH', body: { role: 'viewer' } });
     const changed = await waitFor(() => received.find((r) => r.event === 'member_updated'), 'member_updated');
     expect(changed.payload).toMatchObject({ user_id: inspectorId, role: 'viewer' });
-    await api(owner, `orgs/${orgId}/members/${inspectorId}`, 'PATCH', { role: 'inspector' });
+    await apiData(owner, `orgs/${orgId}/members/${inspectorId}`, { method: 'PATCH', body: { role: 'inspector' } });
   });
 
   it('does not deliver a change that was rolled back', async () => {
@@ -122,7 +117,7 @@ describe('the private organization topic', () => {
         throw rolledBack;
       }),
     ).rejects.toBe(rolledBack);
-    await api(owner, `orgs/${orgId}`, 'PATCH', { name: 'Live Org Renamed' });
+    await apiData(owner, `orgs/${orgId}`, { method: 'PATCH', body: { name: 'Live Org Renamed' } });
     await waitFor(() => received.find((r) => r === `organization_updated:${orgId}`), 'organization_updated');
     expect(received.filter((r) => r === `organization_updated:${orgId}`)).toHaveLength(1);
   });

@@ -2,16 +2,16 @@
 // signed-in user reads and renames their own profile; every bad request gets its catalogue
 // code and leaves the row exactly as it was.
 import { randomUUID } from 'node:crypto';
-import { FunctionsHttpError, type SupabaseClient } from '@supabase/supabase-js';
+import type { SupabaseClient } from '@supabase/supabase-js';
 import { generateKeyPair, SignJWT } from 'jose';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestClient, uniqueEmail } from '../../support/clients.ts';
+import { callApi as call } from '../../support/api.ts';
+import { createTestClient, signedInClient, uniqueEmail } from '../../support/clients.ts';
 import { stack } from '../../support/stack.ts';
 import { genuineSigningKey } from '../../support/signing-key.ts';
 
 const sql = postgres(stack.DB_URL, { max: 2, onnotice: () => {} });
-const PASSWORD = 'correct-horse-42';
 
 interface Actor {
   client: SupabaseClient;
@@ -25,11 +25,8 @@ function newClient(key = stack.PUBLISHABLE_KEY): SupabaseClient {
 }
 
 async function signUp(label: string, displayName: string): Promise<Actor> {
-  const client = newClient();
-  const email = uniqueEmail(label);
-  const { data, error } = await client.auth.signUp({ email, password: PASSWORD, options: { data: { display_name: displayName } } });
-  if (error || !data.session || !data.user) throw new Error(`sign-up of ${email} failed: ${error?.message}`);
-  return { client, userId: data.user.id, email, accessToken: data.session.access_token };
+  const { client, email, user, session } = await signedInClient({ email: uniqueEmail(label), displayName, key: stack.PUBLISHABLE_KEY });
+  return { client, userId: user.id, email, accessToken: session.access_token };
 }
 
 async function profileRow(userId: string) {
@@ -37,31 +34,6 @@ async function profileRow(userId: string) {
     select display_name, updated_at from public.profiles where user_id = ${userId}
   `;
   return row;
-}
-
-interface Outcome {
-  status: number;
-  body: any;
-  headers: Headers;
-}
-
-/** Calls the api function and returns status and parsed body whether it succeeded or not. */
-async function call(
-  client: SupabaseClient,
-  path: string,
-  options: { method?: 'GET' | 'PATCH' | 'POST'; body?: unknown; headers?: Record<string, string> } = {},
-): Promise<Outcome> {
-  const { data, error, response } = await client.functions.invoke(`api/${path}`, {
-    method: options.method ?? 'GET',
-    body: options.body as never,
-    headers: options.headers,
-  });
-  if (error) {
-    if (!(error instanceof FunctionsHttpError)) throw error;
-    const context = error.context as Response;
-    return { status: context.status, body: await context.json(), headers: context.headers };
-  }
-  return { status: response!.status, body: data, headers: response!.headers };
 }
 
 let ada: Actor;

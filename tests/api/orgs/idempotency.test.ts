@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueEmail } from '../../support/clients.ts';
 import {
-  closeDb, createOrg, db, expectProblem, expectStatus, invitationMail, mailIdsTo, newUser, orgWithEveryRole, patch, post, type RoleFixture,
+  closeDb, createOrg, db, expectProblem, expectStatus, invitationMail, invite, mailIdsTo, newUser, orgWithEveryRole, patch, post, type RoleFixture,
   tag, userSnapshot,
 } from './support.ts';
 import { listMail } from '../../support/mail.ts';
@@ -178,9 +178,7 @@ describe('Idempotency-Key on the other POSTs', () => {
 
   it('POST /invitations/accept: a retry replays the acceptance', async () => {
     const invitee = await newUser('idem-accept', 'Ada Accept');
-    const seen = await mailIdsTo(invitee.email);
-    expectStatus(await post(fixture.owner.client, `orgs/${fixture.org.id}/invitations`, { email: invitee.email, role: 'inspector' }), 201);
-    const { token } = await invitationMail(invitee.email, seen);
+    const { token } = await invite(fixture.owner, fixture.org.id, invitee.email, 'inspector');
     const headers = { 'Idempotency-Key': key() };
     const first = expectStatus(await post(invitee.client, 'invitations/accept', { token }, headers), 200);
     const retry = await post(invitee.client, 'invitations/accept', { token }, headers);

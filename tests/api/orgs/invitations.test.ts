@@ -3,23 +3,16 @@
 // account, revoked, expired, twice, duplicates, wrong roles, bad input) gets its catalogue answer
 // without writing anything.
 import { createHash } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { uniqueEmail } from '../../support/clients.ts';
 import { listMail } from '../../support/mail.ts';
 import { stack } from '../../support/stack.ts';
 import {
-  call, closeDb, createOrg, db, del, expectProblem, expectStatus, cursorOutcomes, forgedCursors, refusedCursors, invitationMail, invite, ISO_TIMESTAMP, mailIdsTo, MISSING_ID, newUser, orgSnapshot,
-  orgWithEveryRole, post, type RoleFixture, type User, UUID,
+  allPages, call, createOrg, db, del, expectProblem, expectStatus, cursorOutcomes, forgedCursors, refusedCursors, invitationMail, invite, ISO_TIMESTAMP, mailIdsTo, MISSING_ID,
+  newUser, orgSnapshot, orgWithEveryRole, orgWithEveryRoleAndStranger, post, tag, UUID,
 } from './support.ts';
 
-let fixture: RoleFixture;
-let stranger: User;
-
-beforeAll(async () => {
-  [fixture, stranger] = await Promise.all([orgWithEveryRole(), newUser('stranger', 'Sam Stranger')]);
-});
-
-afterAll(closeDb);
+const { fixture, stranger } = orgWithEveryRoleAndStranger();
 
 const invitationsPath = (orgId: string) => `orgs/${orgId}/invitations`;
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -58,7 +51,7 @@ describe('POST /orgs/{org}/invitations', () => {
 
   it('shows an organization name with markup as text in the mail', async () => {
     const owner = await newUser('markup', 'Mark <b>Up</b>');
-    const org = await createOrg(owner, { name: `<img src=x onerror=alert(1)> & Co ${Math.random().toString(36).slice(2, 6)}` });
+    const org = await createOrg(owner, { name: `<img src=x onerror=alert(1)> & Co ${tag()}` });
     const invitee = uniqueEmail('markup');
     const { mail } = await invite(owner, org.id, invitee, 'viewer');
     expect(mail.subject).toContain(org.name);
@@ -256,18 +249,9 @@ describe('GET /orgs/{org}/invitations', () => {
     expect(await byStatus('accepted')).toContain(acceptedInvite.invitation.id);
     expect(await byStatus('accepted')).toHaveLength(5);
 
-    const seen: string[] = [];
-    let cursor: string | null = null;
-    let pages = 0;
-    do {
-      const path: string = `${invitationsPath(org.id)}?limit=3${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-      const page = expectStatus(await call(owner.client, path), 200);
-      seen.push(...page.data.map((i: { id: string }) => i.id));
-      cursor = page.next_cursor;
-      pages++;
-    } while (cursor && pages < 10);
-    expect(pages).toBe(3);
-    expect(new Set(seen).size).toBe(8);
+    const pages = await allPages(owner.client, invitationsPath(org.id), 3);
+    expect(pages).toHaveLength(3);
+    expect(new Set(pages.flat().map((i) => i.id)).size).toBe(8);
   });
 
   it('pages through invitations created within the same millisecond without skipping any', async () => {
@@ -289,17 +273,8 @@ describe('GET /orgs/{org}/invitations', () => {
     }
     const stored = await db()`select to_char(created_at at time zone 'UTC', 'US') as us from public.invitations where org_id = ${org.id} order by created_at desc`;
     expect(stored.map((r) => r.us)).toEqual(['123900', '123700', '123500', '123300']);
-    const seen: string[] = [];
-    let cursor: string | null = null;
-    let pages = 0;
-    do {
-      const path: string = `${invitationsPath(org.id)}?limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-      const page = expectStatus(await call(owner.client, path), 200);
-      seen.push(...page.data.map((i: { id: string }) => i.id));
-      cursor = page.next_cursor;
-      pages++;
-    } while (cursor && pages < 10);
-    expect(seen).toEqual(created.map((i) => i.id));
+    const pages = await allPages(owner.client, invitationsPath(org.id), 1);
+    expect(pages.flat().map((i) => i.id)).toEqual(created.map((i) => i.id));
   });
 
   it('refuses managers, inspectors and viewers with 403 and strangers with 404', async () => {

@@ -1,20 +1,13 @@
 // GET /orgs/{org}/members and PATCH·DELETE /orgs/{org}/members/{user_id}: every member reads the
 // list; owners manage everyone, admins everyone but owners; members may leave; an organization
 // always keeps an owner. Every refusal leaves the memberships exactly as they were.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
-  addMember, call, closeDb, createOrg, db, del, expectProblem, expectStatus, cursorOutcomes, forgedCursors, refusedCursors, ISO_TIMESTAMP, MISSING_ID, newUser, orgSnapshot, orgWithEveryRole, patch,
-  type RoleFixture, type User,
+  addMember, allPages, call, createOrg, db, del, expectProblem, expectStatus, cursorOutcomes, forgedCursors, refusedCursors, ISO_TIMESTAMP, MISSING_ID, newUser, orgSnapshot,
+  orgWithEveryRole, orgWithEveryRoleAndStranger, patch,
 } from './support.ts';
 
-let fixture: RoleFixture;
-let stranger: User;
-
-beforeAll(async () => {
-  [fixture, stranger] = await Promise.all([orgWithEveryRole(), newUser('stranger', 'Sam Stranger')]);
-});
-
-afterAll(closeDb);
+const { fixture, stranger } = orgWithEveryRoleAndStranger();
 
 const membersPath = (orgId: string) => `orgs/${orgId}/members`;
 const memberPath = (orgId: string, userId: string) => `orgs/${orgId}/members/${userId}`;
@@ -32,18 +25,9 @@ describe('GET /orgs/{org}/members', () => {
   });
 
   it('pages with limit=2 through all five members once each', async () => {
-    const seen: string[] = [];
-    let cursor: string | null = null;
-    let pages = 0;
-    do {
-      const path: string = `${membersPath(fixture.org.id)}?limit=2${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-      const page = expectStatus(await call(fixture.viewer.client, path), 200);
-      seen.push(...page.data.map((m: { user_id: string }) => m.user_id));
-      cursor = page.next_cursor;
-      pages++;
-    } while (cursor && pages < 10);
-    expect(pages).toBe(3);
-    expect(seen).toEqual(['admin', 'inspector', 'manager', 'owner', 'viewer'].map((r) => fixture.byRole[r as 'admin'].userId));
+    const pages = await allPages(fixture.viewer.client, membersPath(fixture.org.id), 2);
+    expect(pages).toHaveLength(3);
+    expect(pages.flat().map((m) => m.user_id)).toEqual(['admin', 'inspector', 'manager', 'owner', 'viewer'].map((r) => fixture.byRole[r as 'admin'].userId));
   });
 
   it('pages members who share a display name one at a time, each once', async () => {
@@ -51,16 +35,7 @@ describe('GET /orgs/{org}/members', () => {
     const org = await createOrg(owner);
     const twins = await Promise.all([1, 2, 3].map(() => newUser('same', 'Sam Same')));
     for (const twin of twins) await addMember(owner, org.id, twin, 'viewer');
-    const seen: string[] = [];
-    let cursor: string | null = null;
-    let pages = 0;
-    do {
-      const path: string = `${membersPath(org.id)}?limit=1${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-      const page = expectStatus(await call(owner.client, path), 200);
-      seen.push(...page.data.map((m: { user_id: string }) => m.user_id));
-      cursor = page.next_cursor;
-      pages++;
-    } while (cursor && pages < 10);
+    const seen = (await allPages(owner.client, membersPath(org.id), 1)).flat().map((m) => m.user_id);
     expect([...seen].sort()).toEqual([owner, ...twins].map((u) => u.userId).sort());
     expect(seen).toHaveLength(4);
   });

@@ -4,9 +4,10 @@
 // requirement on (or off) needs aal2 too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestClient, uniqueEmail } from '../../support/clients.ts';
+import type { ApiCallOptions as CallOptions } from '../../support/api.ts';
 import { stack } from '../../support/stack.ts';
 import {
-  aalOf, addMember, call, type CallOptions, closeDb, createOrg, db, del, expectProblem, expectStatus, invite, type MfaUser, newMfaUser,
+  aalOf, addMember, call, closeDb, createOrg, db, del, expectProblem, expectStatus, invite, type MfaUser, newMfaUser,
   newUser, orgSnapshot, patch, post, stepUp, tag, type User, userSnapshot,
 } from './support.ts';
 

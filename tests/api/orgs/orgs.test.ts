@@ -2,23 +2,13 @@
 // creating makes the caller the owner, every role reads its organization with its own role,
 // only owners and admins change settings, only owners delete, and every bad request is refused
 // with its catalogue code and field errors without writing anything.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
-  call, closeDb, createOrg, db, del, expectNoRawDatabaseText, expectProblem, expectStatus, cursorOutcomes, forgedCursors, refusedCursors, ISO_TIMESTAMP, MISSING_ID, newUser, orgSnapshot, orgWithEveryRole,
-  patch, post, type RoleFixture, tag, type User, userSnapshot, UUID,
+  allPages, call, createOrg, db, del, expectNoRawDatabaseText, expectProblem, expectStatus, cursorOutcomes, forgedCursors, refusedCursors, ISO_TIMESTAMP, MISSING_ID, newUser,
+  orgSnapshot, orgWithEveryRoleAndStranger, patch, post, tag, userSnapshot, UUID,
 } from './support.ts';
 
-let fixture: RoleFixture;
-let stranger: User;
-
-beforeAll(async () => {
-  [fixture, stranger] = await Promise.all([
-    orgWithEveryRole({ name: `Alpha Inspections ${tag()}` }),
-    newUser('stranger', 'Sam Stranger'),
-  ]);
-});
-
-afterAll(closeDb);
+const { fixture, stranger } = orgWithEveryRoleAndStranger({ name: `Alpha Inspections ${tag()}` });
 
 describe('POST /orgs', () => {
   it('creates an organization with the caller as its owner, a slug from the name and default settings', async () => {
@@ -160,19 +150,10 @@ describe('GET /orgs', () => {
     const suffix = tag();
     const orgs = [];
     for (const letter of ['A', 'B', 'C', 'D', 'E']) orgs.push(await createOrg(user, { name: `${letter} Team ${suffix}` }));
-    const seen: string[] = [];
-    let cursor: string | null = null;
-    let pages = 0;
-    do {
-      const query: string = cursor ? `orgs?limit=2&cursor=${encodeURIComponent(cursor)}` : 'orgs?limit=2';
-      const page = expectStatus(await call(user.client, query), 200);
-      expect(page.data.length).toBeLessThanOrEqual(2);
-      seen.push(...page.data.map((o: { id: string }) => o.id));
-      cursor = page.next_cursor;
-      pages++;
-    } while (cursor && pages < 10);
-    expect(seen).toEqual(orgs.map((o) => o.id));
-    expect(pages).toBe(3);
+    const pages = await allPages(user.client, 'orgs', 2);
+    for (const page of pages) expect(page.length).toBeLessThanOrEqual(2);
+    expect(pages.flat().map((o) => o.id)).toEqual(orgs.map((o) => o.id));
+    expect(pages).toHaveLength(3);
   });
 
   for (const [query, field] of [

@@ -1,42 +1,19 @@
 // Sites: owners, admins and managers create, edit and archive them; every member reads them; the
 // list searches, sorts by distance, filters archived ones and pages by keyset so that inserts
 // between pages neither repeat nor skip a site; every bad request is refused and writes nothing.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  call, closeDb, createOrg, db, del, expectProblem, expectStatus, cursorOutcomes, forgedCursors, refusedCursors, ISO_TIMESTAMP, MISSING_ID, newUser, orgSnapshot, orgWithEveryRole, patch,
-  post, type RoleFixture, tag, type User, UUID,
+  allPages, call, createOrg, db, del, expectProblem, expectStatus, cursorOutcomes, forgedCursors, refusedCursors, ISO_TIMESTAMP, MISSING_ID, orgSnapshot,
+  orgWithEveryRoleAndStranger, patch, post, tag, type User, UUID,
 } from './support.ts';
 
-let fixture: RoleFixture;
-let stranger: User;
-
-beforeAll(async () => {
-  [fixture, stranger] = await Promise.all([orgWithEveryRole({ default_geofence_m: 150 }), newUser('stranger', 'Sam Stranger')]);
-});
-
-afterAll(closeDb);
+const { fixture, stranger } = orgWithEveryRoleAndStranger({ default_geofence_m: 150 });
 
 const sitesPath = (orgId: string) => `orgs/${orgId}/sites`;
 const sitePath = (orgId: string, id: string) => `orgs/${orgId}/sites/${id}`;
 
 async function createSite(user: User, orgId: string, body: Record<string, unknown>) {
   return expectStatus(await post(user.client, sitesPath(orgId), body), 201);
-}
-
-/** Every page of a list, following next_cursor; `between` runs after each page. */
-async function allPages(user: User, path: string, limit: number, between?: (page: any[]) => Promise<void>) {
-  const pages: any[][] = [];
-  let cursor: string | null = null;
-  do {
-    const separator = path.includes('?') ? '&' : '?';
-    const url: string = `${path}${separator}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-    const page = expectStatus(await call(user.client, url), 200);
-    expect(page.data.length).toBeLessThanOrEqual(limit);
-    pages.push(page.data);
-    cursor = page.next_cursor;
-    if (cursor && between) await between(page.data);
-  } while (cursor && pages.length < 100);
-  return pages;
 }
 
 // Great-circle distance on the same sphere the product uses (mean Earth radius).
@@ -389,7 +366,7 @@ describe('paging through sites', () => {
     const addedAhead = new Set<string>();
     let round = 0;
 
-    const pages = await allPages(fixture.owner, sitesPath(pagingOrg.id), 5, async (page) => {
+    const pages = await allPages(fixture.owner.client, sitesPath(pagingOrg.id), 5, async (page) => {
       round++;
       const last = page[page.length - 1].name as string;
       // One site sorting before everything seen, one right after the page's last row, one at the end.
@@ -399,6 +376,7 @@ describe('paging through sites', () => {
       addedAhead.add(next.id);
       addedAhead.add(end.id);
     });
+    for (const page of pages) expect(page.length).toBeLessThanOrEqual(5);
 
     const seen = pages.flat().map((s) => s.id);
     expect(new Set(seen).size, 'no site appears twice').toBe(seen.length);
@@ -420,7 +398,8 @@ describe('paging through sites', () => {
     const unplaced = [];
     for (const n of [1, 2, 3]) unplaced.push(await createSite(fixture.owner, org.id, { name: `unplaced ${n}` }));
 
-    const pages = await allPages(fixture.owner, `${sitesPath(org.id)}?near=0,0`, 5);
+    const pages = await allPages(fixture.owner.client, `${sitesPath(org.id)}?near=0,0`, 5);
+    for (const page of pages) expect(page.length).toBeLessThanOrEqual(5);
     const rows = pages.flat();
     expect(new Set(rows.map((r) => r.id)).size).toBe(rows.length);
     const placed = rows.filter((r) => r.distance_m !== null);

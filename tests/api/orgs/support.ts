@@ -1,29 +1,19 @@
 // Helpers for the organization API tests (orgs, members, invitations, sites): one `call` that
 // returns status, body and headers whether the request succeeded or not (and fails the test when
-// an error leaks database text), users and organizations made through the real routes, and
-// database snapshots to prove that a refused request wrote nothing.
-import { FunctionsHttpError, type SupabaseClient } from '@supabase/supabase-js';
+// an error leaks database text), users and organizations made through the real routes, the
+// organization-with-every-role fixture most files share, and database snapshots to prove that a
+// refused request wrote nothing.
+import type { SupabaseClient } from '@supabase/supabase-js';
 import postgres from 'postgres';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { type ApiCallOptions, type ApiOutcome, callApi } from '../../support/api.ts';
 import { createTestClient, signedInClient, uniqueEmail } from '../../support/clients.ts';
 import { linkFrom, listMail } from '../../support/mail.ts';
 import { stack } from '../../support/stack.ts';
 import { totpFor } from '../../support/totp.ts';
 
 export type Role = 'owner' | 'admin' | 'manager' | 'inspector' | 'viewer';
-export const NON_OWNER_ROLES = ['admin', 'manager', 'inspector', 'viewer'] as const;
-
-export interface Outcome {
-  status: number;
-  body: any;
-  headers: Headers;
-}
-
-export interface CallOptions {
-  method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
-  body?: unknown;
-  headers?: Record<string, string>;
-}
+const NON_OWNER_ROLES = ['admin', 'manager', 'inspector', 'viewer'] as const;
 
 // Words of Postgres' own error messages ("violates check constraint", "relation … does not
 // exist", "syntax error", "duplicate key value", "invalid input syntax for type uuid").
@@ -38,37 +28,21 @@ export function expectNoRawDatabaseText(body: any): void {
   }
 }
 
-/** Calls the api function with supabase-js and returns the outcome of success and failure alike. */
-export async function call(client: SupabaseClient, path: string, options: CallOptions = {}): Promise<Outcome> {
-  const { data, error, response } = await client.functions.invoke(`api/${path}`, {
-    method: options.method ?? 'GET',
-    body: options.body as never,
-    headers: options.headers,
-  });
-  if (error) {
-    if (!(error instanceof FunctionsHttpError)) throw error;
-    const context = error.context as Response;
-    const text = await context.text();
-    let body: unknown = text;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      // Left as text: the assertion on the status or code shows it.
-    }
-    expectNoRawDatabaseText(body);
-    return { status: context.status, body, headers: context.headers };
-  }
-  return { status: response!.status, body: data === '' ? null : data, headers: response!.headers };
+/** Calls the api function and fails the test when a refusal carries raw database text. */
+export async function call(client: SupabaseClient, path: string, options: ApiCallOptions = {}): Promise<ApiOutcome> {
+  const outcome = await callApi(client, path, options);
+  if (outcome.status >= 300) expectNoRawDatabaseText(outcome.body);
+  return outcome;
 }
 
 /** Asserts a success status and returns the body; the message shows the problem otherwise. */
-export function expectStatus(outcome: Outcome, status: number): any {
+export function expectStatus(outcome: ApiOutcome, status: number): any {
   expect(outcome.status, `expected ${status}, got ${outcome.status}: ${JSON.stringify(outcome.body)}`).toBe(status);
   return outcome.body;
 }
 
 /** Asserts a problem document with the given status and code (and, if given, exactly these fields). */
-export function expectProblem(outcome: Outcome, status: number, code: string, fields?: string[]): any {
+export function expectProblem(outcome: ApiOutcome, status: number, code: string, fields?: string[]): any {
   expect(outcome.status, `expected ${status} ${code}, got ${outcome.status}: ${JSON.stringify(outcome.body)}`).toBe(status);
   expect(outcome.headers.get('content-type')).toBe('application/problem+json');
   expect(outcome.body).toMatchObject({
@@ -160,7 +134,7 @@ export async function createOrg(owner: User, body: Record<string, unknown> = {})
 }
 
 /** The invitation token: the last path segment of the link in the invitation mail. */
-export function tokenFromLink(link: string): string {
+function tokenFromLink(link: string): string {
   return new URL(link).pathname.split('/').filter(Boolean).pop()!;
 }
 
@@ -231,6 +205,23 @@ export async function orgWithEveryRole(body: Record<string, unknown> = {}): Prom
   return { org, owner, byRole, admin: byRole.admin, manager: byRole.manager, inspector: byRole.inspector, viewer: byRole.viewer };
 }
 
+/**
+ * The world most files test in: before all tests, `orgWithEveryRole(body)` and a stranger who is
+ * in no organization; after all, the database connection closed. The two objects are filled in
+ * when the hook runs, so a file can hold them from the start.
+ */
+export function orgWithEveryRoleAndStranger(body: Record<string, unknown> = {}): { fixture: RoleFixture; stranger: User } {
+  const fixture = {} as RoleFixture;
+  const stranger = {} as User;
+  beforeAll(async () => {
+    const [org, user] = await Promise.all([orgWithEveryRole(body), newUser('stranger', 'Sam Stranger')]);
+    Object.assign(fixture, org);
+    Object.assign(stranger, user);
+  });
+  afterAll(closeDb);
+  return { fixture, stranger };
+}
+
 // --- two-factor sessions ----------------------------------------------------------------------
 
 export interface MfaUser extends User {
@@ -264,6 +255,23 @@ export function aalOf(client: SupabaseClient): Promise<string | undefined> {
   return client.auth.getSession().then(({ data }) =>
     data.session ? JSON.parse(Buffer.from(data.session.access_token.split('.')[1], 'base64url').toString()).aal : undefined,
   );
+}
+
+// --- lists ------------------------------------------------------------------------------------
+
+/** Every page of a list, following next_cursor; `between` runs after each page that has a next one. */
+export async function allPages(client: SupabaseClient, path: string, limit: number, between?: (page: any[]) => Promise<void>) {
+  const separator = path.includes('?') ? '&' : '?';
+  const pages: any[][] = [];
+  let cursor: string | null = null;
+  do {
+    const url: string = `${path}${separator}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+    const page = expectStatus(await call(client, url), 200);
+    pages.push(page.data);
+    cursor = page.next_cursor;
+    if (cursor && between) await between(page.data);
+  } while (cursor && pages.length < 100);
+  return pages;
 }
 
 /** Cursors a client could forge that no list accepts: not base64 JSON, wrong shape or types, bad ids. */

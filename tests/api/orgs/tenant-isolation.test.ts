@@ -3,10 +3,10 @@
 // they were. The same requests by A's owner succeed, so the 404s are about tenancy, not typos.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestClient, uniqueEmail } from '../../support/clients.ts';
+import type { ApiCallOptions as CallOptions } from '../../support/api.ts';
 import { stack } from '../../support/stack.ts';
 import {
-  call, type CallOptions, closeDb, createOrg, expectProblem, expectStatus, newUser, orgSnapshot, orgWithEveryRole, post, type RoleFixture,
-  type User,
+  call, closeDb, createOrg, expectProblem, expectStatus, newUser, orgSnapshot, orgWithEveryRole, post, type RoleFixture, tag, type User,
 } from './support.ts';
 
 let a: RoleFixture;
@@ -18,7 +18,7 @@ let siteB: any;
 
 beforeAll(async () => {
   [a, b] = await Promise.all([orgWithEveryRole(), newUser('tenant-b', 'Bea Other')]);
-  orgB = await createOrg(b, { name: `Bravo Tenant ${Math.random().toString(36).slice(2, 8)}` });
+  orgB = await createOrg(b, { name: `Bravo Tenant ${tag()}` });
   siteA = expectStatus(await post(a.owner.client, `orgs/${a.org.id}/sites`, { name: 'Secret Yard A', address: '1 Hidden Lane', external_ref: 'A-SECRET' }), 201);
   siteB = expectStatus(await post(b.client, `orgs/${orgB.id}/sites`, { name: 'Yard B' }), 201);
   invitationA = expectStatus(await post(a.owner.client, `orgs/${a.org.id}/invitations`, { email: uniqueEmail('pending-a'), role: 'viewer' }), 201);

@@ -1,46 +1,24 @@
 -- Fixtures for the organization tests. They write as the superuser, so a test builds its world
 -- without going through the policies it is about to test; call them before acting as anyone.
 
--- Acts as another user from any current role: act_as reads auth.users, which the API roles
--- cannot, so it first returns to the superuser (SET ROLE is checked against the session user).
-create or replace function tests.switch_to(user_id uuid, aal text default 'aal1')
-returns void
-language plpgsql
-as $$
-begin
-  perform tests.reset_role();
-  perform tests.act_as(user_id, aal);
-end;
-$$;
-
 -- Creates an organization; its creator becomes its owner through the product's trigger.
 create or replace function tests.create_org(slug text, owner_id uuid, require_mfa boolean default false)
 returns uuid
-language plpgsql
+language sql
 as $$
-declare
-  new_id uuid;
-begin
   insert into public.organizations (slug, name, require_mfa, created_by)
   values (slug, 'Organization ' || slug, require_mfa, owner_id)
-  returning id into new_id;
-  return new_id;
-end;
+  returning id;
 $$;
 
 -- Adds a member directly, as accepting an invitation would.
 create or replace function tests.add_member(org_id uuid, user_id uuid, member_role public.org_role)
 returns uuid
-language plpgsql
+language sql
 as $$
-declare
-  new_id uuid;
-begin
   insert into public.memberships (org_id, user_id, role)
   values (org_id, user_id, member_role)
-  returning id into new_id;
-  return new_id;
-end;
+  returning id;
 $$;
 
 -- The hex SHA-256 that invitations store instead of the token.
@@ -57,17 +35,12 @@ create or replace function tests.create_invitation(org_id uuid, email text, invi
                                                    token text, invited_by uuid default null,
                                                    expires_at timestamptz default null)
 returns uuid
-language plpgsql
+language sql
 as $$
-declare
-  new_id uuid;
-begin
   insert into public.invitations (org_id, email, role, token_hash, invited_by, expires_at)
   values (org_id, lower(email), invited_role, tests.token_hash(token), invited_by,
           coalesce(expires_at, now() + interval '7 days'))
-  returning id into new_id;
-  return new_id;
-end;
+  returning id;
 $$;
 
 -- The permission matrix's world: organization A with one member per role, organization B with
