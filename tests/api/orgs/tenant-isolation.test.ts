@@ -15,9 +15,12 @@ let invitationA: any;
 let b: User;
 let orgB: any;
 let siteB: any;
+// A third organization with every role: its admin, manager, inspector and viewer probe A too, so
+// two organizations with every role face each other (B's owner above covers the owner).
+let c: RoleFixture;
 
 beforeAll(async () => {
-  [a, b] = await Promise.all([orgWithEveryRole(), newUser('tenant-b', 'Bea Other')]);
+  [a, b, c] = await Promise.all([orgWithEveryRole(), newUser('tenant-b', 'Bea Other'), orgWithEveryRole()]);
   orgB = await createOrg(b, { name: `Bravo Tenant ${tag()}` });
   siteA = expectStatus(await post(a.owner.client, `orgs/${a.org.id}/sites`, { name: 'Secret Yard A', address: '1 Hidden Lane', external_ref: 'A-SECRET' }), 201);
   siteB = expectStatus(await post(b.client, `orgs/${orgB.id}/sites`, { name: 'Yard B' }), 201);
@@ -91,6 +94,22 @@ describe('a member of another organization', () => {
     expectProblem(await call(a.owner.client, `orgs/${a.org.id}/members/${b.userId}`, { method: 'DELETE' }), 404, 'not_found');
     expect(await orgSnapshot(orgB.id)).toEqual(beforeB);
   });
+});
+
+describe('every other role of another organization', () => {
+  for (const role of ['admin', 'manager', 'inspector', 'viewer'] as const) {
+    for (const probe of probes.filter((p) => !p.name.includes('{B}'))) {
+      it(`the ${role} gets 404 with no data and changes nothing: ${probe.name}`, async () => {
+        const beforeA = await orgSnapshot(a.org.id);
+        const problem = expectProblem(await call(c.byRole[role].client, probe.path(), probe.options()), 404, 'not_found');
+        const text = JSON.stringify(problem);
+        for (const secret of [a.org.name, a.org.slug, siteA.name, 'A-SECRET', invitationA.email, a.owner.email]) {
+          expect(text).not.toContain(secret);
+        }
+        expect(await orgSnapshot(a.org.id)).toEqual(beforeA);
+      });
+    }
+  }
 });
 
 describe("A's owner making the same reads", () => {
