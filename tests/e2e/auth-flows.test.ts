@@ -1,85 +1,20 @@
 // The web app's auth screens in a real Chromium against the real stack: sign-up, sign-in and
 // sign-out, TOTP enrollment and the /mfa challenge, and password recovery through the mailed link.
 import { authErrorMessage } from '../../supabase/functions/_shared/schemas/errors.ts';
-import path from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { uniqueEmail } from '../support/clients.ts';
 import { linkFrom, waitForMail } from '../support/mail.ts';
 import { stack } from '../support/stack.ts';
 import { totpFor, wrongCode } from '../support/totp.ts';
+import { PASSWORD, UI_TIMEOUT, pathIs, signUp, submitSignIn, turnOnTotp, useBrowser } from './support.ts';
 
-const PASSWORD = 'inspect-sites-42';
-const UI_TIMEOUT = 15_000;
-const resultsDir = path.resolve(import.meta.dirname, '..', '..', 'test-results', 'e2e');
-
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterEach(async ({ task }) => {
-  const failed = task.result?.state === 'fail';
-  for (const context of contexts.splice(0)) {
-    // A failed flow leaves a screenshot of each of its pages in test-results/e2e/ for diagnosis.
-    if (failed) {
-      for (const [index, page] of context.pages().entries()) {
-        const name = `${task.name.replace(/\W+/g, '-').slice(0, 60)}-${index}.png`;
-        await page.screenshot({ path: path.join(resultsDir, name), fullPage: true }).catch(() => undefined);
-      }
-    }
-    await context.close();
-  }
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-function uniqueEmail(label: string): string {
-  return `${label}-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}@example.test`;
-}
-
-/** A fresh browser profile (own localStorage, so its own session). */
-async function openPage(): Promise<Page> {
-  const context = await browser.newContext({ baseURL: stack.WEB_URL, viewport: { width: 1000, height: 900 } });
-  contexts.push(context);
-  const page = await context.newPage();
-  page.setDefaultTimeout(UI_TIMEOUT);
-  return page;
-}
-
-function pathIs(path: string) {
-  return (url: URL) => url.pathname === path;
-}
-
-async function signUp(page: Page, email: string, password = PASSWORD) {
-  await page.goto('/sign-up');
-  await page.getByLabel('Email', { exact: true }).fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Create account' }).click();
-  await page.waitForURL(pathIs('/orgs'));
-  await page.getByRole('heading', { name: 'Create an organization' }).waitFor();
-}
-
-async function submitSignIn(page: Page, email: string, password: string) {
-  await page.goto('/sign-in');
-  await page.getByLabel('Email', { exact: true }).fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(password);
-  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
-}
+const { openPage } = useBrowser();
 
 /** Turns on two-factor authentication from the account page; returns the TOTP secret. */
 async function enrollTotp(page: Page): Promise<string> {
   await page.getByRole('link', { name: 'Account', exact: true }).click();
-  await page.getByRole('button', { name: 'Set up authenticator app' }).click();
-  const secret = (await page.getByTestId('totp-secret').textContent())?.trim() ?? '';
-  await page.getByLabel('6-digit code from the app').fill(totpFor(secret).generate());
-  await page.getByRole('button', { name: 'Verify and turn on' }).click();
-  await page.getByRole('status').filter({ hasText: 'Two-factor authentication is on.' }).waitFor();
-  return secret;
+  return turnOnTotp(page);
 }
 
 /** On /forgot-password, asks for a reset link and returns the link from the mail. */
@@ -92,6 +27,15 @@ async function requestResetLink(page: Page, email: string): Promise<string> {
   await page.getByRole('status').filter({ hasText: 'Check your inbox' }).waitFor();
   const mail = await waitForMail({ to: email, subject: /password/i, after: requestedAt, timeoutMs: UI_TIMEOUT });
   return linkFrom(mail, /\/auth\/v1\/verify\?/);
+}
+
+/** On /reset-password, sets the new password and continues into the app. */
+async function chooseNewPassword(page: Page, newPassword: string) {
+  await page.getByLabel('New password').fill(newPassword);
+  await page.getByRole('button', { name: 'Set new password' }).click();
+  await page.getByRole('status').filter({ hasText: 'Your password has been changed.' }).waitFor();
+  await page.getByRole('link', { name: 'Continue to Fieldcheck' }).click();
+  await page.waitForURL(pathIs('/orgs'));
 }
 
 async function signOutFromAccount(page: Page, everywhere = false) {
@@ -266,11 +210,7 @@ describe('web auth flows', () => {
     await page.getByText(`For ${email}.`).waitFor();
     expect((await storedClaims(page))?.email).toBe(email);
 
-    await page.getByLabel('New password').fill(newPassword);
-    await page.getByRole('button', { name: 'Set new password' }).click();
-    await page.getByRole('status').filter({ hasText: 'Your password has been changed.' }).waitFor();
-    await page.getByRole('link', { name: 'Continue to Fieldcheck' }).click();
-    await page.waitForURL(pathIs('/orgs'));
+    await chooseNewPassword(page, newPassword);
     await signOutFromAccount(page);
 
     // A used link can't be opened twice.
@@ -304,11 +244,7 @@ describe('web auth flows', () => {
 
     await page.waitForURL(pathIs('/reset-password'));
     expect((await storedClaims(page))?.aal).toBe('aal2');
-    await page.getByLabel('New password').fill(newPassword);
-    await page.getByRole('button', { name: 'Set new password' }).click();
-    await page.getByRole('status').filter({ hasText: 'Your password has been changed.' }).waitFor();
-    await page.getByRole('link', { name: 'Continue to Fieldcheck' }).click();
-    await page.waitForURL(pathIs('/orgs'));
+    await chooseNewPassword(page, newPassword);
     await signOutFromAccount(page);
 
     // The new password works, and still asks for the code.

@@ -4,48 +4,19 @@
 // the organization are made through the API, the second membership straight in the database (the
 // invitation flow has its own e2e in organizations.test.ts); everything asserted happens in the UI.
 import type { SupabaseClient } from '@supabase/supabase-js';
-import path from 'node:path';
-import type { Browser, BrowserContext, Page, WebSocketRoute } from 'playwright-core';
+import type { BrowserContext, Page, WebSocketRoute } from 'playwright-core';
 import postgres from 'postgres';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser.ts';
+import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { signedInClient, uniqueEmail } from '../support/clients.ts';
 import { stack } from '../support/stack.ts';
-
-const PASSWORD = 'live-updates-42';
-const UI_TIMEOUT = 15_000;
-const resultsDir = path.resolve(import.meta.dirname, '..', '..', 'test-results', 'e2e');
+import { PASSWORD, UI_TIMEOUT, orgNav, siteNames, submitSignIn, uniqueSuffix, useBrowser } from './support.ts';
 
 const sql = postgres(stack.DB_URL, { max: 2, onnotice: () => {} });
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterEach(async ({ task }) => {
-  const failed = task.result?.state === 'fail';
-  for (const context of contexts.splice(0)) {
-    // A failed flow leaves a screenshot of each of its pages in test-results/e2e/ for diagnosis.
-    if (failed) {
-      for (const [index, page] of context.pages().entries()) {
-        const name = `live-${task.name.replace(/\W+/g, '-').slice(0, 60)}-${index}.png`;
-        await page.screenshot({ path: path.join(resultsDir, name), fullPage: true }).catch(() => undefined);
-      }
-    }
-    await context.close();
-  }
-});
+const { openPage } = useBrowser();
 
 afterAll(async () => {
-  await browser?.close();
   await sql.end();
 });
-
-function uniqueSuffix(): string {
-  return `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-}
 
 async function api<T>(client: SupabaseClient, route: string, method: 'GET' | 'POST' | 'PATCH' = 'GET', body?: Record<string, unknown>): Promise<T> {
   const { data, error } = await client.functions.invoke<T>(`api/${route}`, { method, body });
@@ -90,7 +61,20 @@ async function organizationOfTwo(): Promise<LiveOrganization & { siteId: string;
   };
 }
 
-/** The realtime frames one page sends and receives on `org:<id>` (vsn 2.0.0 text frames). */
+/** A realtime text frame (vsn 2.0.0: `[join_ref, ref, topic, event, payload]`) of `org:<orgId>`, else null. */
+function orgFrame(payload: string | Buffer, orgId: string): unknown[] | null {
+  if (typeof payload !== 'string' || !payload.startsWith('[')) return null;
+  const frame = JSON.parse(payload) as unknown[];
+  return frame[2] === `realtime:org:${orgId}` ? frame : null;
+}
+
+/** The server accepting a join: the reply to a join carries the join's own ref as its ref. */
+function isAcceptedJoin(frame: unknown[] | null): boolean {
+  const reply = frame?.[4] as { status?: string } | undefined;
+  return frame?.[3] === 'phx_reply' && frame[0] === frame[1] && reply?.status === 'ok';
+}
+
+/** The realtime frames one page sends and receives on `org:<id>`. */
 interface OrgWire {
   /** Resolves once the server has accepted a join of the topic. */
   joined: () => Promise<void>;
@@ -101,27 +85,18 @@ interface OrgWire {
 }
 
 function watchOrgWire(page: Page, orgId: string): OrgWire {
-  const topic = `realtime:org:${orgId}`;
   let joins = 0;
   let leaves = 0;
   let accepted = 0;
   const waiting: Array<() => void> = [];
-  const parse = (payload: string | Buffer): unknown[] | null => {
-    if (typeof payload !== 'string' || !payload.startsWith('[')) return null;
-    const frame = JSON.parse(payload) as unknown[];
-    return frame[2] === topic ? frame : null;
-  };
   page.on('websocket', (socket) => {
     socket.on('framesent', ({ payload }) => {
-      const frame = parse(payload);
+      const frame = orgFrame(payload, orgId);
       if (frame?.[3] === 'phx_join') joins += 1;
       if (frame?.[3] === 'phx_leave') leaves += 1;
     });
     socket.on('framereceived', ({ payload }) => {
-      const frame = parse(payload);
-      // The reply to a join carries the join's own ref as its ref.
-      const reply = frame?.[4] as { status?: string } | undefined;
-      if (frame?.[3] === 'phx_reply' && frame[0] === frame[1] && reply?.status === 'ok') {
+      if (isAcceptedJoin(orgFrame(payload, orgId))) {
         accepted += 1;
         for (const resolve of waiting.splice(0)) resolve();
       }
@@ -140,16 +115,9 @@ async function signInLive(
   organization: LiveOrganization,
   prepare?: (context: BrowserContext) => Promise<void>,
 ): Promise<{ page: Page; wire: OrgWire }> {
-  const context = await browser.newContext({ baseURL: stack.WEB_URL, viewport: { width: 1100, height: 900 } });
-  contexts.push(context);
-  await prepare?.(context);
-  const page = await context.newPage();
-  page.setDefaultTimeout(UI_TIMEOUT);
+  const page = await openPage({}, prepare);
   const wire = watchOrgWire(page, organization.id);
-  await page.goto('/sign-in');
-  await page.getByLabel('Email', { exact: true }).fill(person.email);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Sign in' }).click();
+  await submitSignIn(page, person.email);
   await page.waitForURL((url) => url.pathname === `/o/${organization.slug}`);
   await page.getByRole('heading', { level: 1, name: organization.name }).waitFor();
   await withTimeout(wire.joined(), `${person.name} to join org:${organization.id}`);
@@ -168,7 +136,6 @@ function realtimeLink(orgId: string) {
   let blocked = false;
   let refused = 0;
   let acceptedJoins = 0;
-  const topic = `realtime:org:${orgId}`;
   return {
     async attach(context: BrowserContext) {
       await context.routeWebSocket(/\/realtime\/v1\/websocket/, (pageSide) => {
@@ -181,11 +148,7 @@ function realtimeLink(orgId: string) {
         connections.set(pageSide, serverSide);
         pageSide.onMessage((message) => serverSide.send(message));
         serverSide.onMessage((message) => {
-          if (typeof message === 'string' && message.startsWith('[')) {
-            const frame = JSON.parse(message) as unknown[];
-            const reply = frame[4] as { status?: string } | undefined;
-            if (frame[2] === topic && frame[3] === 'phx_reply' && frame[0] === frame[1] && reply?.status === 'ok') acceptedJoins += 1;
-          }
+          if (isAcceptedJoin(orgFrame(message, orgId))) acceptedJoins += 1;
           pageSide.send(message);
         });
         pageSide.onClose(() => connections.delete(pageSide));
@@ -220,7 +183,7 @@ async function expectNotReloaded(page: Page) {
 
 /** Client-side navigation through the app's own links (a goto would reload the page). */
 async function openSites(page: Page, orgName: string) {
-  await page.getByRole('navigation', { name: orgName }).getByRole('link', { name: 'Sites' }).click();
+  await orgNav(page, orgName).getByRole('link', { name: 'Sites' }).click();
   await page.getByRole('heading', { level: 1, name: 'Sites' }).waitFor();
 }
 
@@ -228,10 +191,6 @@ async function openSite(page: Page, orgName: string, siteName: string) {
   await openSites(page, orgName);
   await page.getByRole('list', { name: 'Sites' }).getByRole('link', { name: siteName, exact: true }).click();
   await page.getByRole('heading', { level: 1, name: siteName }).waitFor();
-}
-
-function siteNames(page: Page) {
-  return () => page.getByRole('list', { name: 'Sites' }).getByRole('link').filter({ hasNotText: 'Open map' }).allTextContents();
 }
 
 function viewersLine(page: Page) {
@@ -273,7 +232,7 @@ describe('live organization pages', () => {
 
     // A site added by the owner joins the manager's list.
     await openSites(manager.page, org.name);
-    await owner.page.getByRole('navigation', { name: org.name }).getByRole('link', { name: 'Sites' }).click();
+    await orgNav(owner.page, org.name).getByRole('link', { name: 'Sites' }).click();
     await owner.page.getByRole('link', { name: 'Add site' }).click();
     await owner.page.getByLabel('Name', { exact: true }).fill('Annex');
     await owner.page.getByRole('button', { name: 'Add site' }).click();
@@ -300,7 +259,7 @@ describe('live organization pages', () => {
     await openSite(manager.page, org.name, org.siteName);
     await manager.page.getByRole('button', { name: 'Save changes' }).waitFor();
 
-    await owner.page.getByRole('navigation', { name: org.name }).getByRole('link', { name: 'Members' }).click();
+    await orgNav(owner.page, org.name).getByRole('link', { name: 'Members' }).click();
     await owner.page.getByLabel(`Role of ${org.manager.name}`).selectOption('viewer');
     await owner.page.getByRole('status').filter({ hasText: `${org.manager.name} is now viewer.` }).waitFor();
 
@@ -327,7 +286,7 @@ describe('live organization pages', () => {
     const manager = await signInLive(org.manager, org);
     await manager.page.getByRole('button', { name: `Organization: ${org.name}` }).waitFor();
 
-    await owner.page.getByRole('navigation', { name: org.name }).getByRole('link', { name: 'Settings' }).click();
+    await orgNav(owner.page, org.name).getByRole('link', { name: 'Settings' }).click();
     const newName = `${org.name} Group`;
     await owner.page.getByLabel('Organization name').fill(newName);
     await owner.page.getByRole('button', { name: 'Save settings' }).click();

@@ -4,81 +4,21 @@
 // two-factor authentication that an organization requiring it asks for.
 import { slugFromName } from '../../supabase/functions/_shared/schemas/organizations.ts';
 import { errorCatalogue } from '../../supabase/functions/_shared/schemas/errors.ts';
-import path from 'node:path';
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from '../support/browser.ts';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { uniqueEmail } from '../support/clients.ts';
 import { linkFrom, waitForMail } from '../support/mail.ts';
 import { stack } from '../support/stack.ts';
-import { totpFor } from '../support/totp.ts';
+import { UI_TIMEOUT, orgNav, pathIs, signUp, siteNames, submitSignUp, turnOnTotp, uniqueSuffix, useBrowser } from './support.ts';
 
-const PASSWORD = 'inspect-sites-42';
-const UI_TIMEOUT = 15_000;
-const resultsDir = path.resolve(import.meta.dirname, '..', '..', 'test-results', 'e2e');
-
-let browser: Browser;
-const contexts: BrowserContext[] = [];
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-
-afterEach(async ({ task }) => {
-  const failed = task.result?.state === 'fail';
-  for (const context of contexts.splice(0)) {
-    // A failed flow leaves a screenshot of each of its pages in test-results/e2e/ for diagnosis.
-    if (failed) {
-      for (const [index, page] of context.pages().entries()) {
-        const name = `${task.name.replace(/\W+/g, '-').slice(0, 60)}-${index}.png`;
-        await page.screenshot({ path: path.join(resultsDir, name), fullPage: true }).catch(() => undefined);
-      }
-    }
-    await context.close();
-  }
-});
-
-afterAll(async () => {
-  await browser?.close();
-});
-
-function uniqueSuffix(): string {
-  return `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
-}
-
-function uniqueEmail(label: string): string {
-  return `${label}-${uniqueSuffix()}@example.test`;
-}
-
-/** A fresh browser profile (own localStorage, so its own session). */
-async function openPage(options: BrowserContextOptions = {}): Promise<Page> {
-  const context = await browser.newContext({ baseURL: stack.WEB_URL, viewport: { width: 1100, height: 900 }, ...options });
-  contexts.push(context);
-  const page = await context.newPage();
-  page.setDefaultTimeout(UI_TIMEOUT);
-  return page;
-}
-
-function pathIs(expected: string | RegExp) {
-  return (url: URL) => (typeof expected === 'string' ? url.pathname === expected : expected.test(url.pathname));
-}
+const { openPage } = useBrowser();
 
 function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
-/** Fills the sign-up form on the current page; a new user without organizations lands on /orgs. */
-async function submitSignUp(page: Page, email: string) {
-  await page.getByRole('heading', { name: 'Create your account' }).waitFor();
-  await page.getByLabel('Email', { exact: true }).fill(email);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
-  await page.getByRole('button', { name: 'Create account' }).click();
-}
-
 async function signUpAndCreateOrganization(page: Page, orgName: string): Promise<string> {
-  await page.goto('/sign-up');
-  await submitSignUp(page, uniqueEmail('e2e-owner'));
-  await page.waitForURL(pathIs('/orgs'));
-  await page.getByRole('heading', { name: 'Create an organization' }).waitFor();
+  await signUp(page, uniqueEmail('e2e-owner'));
   await page.getByLabel('Organization name').fill(orgName);
   const slug = slugFromName(orgName);
   // The slug is suggested from the name as it is typed.
@@ -87,10 +27,6 @@ async function signUpAndCreateOrganization(page: Page, orgName: string): Promise
   await page.waitForURL(pathIs(`/o/${slug}`));
   await page.getByRole('heading', { level: 1, name: orgName }).waitFor();
   return slug;
-}
-
-function orgNav(page: Page, orgName: string) {
-  return page.getByRole('navigation', { name: orgName });
 }
 
 interface NewSite {
@@ -249,7 +185,7 @@ describe('organizations in the web app', () => {
 
     await owner.goto(`/o/${slug}/sites`);
     const list = owner.getByRole('list', { name: 'Sites' });
-    const names = () => list.getByRole('link').filter({ hasNotText: 'Open map' }).allTextContents();
+    const names = siteNames(owner);
     await expect.poll(names, { timeout: UI_TIMEOUT }).toEqual(['Alpha depot', 'Mobile unit', 'Zulu yard']);
 
     await owner.getByLabel('Search sites').fill('lond');
@@ -332,11 +268,7 @@ describe('organizations in the web app', () => {
     await owner.waitForURL(pathIs('/account'));
     await owner.getByRole('alert').filter({ hasText: 'This organization requires two-factor authentication.' }).waitFor();
 
-    await owner.getByRole('button', { name: 'Set up authenticator app' }).click();
-    const secret = (await owner.getByTestId('totp-secret').textContent())?.trim() ?? '';
-    await owner.getByLabel('6-digit code from the app').fill(totpFor(secret).generate());
-    await owner.getByRole('button', { name: 'Verify and turn on' }).click();
-    await owner.getByRole('status').filter({ hasText: 'Two-factor authentication is on.' }).waitFor();
+    await turnOnTotp(owner);
 
     await owner.getByRole('link', { name: 'Back to where you were' }).click();
     await owner.waitForURL(pathIs(`/o/${slug}/settings`));

@@ -1,5 +1,5 @@
 import type { Membership } from '@schemas/profile';
-import { useQueryClient, type QueryClient, type QueryKey } from '@tanstack/react-query';
+import { useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { invitationKeys } from '../features/invitations/api/get-invitations';
@@ -10,7 +10,7 @@ import { meQueryOptions } from '../features/profile/api/get-me';
 import { siteQueryOptions } from '../features/sites/api/get-site';
 import { siteKeys } from '../features/sites/api/get-sites';
 import { watchOrgChannel, type OrgChange } from '../lib/org-channel';
-import { refreshMemberships } from './refresh-memberships';
+import { refreshOrganizations } from './refresh-memberships';
 import type { OrgsRouteState } from './routes/orgs';
 
 // How long the end of our membership waits for an organization_deleted of the same transaction.
@@ -40,12 +40,6 @@ function keysChangedBy(change: OrgChange, userId: string): QueryKey[] {
   }
 }
 
-/** After losing an organization: the lists that named it are re-read (its own cache expires unused). */
-function refreshOrganizations(queryClient: QueryClient) {
-  void queryClient.invalidateQueries({ queryKey: organizationKeys.list() });
-  void refreshMemberships(queryClient).catch(() => undefined);
-}
-
 /**
  * While a page of the organization is open, keeps its cached data live from `org:<id>`: each change
  * invalidates the queries it touches; losing the organization (deleted, or removed from it) leaves
@@ -67,6 +61,7 @@ export function useOrgLiveUpdates(membership: Membership | undefined, userId: st
 
     function leave(notice: string) {
       navigate('/orgs', { replace: true, state: { notice } satisfies OrgsRouteState });
+      // The lists that named it are re-read; its own cache expires unused.
       refreshOrganizations(queryClient);
     }
 

@@ -1,4 +1,5 @@
 import type { QueryClient } from '@tanstack/react-query';
+import { organizationKeys } from '../features/organizations/api/get-organizations';
 import { meQueryOptions } from '../features/profile/api/get-me';
 
 /**
@@ -7,4 +8,10 @@ import { meQueryOptions } from '../features/profile/api/get-me';
  */
 export function refreshMemberships(queryClient: QueryClient) {
   return queryClient.fetchQuery({ ...meQueryOptions(), staleTime: 0 });
+}
+
+/** After an organization was renamed, deleted or lost: the organization list and the memberships are read again. */
+export function refreshOrganizations(queryClient: QueryClient) {
+  void queryClient.invalidateQueries({ queryKey: organizationKeys.list() });
+  void refreshMemberships(queryClient).catch(() => undefined);
 }

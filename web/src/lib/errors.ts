@@ -136,10 +136,7 @@ const authFieldOfCode: Record<string, string> = {
 /** Describes any failure with wording from the catalogue; raw error text never reaches the user. */
 export function describeError(error: unknown): UserFacingError {
   if (error instanceof ApiError) return describeApiError(error);
-  if (error instanceof FunctionsFetchError || error instanceof FunctionsRelayError) {
-    return { message: errorCatalogue.service_unavailable.title, fieldErrors: {}, code: 'service_unavailable' };
-  }
-  if (isAuthRetryableFetchError(error)) {
+  if (error instanceof FunctionsFetchError || error instanceof FunctionsRelayError || isAuthRetryableFetchError(error)) {
     return { message: errorCatalogue.service_unavailable.title, fieldErrors: {}, code: 'service_unavailable' };
   }
   if (isAuthError(error)) {

@@ -1,4 +1,4 @@
-import { ROLES, type Role } from '@schemas/common';
+import { can, ROLES, type Role } from '@schemas/common';
 
 const roleLabels: Record<Role, string> = {
   owner: 'Owner',
@@ -18,3 +18,8 @@ export function roleWithArticle(role: Role): string {
 }
 
 export const roleOptions = ROLES.map((role) => ({ value: role, label: roleLabels[role] }));
+
+/** The roles `callerRole` may give someone: only owners make owners. */
+export function grantableRoleOptions(callerRole: Role) {
+  return roleOptions.filter((option) => option.value !== 'owner' || can.manageOwners(callerRole));
+}

@@ -11,6 +11,9 @@ export const newPasswordField = z
   .regex(/[A-Za-z]/, authErrorMessage('weak_password'))
   .regex(/[0-9]/, authErrorMessage('weak_password'));
 
+/** The rule above in words, shown under every field that sets a password. */
+export const newPasswordHint = 'At least 8 characters, with letters and digits.';
+
 // Sign-in only checks presence: the server decides whether the password is right.
 export const currentPasswordField = z.string().min(1, authErrorMessage('invalid_credentials'));
 
@@ -18,6 +21,9 @@ export const totpCodeField = z
   .string()
   .trim()
   .regex(/^\d{6}$/, authErrorMessage('mfa_verification_failed'));
+
+/** The input side of the same rule: a numeric keypad, and the code the device offers to fill in. */
+export const totpCodeInputProps = { inputMode: 'numeric', autoComplete: 'one-time-code', pattern: '[0-9]{6}', maxLength: 6 } as const;
 
 /** Parses form values with `schema`, returning the data or one message per field. */
 export function validateForm<T>(

@@ -1,5 +1,6 @@
 import { Link, useLocation } from 'react-router-dom';
 import { ContentLayout } from '../../components/layouts/content-layout';
+import { FormAlert } from '../../components/ui/form-alert';
 import { Authenticators } from '../../features/account/components/authenticators';
 import { ChangePasswordForm } from '../../features/account/components/change-password-form';
 import { SignOutPanel } from '../../features/account/components/sign-out-panel';
@@ -16,10 +17,9 @@ export function AccountRoute() {
       {from ? (
         // Sent here by an organization that requires two-factor authentication, without an authenticator yet.
         <div className="stack">
-          <div className="form-alert form-alert-error" role="alert">
-            This organization requires two-factor authentication. Set up an authenticator app below, then go back and try
-            again.
-          </div>
+          <FormAlert
+            message="This organization requires two-factor authentication. Set up an authenticator app below, then go back and try again."
+          />
           <p>
             <Link to={`${from.pathname}${from.search}${from.hash}`}>Back to where you were</Link>
           </p>

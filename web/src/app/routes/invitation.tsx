@@ -41,10 +41,10 @@ export function InvitationRoute() {
           signedInEmail={session ? (session.user.email ?? '') : null}
           renderSignedOutActions={(email) => (
             <div className="button-row">
-              <Link className="button button-primary" to={withNext('/sign-up', here, email ? { email } : {})}>
+              <Link className="button button-primary" to={withNext('/sign-up', here, email)}>
                 Create an account
               </Link>
-              <Link className="button button-secondary" to={withNext('/sign-in', here, email ? { email } : {})}>
+              <Link className="button button-secondary" to={withNext('/sign-in', here, email)}>
                 Sign in
               </Link>
             </div>

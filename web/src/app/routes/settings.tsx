@@ -6,13 +6,12 @@ import { ContentLayout } from '../../components/layouts/content-layout';
 import { FormAlert } from '../../components/ui/form-alert';
 import { LoadingScreen } from '../../components/ui/loading-screen';
 import { organizationQueryOptions, useOrganization } from '../../features/organizations/api/get-organization';
-import { organizationKeys } from '../../features/organizations/api/get-organizations';
 import { DeleteOrganizationPanel } from '../../features/settings/components/delete-organization-panel';
 import { OrganizationSettingsForm } from '../../features/settings/components/organization-settings-form';
 import { OrganizationSettingsSummary } from '../../features/settings/components/organization-settings-summary';
 import { describeError } from '../../lib/errors';
 import { useOrgRoute } from '../org-context';
-import { refreshMemberships } from '../refresh-memberships';
+import { refreshOrganizations } from '../refresh-memberships';
 import type { OrgsRouteState } from './orgs';
 
 export function SettingsRoute() {
@@ -32,17 +31,15 @@ export function SettingsRoute() {
 
   function onSaved(updated: Organization) {
     queryClient.setQueryData(organizationQueryOptions(updated.id).queryKey, updated);
-    void queryClient.invalidateQueries({ queryKey: organizationKeys.list() });
     // The header and the switcher show the name from the memberships.
-    void refreshMemberships(queryClient).catch(() => undefined);
+    refreshOrganizations(queryClient);
   }
 
-  async function onDeleted() {
+  function onDeleted() {
     const name = membership.org_name;
     navigate('/orgs', { replace: true, state: { notice: `${name} was deleted.` } satisfies OrgsRouteState });
     queryClient.removeQueries({ queryKey: organizationQueryOptions(membership.org_id).queryKey });
-    void queryClient.invalidateQueries({ queryKey: organizationKeys.list() });
-    await refreshMemberships(queryClient).catch(() => undefined);
+    refreshOrganizations(queryClient);
   }
 
   return (
@@ -61,7 +58,7 @@ export function SettingsRoute() {
       {can.deleteOrganization(membership.role) ? (
         <section className="panel panel-danger" aria-labelledby="delete-heading">
           <h2 id="delete-heading">Delete organization</h2>
-          <DeleteOrganizationPanel organization={organization.data} onDeleted={() => void onDeleted()} />
+          <DeleteOrganizationPanel organization={organization.data} onDeleted={onDeleted} />
         </section>
       ) : null}
     </ContentLayout>

@@ -1,4 +1,5 @@
-import { useId, type InputHTMLAttributes } from 'react';
+import type { InputHTMLAttributes } from 'react';
+import { useField } from './use-field';
 
 interface CheckboxFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>, 'id' | 'type'> {
   label: string;
@@ -8,33 +9,15 @@ interface CheckboxFieldProps extends Omit<InputHTMLAttributes<HTMLInputElement>,
 }
 
 export function CheckboxField({ label, name, error, hint, ...inputProps }: CheckboxFieldProps) {
-  const id = useId();
-  const hintId = `${id}-hint`;
-  const errorId = `${id}-error`;
-  const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
+  const field = useField(hint, error);
   return (
     <div className="field field-checkbox">
       <div className="checkbox-row">
-        <input
-          id={id}
-          name={name}
-          type="checkbox"
-          aria-invalid={error ? true : undefined}
-          aria-describedby={describedBy}
-          {...inputProps}
-        />
-        <label htmlFor={id}>{label}</label>
+        <input name={name} type="checkbox" {...field.controlProps} {...inputProps} />
+        <label htmlFor={field.controlProps.id}>{label}</label>
       </div>
-      {hint ? (
-        <p id={hintId} className="field-hint">
-          {hint}
-        </p>
-      ) : null}
-      {error ? (
-        <p id={errorId} className="field-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      {field.hint}
+      {field.error}
     </div>
   );
 }

@@ -1,6 +1,7 @@
-import { useId, type SelectHTMLAttributes } from 'react';
+import type { SelectHTMLAttributes } from 'react';
+import { useField } from './use-field';
 
-export interface SelectOption {
+interface SelectOption {
   value: string;
   label: string;
 }
@@ -15,30 +16,19 @@ interface SelectFieldProps extends Omit<SelectHTMLAttributes<HTMLSelectElement>,
 }
 
 export function SelectField({ label, name, options, error, hint, ...selectProps }: SelectFieldProps) {
-  const id = useId();
-  const hintId = `${id}-hint`;
-  const errorId = `${id}-error`;
-  const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
+  const field = useField(hint, error);
   return (
     <div className="field">
-      <label htmlFor={id}>{label}</label>
-      {hint ? (
-        <p id={hintId} className="field-hint">
-          {hint}
-        </p>
-      ) : null}
-      <select id={id} name={name} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...selectProps}>
+      <label htmlFor={field.controlProps.id}>{label}</label>
+      {field.hint}
+      <select name={name} {...field.controlProps} {...selectProps}>
         {options.map((option) => (
           <option key={option.value} value={option.value}>
             {option.label}
           </option>
         ))}
       </select>
-      {error ? (
-        <p id={errorId} className="field-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      {field.error}
     </div>
   );
 }

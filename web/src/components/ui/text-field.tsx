@@ -1,4 +1,5 @@
-import { useId, type ComponentPropsWithRef } from 'react';
+import type { ComponentPropsWithRef } from 'react';
+import { useField } from './use-field';
 
 interface TextFieldProps extends Omit<ComponentPropsWithRef<'input'>, 'id'> {
   label: string;
@@ -9,24 +10,13 @@ interface TextFieldProps extends Omit<ComponentPropsWithRef<'input'>, 'id'> {
 }
 
 export function TextField({ label, name, error, hint, ...inputProps }: TextFieldProps) {
-  const id = useId();
-  const hintId = `${id}-hint`;
-  const errorId = `${id}-error`;
-  const describedBy = [hint ? hintId : null, error ? errorId : null].filter(Boolean).join(' ') || undefined;
+  const field = useField(hint, error);
   return (
     <div className="field">
-      <label htmlFor={id}>{label}</label>
-      {hint ? (
-        <p id={hintId} className="field-hint">
-          {hint}
-        </p>
-      ) : null}
-      <input id={id} name={name} aria-invalid={error ? true : undefined} aria-describedby={describedBy} {...inputProps} />
-      {error ? (
-        <p id={errorId} className="field-error" role="alert">
-          {error}
-        </p>
-      ) : null}
+      <label htmlFor={field.controlProps.id}>{label}</label>
+      {field.hint}
+      <input name={name} {...field.controlProps} {...inputProps} />
+      {field.error}
     </div>
   );
 }

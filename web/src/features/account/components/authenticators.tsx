@@ -5,7 +5,7 @@ import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { TextField } from '../../../components/ui/text-field';
 import { describeError, type UserFacingError } from '../../../lib/errors';
-import { formValues, totpCodeField, validateForm } from '../../../lib/validation';
+import { formValues, totpCodeField, totpCodeInputProps, validateForm } from '../../../lib/validation';
 import { useValidatedSubmit } from '../../../lib/use-validated-submit';
 import { useEnrollTotp, type TotpEnrollment } from '../api/enroll-totp';
 import { useFactors } from '../api/list-factors';
@@ -56,10 +56,7 @@ function EnrollmentStep({ enrollment, onDone, onCancel }: { enrollment: TotpEnro
             <TextField
               label="6-digit code from the app"
               name="code"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              pattern="[0-9]{6}"
-              maxLength={6}
+              {...totpCodeInputProps}
               required
               error={failure?.fieldErrors.code}
             />
@@ -153,7 +150,7 @@ export function Authenticators() {
           onCancel={handleCancel}
         />
       ) : (
-        <form className="form form-inline" onSubmit={handleEnroll} noValidate>
+        <form className="form" onSubmit={handleEnroll} noValidate>
           <TextField
             label="Authenticator name"
             name="friendly_name"

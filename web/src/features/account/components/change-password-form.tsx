@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { TextField } from '../../../components/ui/text-field';
-import { newPasswordField } from '../../../lib/validation';
+import { newPasswordField, newPasswordHint } from '../../../lib/validation';
 import { useValidatedSubmit } from '../../../lib/use-validated-submit';
 import { useChangePassword } from '../api/change-password';
 
@@ -32,7 +32,7 @@ export function ChangePasswordForm() {
         type="password"
         autoComplete="new-password"
         required
-        hint="At least 8 characters, with letters and digits."
+        hint={newPasswordHint}
         error={failure?.fieldErrors.password}
       />
       <Button type="submit" pending={changePassword.isPending}>

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { TextField } from '../../../components/ui/text-field';
-import { totpCodeField } from '../../../lib/validation';
+import { totpCodeField, totpCodeInputProps } from '../../../lib/validation';
 import { useValidatedSubmit } from '../../../lib/use-validated-submit';
 import { useSignOutHere } from '../api/sign-out';
 import { useVerifyMfaChallenge } from '../api/verify-mfa-challenge';
@@ -28,10 +28,7 @@ export function MfaChallengeForm() {
       <TextField
         label="Authentication code"
         name="code"
-        inputMode="numeric"
-        autoComplete="one-time-code"
-        pattern="[0-9]{6}"
-        maxLength={6}
+        {...totpCodeInputProps}
         required
         autoFocus
         hint="The 6-digit code from your authenticator app."

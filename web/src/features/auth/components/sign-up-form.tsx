@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { TextField } from '../../../components/ui/text-field';
-import { emailField, newPasswordField } from '../../../lib/validation';
+import { emailField, newPasswordField, newPasswordHint } from '../../../lib/validation';
 import { useValidatedSubmit } from '../../../lib/use-validated-submit';
 import { useSignUp } from '../api/sign-up';
 
@@ -52,7 +52,7 @@ export function SignUpForm({ defaultEmail, redirectPath = '/' }: SignUpFormProps
         type="password"
         autoComplete="new-password"
         required
-        hint="At least 8 characters, with letters and digits."
+        hint={newPasswordHint}
         error={failure?.fieldErrors.password}
       />
       <Button type="submit" pending={signUp.isPending}>

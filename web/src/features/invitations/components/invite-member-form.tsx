@@ -1,12 +1,11 @@
-import { can, type Role } from '@schemas/common';
+import type { Role } from '@schemas/common';
 import { invitationCreateSchema } from '@schemas/members';
-import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { SelectField } from '../../../components/ui/select-field';
 import { TextField } from '../../../components/ui/text-field';
 import { useIdempotencyKey } from '../../../lib/idempotency-key';
-import { roleOptions } from '../../../lib/roles';
+import { grantableRoleOptions } from '../../../lib/roles';
 import { useValidatedSubmit } from '../../../lib/use-validated-submit';
 import { useCreateInvitation } from '../api/create-invitation';
 
@@ -19,17 +18,15 @@ interface InviteMemberFormProps {
 export function InviteMemberForm({ orgId, role }: InviteMemberFormProps) {
   const createInvitation = useCreateInvitation();
   const idempotency = useIdempotencyKey();
-  const [notice, setNotice] = useState<string | undefined>();
-  const options = roleOptions.filter((option) => option.value !== 'owner' || can.manageOwners(role));
+  const options = grantableRoleOptions(role);
 
   const { failure, handleSubmit } = useValidatedSubmit(invitationCreateSchema, (body, { form, fail }) =>
     createInvitation.mutate(
       { orgId, body, idempotencyKey: idempotency.keyFor(body) },
       {
-        onSuccess: (invitation) => {
+        onSuccess: () => {
           idempotency.reset();
           form.reset();
-          setNotice(`We've sent an invitation to ${invitation.email}.`);
         },
         onError: fail,
       },
@@ -40,13 +37,17 @@ export function InviteMemberForm({ orgId, role }: InviteMemberFormProps) {
     <form
       className="form"
       onSubmit={(event) => {
-        setNotice(undefined);
+        // A new attempt hides the last "sent" message.
+        createInvitation.reset();
         handleSubmit(event);
       }}
       noValidate
     >
       <FormAlert message={failure?.message} />
-      <FormAlert tone="success" message={notice} />
+      <FormAlert
+        tone="success"
+        message={createInvitation.isSuccess ? `We've sent an invitation to ${createInvitation.data.email}.` : undefined}
+      />
       <div className="form-row">
         <TextField
           label="Email address"

@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { Button } from '../../../components/ui/button';
 import { ConfirmButton } from '../../../components/ui/confirm-button';
 import { FormAlert } from '../../../components/ui/form-alert';
+import { LoadMoreButton } from '../../../components/ui/load-more-button';
 import { describeError, describeErrorSentence } from '../../../lib/errors';
 import { roleLabel } from '../../../lib/roles';
 import { useInvitations } from '../api/get-invitations';
@@ -58,13 +58,7 @@ export function PendingInvitations({ orgId }: { orgId: string }) {
           ))}
         </ul>
       )}
-      {invitations.hasNextPage ? (
-        <div>
-          <Button variant="secondary" pending={invitations.isFetchingNextPage} onClick={() => void invitations.fetchNextPage()}>
-            Load more
-          </Button>
-        </div>
-      ) : null}
+      <LoadMoreButton query={invitations} />
     </div>
   );
 }

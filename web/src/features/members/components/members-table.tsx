@@ -1,11 +1,11 @@
 import { can, type Role } from '@schemas/common';
 import type { Member } from '@schemas/members';
 import { useState } from 'react';
-import { Button } from '../../../components/ui/button';
 import { ConfirmButton } from '../../../components/ui/confirm-button';
 import { FormAlert } from '../../../components/ui/form-alert';
+import { LoadMoreButton } from '../../../components/ui/load-more-button';
 import { describeError, describeErrorSentence } from '../../../lib/errors';
-import { roleLabel, roleOptions } from '../../../lib/roles';
+import { grantableRoleOptions, roleLabel, roleOptions } from '../../../lib/roles';
 import { useMembers } from '../api/get-members';
 import { useRemoveMember } from '../api/remove-member';
 import { useUpdateMemberRole } from '../api/update-member-role';
@@ -25,7 +25,7 @@ function assignableRoles(callerRole: Role, member: Member): Role[] {
   if (!can.manageMembers(callerRole)) return [];
   // Admins manage everyone but owners, and can't make anyone an owner.
   if (member.role === 'owner' && !can.manageOwners(callerRole)) return [];
-  return roleOptions.map((option) => option.value).filter((value) => value !== 'owner' || can.manageOwners(callerRole));
+  return grantableRoleOptions(callerRole).map((option) => option.value);
 }
 
 function displayName(member: Member): string {
@@ -158,13 +158,7 @@ export function MembersTable({ orgId, orgName, role, currentUserId, onOwnMembers
           </tbody>
         </table>
       </div>
-      {members.hasNextPage ? (
-        <div>
-          <Button variant="secondary" pending={members.isFetchingNextPage} onClick={() => void members.fetchNextPage()}>
-            Load more
-          </Button>
-        </div>
-      ) : null}
+      <LoadMoreButton query={members} />
     </div>
   );
 }

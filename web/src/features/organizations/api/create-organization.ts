@@ -1,6 +1,7 @@
 import type { Organization, OrganizationCreate } from '@schemas/organizations';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { callApi } from '../../../lib/api';
+import { organizationQueryOptions } from './get-organization';
 import { organizationKeys } from './get-organizations';
 
 export interface CreateOrganizationInput {
@@ -18,7 +19,7 @@ export function useCreateOrganization() {
   return useMutation({
     mutationFn: createOrganization,
     onSuccess: (organization) => {
-      queryClient.setQueryData(organizationKeys.detail(organization.id), organization);
+      queryClient.setQueryData(organizationQueryOptions(organization.id).queryKey, organization);
       return queryClient.invalidateQueries({ queryKey: organizationKeys.list() });
     },
   });

@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
-import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';
+import { LoadMoreButton } from '../../../components/ui/load-more-button';
 import { describeError } from '../../../lib/errors';
 import { roleLabel } from '../../../lib/roles';
 import { useOrganizations } from '../api/get-organizations';
@@ -28,13 +28,7 @@ export function OrganizationList() {
           </li>
         ))}
       </ul>
-      {organizations.hasNextPage ? (
-        <div>
-          <Button variant="secondary" pending={organizations.isFetchingNextPage} onClick={() => void organizations.fetchNextPage()}>
-            Load more
-          </Button>
-        </div>
-      ) : null}
+      <LoadMoreButton query={organizations} />
     </div>
   );
 }

@@ -1,14 +1,10 @@
 import type { Me } from '@schemas/profile';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { toApiError } from '../../../lib/errors';
-import { supabase } from '../../../lib/supabase';
+import { callApi } from '../../../lib/api';
 
 /** `GET /me`: the caller's profile and memberships. */
-export async function getMe(): Promise<Me> {
-  const { data, error } = await supabase.functions.invoke<Me>('api/me', { method: 'GET' });
-  if (error) throw await toApiError(error);
-  if (!data) throw await toApiError(null);
-  return data;
+export function getMe(): Promise<Me> {
+  return callApi<Me>('me');
 }
 
 export function meQueryOptions() {

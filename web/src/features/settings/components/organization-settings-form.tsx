@@ -1,5 +1,5 @@
 import { organizationUpdateSchema, type Organization } from '@schemas/organizations';
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { z } from 'zod';
 import { Button } from '../../../components/ui/button';
 import { CheckboxField } from '../../../components/ui/checkbox-field';
@@ -16,7 +16,6 @@ interface OrganizationSettingsFormProps {
 
 export function OrganizationSettingsForm({ organization, onSaved }: OrganizationSettingsFormProps) {
   const updateOrganization = useUpdateOrganization();
-  const [saved, setSaved] = useState(false);
 
   // Only changed fields are sent: turning two-factor authentication on needs aal2, leaving it on doesn't.
   const schema = useMemo(
@@ -37,29 +36,21 @@ export function OrganizationSettingsForm({ organization, onSaved }: Organization
   );
 
   const { failure, handleSubmit } = useValidatedSubmit(schema, (body, { fail }) =>
-    updateOrganization.mutate(
-      { orgId: organization.id, body },
-      {
-        onSuccess: (updated) => {
-          setSaved(true);
-          onSaved(updated);
-        },
-        onError: fail,
-      },
-    ),
+    updateOrganization.mutate({ orgId: organization.id, body }, { onSuccess: onSaved, onError: fail }),
   );
 
   return (
     <form
       className="form"
       onSubmit={(event) => {
-        setSaved(false);
+        // A new attempt hides the last "saved" message.
+        updateOrganization.reset();
         handleSubmit(event);
       }}
       noValidate
     >
       <FormAlert message={failure?.message} />
-      {saved ? <FormAlert tone="success" message="The settings have been saved." /> : null}
+      {updateOrganization.isSuccess ? <FormAlert tone="success" message="The settings have been saved." /> : null}
       <TextField
         label="Organization name"
         name="name"

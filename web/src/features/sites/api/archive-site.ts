@@ -1,7 +1,7 @@
 import type { Site } from '@schemas/sites';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiPath, callApi } from '../../../lib/api';
-import { siteKeys } from './get-sites';
+import { storeSavedSite } from './get-site';
 
 export interface ArchiveSiteInput {
   orgId: string;
@@ -17,9 +17,6 @@ export function useArchiveSite() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: archiveSite,
-    onSuccess: (site, { orgId }) => {
-      queryClient.setQueryData(siteKeys.detail(orgId, site.id), site);
-      return queryClient.invalidateQueries({ queryKey: siteKeys.lists(orgId) });
-    },
+    onSuccess: (site, { orgId }) => storeSavedSite(queryClient, orgId, site),
   });
 }

@@ -1,7 +1,7 @@
 import type { Site, SiteCreate } from '@schemas/sites';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiPath, callApi } from '../../../lib/api';
-import { siteKeys } from './get-sites';
+import { storeSavedSite } from './get-site';
 
 export interface CreateSiteInput {
   orgId: string;
@@ -18,9 +18,6 @@ export function useCreateSite() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createSite,
-    onSuccess: (site, { orgId }) => {
-      queryClient.setQueryData(siteKeys.detail(orgId, site.id), site);
-      return queryClient.invalidateQueries({ queryKey: siteKeys.lists(orgId) });
-    },
+    onSuccess: (site, { orgId }) => storeSavedSite(queryClient, orgId, site),
   });
 }

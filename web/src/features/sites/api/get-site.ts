@@ -1,5 +1,5 @@
 import type { Site } from '@schemas/sites';
-import { queryOptions, useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { apiPath, callApi } from '../../../lib/api';
 import { siteKeys } from './get-sites';
 
@@ -14,4 +14,10 @@ export function siteQueryOptions(orgId: string, siteId: string) {
 
 export function useSite(orgId: string, siteId: string) {
   return useQuery(siteQueryOptions(orgId, siteId));
+}
+
+/** After a create, update or archive: the answer is the site now, and the lists may order or filter it differently. */
+export function storeSavedSite(queryClient: QueryClient, orgId: string, site: Site) {
+  queryClient.setQueryData(siteQueryOptions(orgId, site.id).queryKey, site);
+  return queryClient.invalidateQueries({ queryKey: siteKeys.lists(orgId) });
 }

@@ -1,6 +1,6 @@
 import { siteCreateSchema, siteUpdateSchema, type Site, type SiteCreate, type SiteUpdate } from '@schemas/sites';
 import { LocateFixed } from 'lucide-react';
-import { useRef, useState } from 'react';
+import { useRef } from 'react';
 import { z } from 'zod';
 import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';
@@ -49,7 +49,6 @@ export function SiteForm({ orgId, site, defaultGeofenceM, onSaved }: SiteFormPro
   const position = useCurrentPosition();
   const latitudeRef = useRef<HTMLInputElement>(null);
   const longitudeRef = useRef<HTMLInputElement>(null);
-  const [saved, setSaved] = useState(false);
 
   const timezone = site?.timezone ?? browserTimeZone();
   const zones = timeZoneNames();
@@ -69,16 +68,7 @@ export function SiteForm({ orgId, site, defaultGeofenceM, onSaved }: SiteFormPro
   );
   const update = useValidatedSubmit(updateFormSchema, (body: SiteUpdate, { fail }) => {
     if (!site) return;
-    updateSite.mutate(
-      { orgId, siteId: site.id, body },
-      {
-        onSuccess: (updated) => {
-          setSaved(true);
-          onSaved?.(updated);
-        },
-        onError: fail,
-      },
-    );
+    updateSite.mutate({ orgId, siteId: site.id, body }, { onSuccess: onSaved, onError: fail });
   });
   const { failure, handleSubmit } = site ? update : create;
   const pending = createSite.isPending || updateSite.isPending;
@@ -94,13 +84,14 @@ export function SiteForm({ orgId, site, defaultGeofenceM, onSaved }: SiteFormPro
     <form
       className="form"
       onSubmit={(event) => {
-        setSaved(false);
+        // A new attempt hides the last "saved" message.
+        updateSite.reset();
         handleSubmit(event);
       }}
       noValidate
     >
       <FormAlert message={failure?.message} />
-      {saved ? <FormAlert tone="success" message="Your changes have been saved." /> : null}
+      {updateSite.isSuccess ? <FormAlert tone="success" message="Your changes have been saved." /> : null}
       <TextField label="Name" name="name" required maxLength={120} defaultValue={site?.name ?? ''} error={failure?.fieldErrors.name} />
       <TextField
         label="Address"

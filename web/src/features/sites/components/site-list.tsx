@@ -1,8 +1,11 @@
 import { LocateFixed, MapPin } from 'lucide-react';
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';
+import { LoadMoreButton } from '../../../components/ui/load-more-button';
+import { SelectField } from '../../../components/ui/select-field';
+import { TextField } from '../../../components/ui/text-field';
 import { describeError } from '../../../lib/errors';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useSites, type ArchivedFilter, type SiteFilters } from '../api/get-sites';
@@ -21,8 +24,6 @@ interface SiteListProps {
 }
 
 export function SiteList({ orgId, orgSlug }: SiteListProps) {
-  const searchId = useId();
-  const archivedId = useId();
   const [search, setSearch] = useState('');
   const q = useDebouncedValue(search, 300);
   const [archived, setArchived] = useState<ArchivedFilter>('false');
@@ -36,27 +37,22 @@ export function SiteList({ orgId, orgSlug }: SiteListProps) {
   return (
     <div className="stack">
       <div className="filters" role="search" aria-label="Find sites">
-        <div className="field">
-          <label htmlFor={searchId}>Search sites</label>
-          <input
-            id={searchId}
-            type="search"
-            value={search}
-            onChange={(event) => setSearch(event.target.value)}
-            placeholder="Name, address or reference"
-            maxLength={200}
-          />
-        </div>
-        <div className="field">
-          <label htmlFor={archivedId}>Show</label>
-          <select id={archivedId} value={archived} onChange={(event) => setArchived(event.target.value as ArchivedFilter)}>
-            {archivedOptions.map((option) => (
-              <option key={option.value} value={option.value}>
-                {option.label}
-              </option>
-            ))}
-          </select>
-        </div>
+        <TextField
+          label="Search sites"
+          name="q"
+          type="search"
+          value={search}
+          onChange={(event) => setSearch(event.target.value)}
+          placeholder="Name, address or reference"
+          maxLength={200}
+        />
+        <SelectField
+          label="Show"
+          name="archived"
+          options={archivedOptions}
+          value={archived}
+          onChange={(event) => setArchived(event.target.value as ArchivedFilter)}
+        />
         <div className="filters-action">
           {near ? (
             <Button variant="secondary" onClick={() => setNear(null)}>
@@ -121,13 +117,7 @@ export function SiteList({ orgId, orgSlug }: SiteListProps) {
               ))}
             </ul>
           ) : null}
-          {sites.hasNextPage ? (
-            <div>
-              <Button variant="secondary" pending={sites.isFetchingNextPage} onClick={() => void sites.fetchNextPage()}>
-                Load more
-              </Button>
-            </div>
-          ) : null}
+          <LoadMoreButton query={sites} />
           {sites.isError ? <FormAlert message={describeError(sites.error).message} /> : null}
         </>
       )}
