@@ -7,7 +7,7 @@ import { InviteMemberForm } from '../../features/invitations/components/invite-m
 import { PendingInvitations } from '../../features/invitations/components/pending-invitations';
 import { MembersTable } from '../../features/members/components/members-table';
 import { useOrgRoute } from '../org-context';
-import { refreshMemberships } from '../refresh-memberships';
+import { refreshOrganizations } from '../refresh-memberships';
 import type { OrgsRouteState } from './orgs';
 
 export function MembersRoute() {
@@ -15,11 +15,12 @@ export function MembersRoute() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
 
-  async function onOwnMembershipChanged(left: boolean) {
+  function onOwnMembershipChanged(left: boolean) {
     if (left) {
       navigate('/orgs', { replace: true, state: { notice: `You left ${membership.org_name}.` } satisfies OrgsRouteState });
     }
-    await refreshMemberships(queryClient).catch(() => undefined);
+    // The organization list shows roles too: leaving or a new role of one's own changes it.
+    refreshOrganizations(queryClient);
   }
 
   return (
@@ -31,7 +32,7 @@ export function MembersRoute() {
           orgName={membership.org_name}
           role={membership.role}
           currentUserId={userId}
-          onOwnMembershipChanged={(left) => void onOwnMembershipChanged(left)}
+          onOwnMembershipChanged={onOwnMembershipChanged}
         />
       </section>
       {can.manageMembers(membership.role) ? (
