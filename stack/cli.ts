@@ -46,6 +46,8 @@ function stackOverrides(): StackOverrides {
   };
 }
 
+const overrides = stackOverrides();
+
 function statusPath(config: StackConfig): string {
   return path.join(path.dirname(config.dataDir), 'status.json');
 }
@@ -145,7 +147,7 @@ function onShutdown(fn: () => Promise<void>): void {
 
 /** `npm start`: the stack and the web app in the foreground; Ctrl-C stops both. */
 async function startForeground(): Promise<void> {
-  const config = loadConfig(stackOverrides());
+  const config = loadConfig(overrides);
   const running = readRunning(config);
   if (running?.mode === 'foreground') {
     console.error(
@@ -161,7 +163,7 @@ async function startForeground(): Promise<void> {
     console.log(`Using the local stack already running in the background (pid ${running.pid}).`);
     status = running;
   } else {
-    const stack = await startStack({ ...stackOverrides(), watch: true, log: (m) => console.log(`[stack] ${m}`) });
+    const stack = await startStack({ ...overrides, watch: true, log: (m) => console.log(`[stack] ${m}`) });
     writeStatus(config, stack.status, 'foreground');
     status = stack.status;
     stopStack = async () => {
@@ -187,7 +189,7 @@ async function startForeground(): Promise<void> {
 
 /** `npm run stack:start`: the stack in a background process; returns once it is healthy. */
 async function startBackground(): Promise<void> {
-  const config = loadConfig(stackOverrides());
+  const config = loadConfig(overrides);
   const running = readRunning(config);
   if (running) {
     console.log(`The local stack is already running (pid ${running.pid}).`);
@@ -232,8 +234,8 @@ async function startBackground(): Promise<void> {
 
 /** The background process behind stack:start. */
 async function serve(): Promise<void> {
-  const config = loadConfig(stackOverrides());
-  const stack = await startStack({ ...stackOverrides(), log: (m) => console.log(`${new Date().toISOString()} ${m}`) });
+  const config = loadConfig(overrides);
+  const stack = await startStack({ ...overrides, log: (m) => console.log(`${new Date().toISOString()} ${m}`) });
   onShutdown(async () => {
     await stack.stop();
     rmSync(statusPath(config), { force: true });
@@ -242,7 +244,7 @@ async function serve(): Promise<void> {
 }
 
 async function status(json: boolean): Promise<void> {
-  const config = loadConfig(stackOverrides());
+  const config = loadConfig(overrides);
   const running = readRunning(config);
   if (!running) {
     console.error('The local stack is not running. Start it with `npm start` or `npm run stack:start`.');
@@ -257,7 +259,7 @@ async function status(json: boolean): Promise<void> {
 }
 
 async function stop(): Promise<void> {
-  const config = loadConfig(stackOverrides());
+  const config = loadConfig(overrides);
   const running = readRunning(config);
   if (!running) {
     console.log('The local stack is not running.');
@@ -273,7 +275,7 @@ async function stop(): Promise<void> {
 }
 
 async function dbReset(): Promise<void> {
-  const config = await withApiKeys(loadConfig(stackOverrides()));
+  const config = await withApiKeys(loadConfig(overrides));
   const log = (m: string) => console.log(m);
   if (readRunning(config)) {
     await prepareDatabase(config, { reset: true, log });

@@ -5,15 +5,28 @@
 // - New keys: opaque `sb_publishable_…` (role anon) and `sb_secret_…` (role service_role).
 // - Access tokens: ES256 with a `kid`, the key generated once per data folder and kept there,
 //   so sessions survive a restart and `getClaims` verifies locally through the JWKS.
+// Every service checks these JWTs with the one verifier below and words refusals its own way.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
-import { exportJWK, generateKeyPair, importJWK, SignJWT, type CryptoKey, type JWK } from 'jose';
+import {
+  decodeProtectedHeader,
+  exportJWK,
+  generateKeyPair,
+  importJWK,
+  jwtVerify,
+  SignJWT,
+  errors as joseErrors,
+  type CryptoKey,
+  type JWK,
+  type JWTPayload,
+} from 'jose';
 import type { StackConfig } from './config.ts';
 
 export interface SigningKey {
   kid: string;
   privateKey: CryptoKey;
+  publicKey: CryptoKey;
   /** Public JWK as served at /auth/v1/.well-known/jwks.json. */
   publicJwk: JWK & { kid: string; alg: 'ES256'; use: 'sig'; key_ops: ['verify'] };
 }
@@ -52,6 +65,63 @@ export async function loadSigningKey(dataDir: string): Promise<SigningKey> {
   return {
     kid: privateJwk.kid,
     privateKey: (await importJWK(privateJwk, 'ES256')) as CryptoKey,
+    publicKey: (await importJWK(publicPart, 'ES256')) as CryptoKey,
     publicJwk: { ...publicPart, kid: privateJwk.kid, alg: 'ES256', use: 'sig', key_ops: ['verify'] },
+  };
+}
+
+export type JwtAlgorithm = 'ES256' | 'HS256';
+
+/** Why a JWT was refused; each service words the reason its own way. */
+export type JwtRejection = 'malformed' | 'algorithm' | 'unknown key' | 'signature' | 'expired';
+
+export class JwtRejectedError extends Error {
+  readonly reason: JwtRejection;
+  /** The token's `alg` header, for messages that name it. */
+  readonly alg: unknown;
+  constructor(reason: JwtRejection, alg?: unknown) {
+    super(`JWT refused: ${reason}`);
+    this.reason = reason;
+    this.alg = alg;
+  }
+}
+
+export interface JwtVerifier {
+  /** The key for a token with this header: the signing key for ES256 under its kid, the legacy secret for HS256. */
+  keyFor(header: { alg?: unknown; kid?: unknown }): CryptoKey | Uint8Array | undefined;
+  /** Checks the signature and time claims of a JWT signed with one of `algorithms`; throws JwtRejectedError. */
+  verify(token: string, algorithms: readonly JwtAlgorithm[]): Promise<{ alg: JwtAlgorithm; payload: JWTPayload }>;
+}
+
+export function createJwtVerifier(jwtSecret: string, signingKey: SigningKey): JwtVerifier {
+  const legacySecret = new TextEncoder().encode(jwtSecret);
+
+  function keyFor(header: { alg?: unknown; kid?: unknown }): CryptoKey | Uint8Array | undefined {
+    if (header.alg === 'ES256' && header.kid === signingKey.kid) return signingKey.publicKey;
+    if (header.alg === 'HS256') return legacySecret;
+    return undefined;
+  }
+
+  return {
+    keyFor,
+    async verify(token, algorithms) {
+      let header;
+      try {
+        header = decodeProtectedHeader(token);
+      } catch {
+        throw new JwtRejectedError('malformed');
+      }
+      const alg = header.alg as JwtAlgorithm;
+      if (!algorithms.includes(alg)) throw new JwtRejectedError('algorithm', header.alg);
+      const key = keyFor(header);
+      if (!key) throw new JwtRejectedError('unknown key', alg);
+      try {
+        return { alg, payload: (await jwtVerify(token, key, { algorithms: [alg] })).payload };
+      } catch (error) {
+        if (error instanceof joseErrors.JWTExpired) throw new JwtRejectedError('expired', alg);
+        if (error instanceof joseErrors.JOSEError) throw new JwtRejectedError('signature', alg);
+        throw error;
+      }
+    },
   };
 }

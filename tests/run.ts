@@ -5,11 +5,12 @@
 //   node tests/run.ts                 all suites: db, functions, api, e2e
 //   node tests/run.ts api auth        one suite, only files whose path contains "auth"
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { startStack, type RunningStack } from '../stack/server.ts';
 import { freePort } from '../stack/os.ts';
 import { runDbSuite, type SuiteResult } from './db/run.ts';
+import { freeStackPorts, privateStackFolder } from './support/private-stack.ts';
 import { supabaseCliStack, type TestStack } from './support/stack-status.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -94,10 +95,7 @@ async function main(): Promise<number> {
   const results: Partial<Record<Suite, SuiteResult>> = {};
 
   const needsStack = suites.some((s) => s !== 'functions');
-  mkdirSync(path.join(root, '.stack'), { recursive: true });
-  const workDir = mkdtempSync(path.join(root, '.stack', 'test-'));
-  // Postgres runs as its own OS user when we are root; it must be able to reach its folder.
-  chmodSync(workDir, 0o755);
+  const workDir = privateStackFolder('test-');
   let stack: RunningStack | undefined;
   let web: Awaited<ReturnType<typeof startWeb>> | undefined;
   try {
@@ -112,7 +110,7 @@ async function main(): Promise<number> {
       const t = Date.now();
       stack = await startStack({
         dataDir: path.join(workDir, 'data'),
-        ports: { api: await freePort(), db: await freePort(), mailWeb: await freePort(), mailSmtp: await freePort(), functionsBase: await freePort() },
+        ports: await freeStackPorts(),
         siteUrl: webUrl,
         extraRedirectUrls: [`${webUrl}/**`, `http://127.0.0.1:${webPort}/**`],
         extraFunctionDirs: existsSync(path.join(root, 'tests', 'fixtures', 'functions')) ? [path.join(root, 'tests', 'fixtures', 'functions')] : [],

@@ -22,12 +22,6 @@ function clientOf(request: AuthRequest) {
   return { ip: request.ip, userAgent: request.userAgent };
 }
 
-async function reloadUser(runtime: AuthRuntime, id: string): Promise<UserRow> {
-  const user = await findUserById(runtime.sql, id);
-  if (!user) throw errors.userNotFoundFromJwt();
-  return user;
-}
-
 export async function signUp(runtime: AuthRuntime, request: AuthRequest): Promise<unknown> {
   runtime.limiter.hit('signInSignUps', request.ip);
   const body = await jsonBody(request);
@@ -48,8 +42,8 @@ export async function signUp(runtime: AuthRuntime, request: AuthRequest): Promis
   await audit(runtime, request, user, 'user_signedup');
   // With confirmations on GoTrue answers with the bare user and no session.
   if (!confirmed) return userJson(runtime.sql, user);
-  const { sessionId, refreshToken } = await startSession(runtime.sql, user.id, 'password', clientOf(request));
-  return tokenResponse(runtime.sql, runtime.tokens, await reloadUser(runtime, user.id), sessionId, refreshToken);
+  const started = await startSession(runtime.sql, user.id, 'password', clientOf(request));
+  return tokenResponse(runtime.sql, runtime.tokens, started.user, started.sessionId, started.refreshToken);
 }
 
 export async function token(runtime: AuthRuntime, request: AuthRequest): Promise<unknown> {
@@ -79,9 +73,9 @@ async function passwordGrant(runtime: AuthRuntime, request: AuthRequest, body: R
   if (!user || !(await passwordMatches(user, body.password))) throw errors.invalidCredentials();
   if (isBanned(user)) throw errors.userBanned();
   if (!user.email_confirmed_at && runtime.settings.enableConfirmations) throw errors.emailNotConfirmed();
-  const { sessionId, refreshToken } = await startSession(runtime.sql, user.id, 'password', clientOf(request));
+  const started = await startSession(runtime.sql, user.id, 'password', clientOf(request));
   await audit(runtime, request, user, 'login');
-  return tokenResponse(runtime.sql, runtime.tokens, await reloadUser(runtime, user.id), sessionId, refreshToken);
+  return tokenResponse(runtime.sql, runtime.tokens, started.user, started.sessionId, started.refreshToken);
 }
 
 export async function getUser(runtime: AuthRuntime, request: AuthRequest): Promise<unknown> {
@@ -139,7 +133,10 @@ export async function updateUser(runtime: AuthRuntime, request: AuthRequest): Pr
     await audit(runtime, request, user, 'user_updated_password');
   }
   await audit(runtime, request, user, 'user_modified');
-  return userJson(sql, await reloadUser(runtime, user.id));
+  // Reloaded: the writes above changed the row.
+  const updated = await findUserById(sql, user.id);
+  if (!updated) throw errors.userNotFoundFromJwt();
+  return userJson(sql, updated);
 }
 
 async function hasVerifiedFactor(runtime: AuthRuntime, userId: string): Promise<boolean> {

@@ -1,6 +1,7 @@
 // GoTrue's error model: every failure is a JSON body carrying the error code twice (`code` for
 // API version 2024-01-01 clients, `error_code` for older ones) and the message twice.
 import type { ServerResponse } from 'node:http';
+import { sendJson } from '../http.ts';
 
 export const API_VERSION_HEADER = { 'X-Supabase-Api-Version': '2024-01-01' };
 
@@ -62,14 +63,8 @@ export function weakPasswordError(message: string, reasons: string[]): AuthError
 }
 
 export function reply(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const payload = JSON.stringify(body);
-  res.writeHead(status, {
-    'Content-Type': 'application/json',
-    'Content-Length': String(Buffer.byteLength(payload)),
-    ...API_VERSION_HEADER,
-    ...headers,
-  });
-  res.end(payload);
+  // GoTrue's content type has no charset parameter.
+  sendJson(res, status, body, { 'content-type': 'application/json', ...API_VERSION_HEADER, ...headers });
 }
 
 export function replyEmpty(res: ServerResponse, status: number, headers: Record<string, string> = {}): void {

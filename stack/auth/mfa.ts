@@ -8,7 +8,6 @@ import { AuthError, errors } from './errors.ts';
 import { isIpAddress, isUuid } from './ids.ts';
 import { jsonBody, requireUser, type AuthRequest, type AuthRuntime, type Caller } from './request.ts';
 import { issueRefreshToken, recordAmr, tokenResponse } from './sessions.ts';
-import { findUserById } from './users.ts';
 
 const CHALLENGE_EXPIRY_SECONDS = 300;
 const TOTP_PERIOD = 30;
@@ -125,8 +124,8 @@ export async function verify(runtime: AuthRuntime, request: AuthRequest, factorI
     return issueRefreshToken(tx, caller.user.id, session.id, null);
   });
   await audit(runtime, request, caller.user, 'verification_attempted', { factor_id: factor.id, factor_status: 'verified' });
-  const user = (await findUserById(sql, caller.user.id)) ?? caller.user;
-  return tokenResponse(sql, runtime.tokens, user, session.id, refreshToken);
+  // caller.user is current: verifying a factor writes no column of auth.users.
+  return tokenResponse(sql, runtime.tokens, caller.user, session.id, refreshToken);
 }
 
 export async function unenroll(runtime: AuthRuntime, request: AuthRequest, factorId: string): Promise<unknown> {

@@ -7,7 +7,7 @@ import { AuthError, errors } from './errors.ts';
 import { chooseRedirect } from './redirect.ts';
 import { jsonBody, requireAdmin, type AuthRequest, type AuthRuntime } from './request.ts';
 import { startSession, tokenResponse } from './sessions.ts';
-import { checkPasswordStrength, findUserByEmail, findUserById, insertUser, isPlainObject, normalizeEmail, userJson, type UserRow } from './users.ts';
+import { checkPasswordStrength, findUserByEmail, insertUser, isPlainObject, normalizeEmail, userJson, type UserRow } from './users.ts';
 
 type TokenColumn = 'recovery_token' | 'confirmation_token';
 
@@ -31,6 +31,8 @@ function newOtp(length: number): string {
 interface IssuedToken {
   otp: string;
   tokenHash: string;
+  /** The user with the token's *_sent_at stamped. */
+  user: UserRow;
 }
 
 /** Replaces the user's pending token of that kind with a fresh one. */
@@ -38,17 +40,15 @@ async function issueOneTimeToken(sql: Sql, user: UserRow, column: TokenColumn, o
   const email = user.email ?? '';
   const otp = newOtp(otpLength);
   const tokenHash = hashToken(email, otp);
-  await sql.begin(async (tx) => {
+  const updated = await sql.begin(async (tx) => {
     await tx`delete from auth.one_time_tokens where user_id = ${user.id} and token_type = ${column}`;
     await tx`insert into auth.one_time_tokens (id, user_id, token_type, token_hash, relates_to, created_at, updated_at)
       values (${randomUUID()}, ${user.id}, ${column}, ${tokenHash}, ${email}, now() at time zone 'utc', now() at time zone 'utc')`;
-    if (column === 'recovery_token') {
-      await tx`update auth.users set recovery_token = ${tokenHash}, recovery_sent_at = now() where id = ${user.id}`;
-    } else {
-      await tx`update auth.users set confirmation_token = ${tokenHash}, confirmation_sent_at = now() where id = ${user.id}`;
-    }
+    const sentAt = column === 'recovery_token' ? 'recovery_sent_at' : 'confirmation_sent_at';
+    const [row] = await tx<UserRow[]>`update auth.users set ${tx(column)} = ${tokenHash}, ${tx(sentAt)} = now() where id = ${user.id} returning *`;
+    return row;
   });
-  return { otp, tokenHash };
+  return { otp, tokenHash, user: updated ?? user };
 }
 
 function verifyLink(runtime: AuthRuntime, tokenHash: string, type: string, redirectTo: string): string {
@@ -95,8 +95,8 @@ export async function recover(runtime: AuthRuntime, request: AuthRequest): Promi
   return {};
 }
 
-/** Consumes a one-time token (single use, expiring after otp_expiry) and returns its user. */
-async function consumeToken(runtime: AuthRuntime, tokenHash: string, columns: TokenColumn[], email?: string): Promise<UserRow> {
+/** Consumes a one-time token (single use, expiring after otp_expiry) and returns its user's id. */
+async function consumeToken(runtime: AuthRuntime, tokenHash: string, columns: TokenColumn[], email?: string): Promise<string> {
   const { sql, settings } = runtime;
   const [row] = await sql<{ user_id: string; token_type: TokenColumn }[]>`
     delete from auth.one_time_tokens
@@ -107,21 +107,21 @@ async function consumeToken(runtime: AuthRuntime, tokenHash: string, columns: To
     returning user_id, token_type::text as token_type`;
   if (!row) throw errors.otpExpired();
   const column = row.token_type;
-  await sql`update auth.users set ${sql(column)} = '', email_confirmed_at = coalesce(email_confirmed_at, now()), updated_at = now()
-    where id = ${row.user_id}`;
-  const user = await findUserById(sql, row.user_id);
-  if (!user) throw errors.otpExpired();
-  return user;
+  const [user] = await sql<{ deleted_at: Date | null }[]>`
+    update auth.users set ${sql(column)} = '', email_confirmed_at = coalesce(email_confirmed_at, now()), updated_at = now()
+    where id = ${row.user_id} returning deleted_at`;
+  // A soft-deleted user keeps its pending tokens, but they no longer sign anyone in.
+  if (!user || user.deleted_at) throw errors.otpExpired();
+  return row.user_id;
 }
 
 async function verifyAndSignIn(runtime: AuthRuntime, request: AuthRequest, type: string, tokenHash: string, email?: string) {
   const columns = TOKEN_TYPES_BY_VERIFY_TYPE[type];
   if (!columns) throw errors.validation(`Verify requires a verification type`);
-  const user = await consumeToken(runtime, tokenHash, columns, email);
-  const { sessionId, refreshToken } = await startSession(runtime.sql, user.id, 'otp', { ip: request.ip, userAgent: request.userAgent });
+  const userId = await consumeToken(runtime, tokenHash, columns, email);
+  const { sessionId, refreshToken, user } = await startSession(runtime.sql, userId, 'otp', { ip: request.ip, userAgent: request.userAgent });
   await audit(runtime, request, user, type === 'recovery' ? 'user_recovery_verified' : 'login');
-  const fresh = (await findUserById(runtime.sql, user.id)) ?? user;
-  return tokenResponse(runtime.sql, runtime.tokens, fresh, sessionId, refreshToken);
+  return tokenResponse(runtime.sql, runtime.tokens, user, sessionId, refreshToken);
 }
 
 /** POST /verify: `{type, email, token}` (the emailed code) or `{type, token_hash}`. */
@@ -199,10 +199,9 @@ export async function generateLink(runtime: AuthRuntime, request: AuthRequest): 
   } else {
     throw errors.validation('Invalid or unsupported link type on the local stack', 422);
   }
-  const { otp, tokenHash } = await issueOneTimeToken(runtime.sql, user, column, runtime.settings.otpLength);
-  const fresh = (await findUserById(runtime.sql, user.id)) ?? user;
+  const { otp, tokenHash, user: stamped } = await issueOneTimeToken(runtime.sql, user, column, runtime.settings.otpLength);
   return {
-    ...(await userJson(runtime.sql, fresh)),
+    ...(await userJson(runtime.sql, stamped)),
     action_link: verifyLink(runtime, tokenHash, type, redirectTo),
     email_otp: otp,
     hashed_token: tokenHash,

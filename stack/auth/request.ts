@@ -2,7 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Sql } from 'postgres';
 import type { AuthSettings } from '../config.ts';
-import { BodyTooLargeError, bearerToken, clientIp, readBody } from '../http.ts';
+import { BodyTooLargeError, bearerToken, clientIp, headerValue, parseServicePath, readBody } from '../http.ts';
 import type { ServiceContext } from '../types.ts';
 import { errors } from './errors.ts';
 import { isUuid } from './ids.ts';
@@ -62,8 +62,7 @@ export async function jsonBody(request: AuthRequest): Promise<Record<string, unk
 
 /** The API gateway's check: requests must carry one of the project's API keys. */
 export function requireApiKey(runtime: AuthRuntime, request: AuthRequest): void {
-  const header = request.req.headers.apikey;
-  const key = (Array.isArray(header) ? header[0] : header) ?? request.query.get('apikey') ?? undefined;
+  const key = headerValue(request.req, 'apikey') ?? request.query.get('apikey') ?? undefined;
   if (key) {
     if (!runtime.tokens.apiKeyRole(key)) throw errors.invalidApiKey();
     return;
@@ -93,14 +92,13 @@ export async function requireUser(runtime: AuthRuntime, request: AuthRequest): P
 
 /** Admin endpoints: the bearer (or, without one, the apikey) must carry the service role. */
 export async function requireAdmin(runtime: AuthRuntime, request: AuthRequest): Promise<void> {
-  const header = request.req.headers.apikey;
-  const token = bearerToken(request.req) ?? (Array.isArray(header) ? header[0] : header);
+  const token = bearerToken(request.req) ?? headerValue(request.req, 'apikey');
   if (!token) throw errors.noAuthorization();
   if (!(await runtime.tokens.isAdminBearer(token))) throw errors.notAdmin();
 }
 
 export function describeRequest(req: IncomingMessage, res: ServerResponse, path: string): AuthRequest {
-  const url = parsePath(path);
+  const url = parseServicePath(path);
   return {
     req,
     res,
@@ -110,15 +108,4 @@ export function describeRequest(req: IncomingMessage, res: ServerResponse, path:
     ip: clientIp(req),
     userAgent: String(req.headers['user-agent'] ?? ''),
   };
-}
-
-/** The service path as a URL; a path the URL parser refuses becomes one no route matches. */
-function parsePath(path: string): URL {
-  const base = 'http://auth.local';
-  try {
-    // Appended to the origin, not resolved against it, so `//host/x` stays a path.
-    return new URL(`${base}${path.startsWith('/') ? path : `/${path}`}`);
-  } catch {
-    return new URL(`${base}/.unparsable-path`);
-  }
 }

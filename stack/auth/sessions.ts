@@ -41,18 +41,25 @@ export async function issueRefreshToken(sql: Db, userId: string, sessionId: stri
   return token;
 }
 
-/** Starts a session at aal1 for a first-factor sign-in; returns the session id and its refresh token. */
-export async function startSession(sql: Sql, userId: string, method: string, client: ClientInfo): Promise<{ sessionId: string; refreshToken: string }> {
+export interface StartedSession {
+  sessionId: string;
+  refreshToken: string;
+  /** The user as the sign-in left it (last_sign_in_at stamped), for the token response. */
+  user: UserRow;
+}
+
+/** Starts a session at aal1 for a first-factor sign-in. */
+export async function startSession(sql: Sql, userId: string, method: string, client: ClientInfo): Promise<StartedSession> {
   return sql.begin(async (tx) => {
     const sessionId = randomUUID();
     await tx`
       insert into auth.sessions (id, user_id, created_at, updated_at, aal, user_agent, ip)
       values (${sessionId}, ${userId}, now(), now(), 'aal1', ${client.userAgent || null}, ${isIpAddress(client.ip) ? client.ip : null})`;
     await recordAmr(tx, sessionId, method);
-    await tx`update auth.users set last_sign_in_at = now(), updated_at = now() where id = ${userId}`;
+    const [user] = await tx<UserRow[]>`update auth.users set last_sign_in_at = now(), updated_at = now() where id = ${userId} returning *`;
     await tx`update auth.identities set last_sign_in_at = now() where user_id = ${userId} and provider = 'email'`;
     const refreshToken = await issueRefreshToken(tx, userId, sessionId, null);
-    return { sessionId, refreshToken };
+    return { sessionId, refreshToken, user };
   });
 }
 
@@ -69,12 +76,15 @@ export async function tokenResponse(
   sessionId: string,
   refreshToken: string,
 ): Promise<Record<string, unknown>> {
-  const session = await findSession(sql, sessionId);
-  if (!session) throw errors.sessionNotFound();
-  const amrRows = await sql<{ method: string; timestamp: number }[]>`
-    select authentication_method as method, extract(epoch from updated_at)::int as timestamp
-    from auth.mfa_amr_claims where session_id = ${sessionId} order by updated_at desc, created_at desc`;
-  const amr: AmrEntry[] = amrRows.map((row) => ({ method: row.method, timestamp: Number(row.timestamp) }));
+  // The session's level and its AMR claims in one query: one row per claim, or none without a session.
+  const rows = await sql<{ aal: string; method: string | null; timestamp: number | null }[]>`
+    select s.aal::text as aal, c.authentication_method as method, extract(epoch from c.updated_at)::int as timestamp
+    from auth.sessions s left join auth.mfa_amr_claims c on c.session_id = s.id
+    where s.id = ${sessionId} order by c.updated_at desc, c.created_at desc`;
+  if (rows.length === 0) throw errors.sessionNotFound();
+  const amr: AmrEntry[] = rows
+    .filter((row) => row.method !== null)
+    .map((row) => ({ method: row.method!, timestamp: Number(row.timestamp) }));
   const { token, expiresAt, expiresIn } = await tokens.signAccessToken({
     sub: user.id,
     email: user.email ?? '',
@@ -82,7 +92,7 @@ export async function tokenResponse(
     app_metadata: user.raw_app_meta_data ?? {},
     user_metadata: user.raw_user_meta_data ?? {},
     role: user.role || 'authenticated',
-    aal: session.aal,
+    aal: rows[0].aal,
     amr,
     session_id: sessionId,
     is_anonymous: user.is_anonymous,

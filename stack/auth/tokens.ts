@@ -1,7 +1,8 @@
 // Access tokens (ES256 with the stack's kid, claims as GoTrue's AccessTokenClaims) and API keys
 // (legacy HS256 anon/service_role JWTs and opaque sb_publishable_/sb_secret_ keys).
 import { randomBytes } from 'node:crypto';
-import { decodeProtectedHeader, importJWK, jwtVerify, SignJWT, errors as joseErrors, type CryptoKey, type JWTPayload } from 'jose';
+import { SignJWT, type JWTPayload } from 'jose';
+import { createJwtVerifier, JwtRejectedError, type JwtAlgorithm } from '../keys.ts';
 import type { ServiceContext } from '../types.ts';
 import { errors } from './errors.ts';
 
@@ -27,8 +28,8 @@ export interface AccessTokenClaims extends JWTPayload {
 
 const ADMIN_ROLES = new Set(['service_role', 'supabase_admin']);
 // Users get only our ES256 tokens; admin checks also take HS256 service_role JWTs, as GoTrue does.
-const USER_TOKEN_ALGORITHMS: ReadonlySet<string> = new Set(['ES256']);
-const ADMIN_TOKEN_ALGORITHMS: ReadonlySet<string> = new Set(['ES256', 'HS256']);
+const USER_TOKEN_ALGORITHMS: readonly JwtAlgorithm[] = ['ES256'];
+const ADMIN_TOKEN_ALGORITHMS: readonly JwtAlgorithm[] = ['ES256', 'HS256'];
 
 export interface Tokens {
   issuer: string;
@@ -45,11 +46,10 @@ export interface Tokens {
   isAdminBearer(token: string): Promise<boolean>;
 }
 
-export async function createTokens(ctx: ServiceContext): Promise<Tokens> {
+export function createTokens(ctx: ServiceContext): Tokens {
   const { config, signingKey } = ctx;
   const issuer = `${config.apiUrl}/auth/v1`;
-  const publicKey = (await importJWK(signingKey.publicJwk, 'ES256')) as CryptoKey;
-  const secret = new TextEncoder().encode(config.jwtSecret);
+  const jwts = createJwtVerifier(config.jwtSecret, signingKey);
   const keys = new Map<string, ApiRole>([
     [config.anonKey, 'anon'],
     [config.publishableKey, 'anon'],
@@ -58,19 +58,14 @@ export async function createTokens(ctx: ServiceContext): Promise<Tokens> {
   ]);
 
   /** Verifies a JWT signed with one of `accepted` (ES256: our key, HS256: the legacy secret); throws bad_jwt. */
-  async function verifyJwt(token: string, accepted: ReadonlySet<string>): Promise<JWTPayload> {
-    let alg: string | undefined;
+  async function verifyJwt(token: string, accepted: readonly JwtAlgorithm[]): Promise<JWTPayload> {
     try {
-      alg = decodeProtectedHeader(token).alg;
-    } catch {
-      throw errors.badJwt('token is malformed');
-    }
-    if (!alg || !accepted.has(alg)) throw errors.badJwt(`signing method ${alg ?? 'none'} is invalid`);
-    try {
-      if (alg === 'ES256') return (await jwtVerify(token, publicKey, { algorithms: ['ES256'] })).payload;
-      return (await jwtVerify(token, secret, { algorithms: ['HS256'] })).payload;
+      return (await jwts.verify(token, accepted)).payload;
     } catch (error) {
-      if (error instanceof joseErrors.JWTExpired) throw errors.badJwt('token has invalid claims: token is expired');
+      if (!(error instanceof JwtRejectedError)) throw error;
+      if (error.reason === 'malformed') throw errors.badJwt('token is malformed');
+      if (error.reason === 'algorithm') throw errors.badJwt(`signing method ${error.alg ?? 'none'} is invalid`);
+      if (error.reason === 'expired') throw errors.badJwt('token has invalid claims: token is expired');
       throw errors.badJwt('token signature is invalid');
     }
   }

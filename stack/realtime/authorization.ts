@@ -4,6 +4,7 @@
 //   read:  probe rows for 'broadcast' and 'presence' are inserted, then selected as the caller;
 //   write: the caller inserts a probe row per extension; insufficient_privilege means no.
 import type { Sql, TransactionSql } from 'postgres';
+import { actAsCaller, inRolledBackTransaction } from '../caller.ts';
 import type { Identity } from './tokens.ts';
 
 export interface ExtensionPolicies {
@@ -11,33 +12,8 @@ export interface ExtensionPolicies {
   presence: boolean;
 }
 
-class RolledBack<T> extends Error {
-  readonly value: T;
-  constructor(value: T) {
-    super('rolled back');
-    this.value = value;
-  }
-}
-
-/** Runs `work` in a transaction that is rolled back whatever happens, and returns its value. */
-async function inRolledBackTransaction<T>(sql: Sql, work: (tx: TransactionSql) => Promise<T>): Promise<T> {
-  try {
-    await sql.begin(async (tx) => {
-      throw new RolledBack(await work(tx));
-    });
-  } catch (error) {
-    if (error instanceof RolledBack) return error.value as T;
-    throw error;
-  }
-  throw new Error('Unreachable: the authorization transaction always rolls back');
-}
-
-async function actAsCaller(tx: TransactionSql, topic: string, identity: Identity): Promise<void> {
-  await tx`
-    select set_config('role', ${identity.role}, true),
-           set_config('realtime.topic', ${topic}, true),
-           set_config('request.jwt.claims', ${JSON.stringify(identity.claims)}, true),
-           set_config('request.headers', '{}', true)`;
+function actAs(tx: TransactionSql, topic: string, identity: Identity): Promise<void> {
+  return actAsCaller(tx, identity, { 'realtime.topic': topic, 'request.headers': '{}' });
 }
 
 /** What the caller may receive on `topic` (the channel name without `realtime:`). */
@@ -47,7 +23,7 @@ export function readPolicies(sql: Sql, topic: string, identity: Identity): Promi
       insert into realtime.messages (topic, extension)
       values (${topic}, 'broadcast'), (${topic}, 'presence')
       returning id, extension`;
-    await actAsCaller(tx, topic, identity);
+    await actAs(tx, topic, identity);
     const visible = await tx<{ id: string }[]>`
       select id from realtime.messages where topic = ${topic} and id in ${tx(probes.map((probe) => probe.id))}`;
     const seen = new Set(visible.map((row) => row.id));
@@ -59,7 +35,7 @@ export function readPolicies(sql: Sql, topic: string, identity: Identity): Promi
 /** What the caller may send on `topic`: broadcasts, and presence. */
 export function writePolicies(sql: Sql, topic: string, identity: Identity): Promise<ExtensionPolicies> {
   return inRolledBackTransaction(sql, async (tx) => {
-    await actAsCaller(tx, topic, identity);
+    await actAs(tx, topic, identity);
     const mayInsert = async (extension: string) => {
       try {
         await tx.savepoint((sp) => sp`insert into realtime.messages (topic, extension) values (${topic}, ${extension})`);

@@ -7,7 +7,7 @@ import type { Sql } from 'postgres';
 import type { WebSocket } from 'ws';
 import { readPolicies, writePolicies } from './authorization.ts';
 import type { Hub, Member } from './hub.ts';
-import { encodeText, type Inbound, type Outbound, type Ref, type Vsn } from './protocol.ts';
+import { encodeText, flag, isObject, type Inbound, type Outbound, type Ref, type Vsn } from './protocol.ts';
 import type { Identity, TokenVerifier } from './tokens.ts';
 
 export interface ChannelDeps {
@@ -28,15 +28,6 @@ export interface SocketSession {
 // setTimeout's ceiling is ~24.8 days; a token is re-checked at least hourly, as Realtime does.
 const MAX_EXPIRY_CHECK_MS = 60 * 60 * 1000;
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/** Realtime's FlexibleBoolean: true, or the string "true". */
-function flag(value: unknown): boolean {
-  return value === true || value === 'true';
-}
-
 /** A stable integer id per postgres_changes binding, like Realtime's :erlang.phash2 (0..2^27). */
 function bindingId(params: unknown): number {
   let hash = 0x811c9dc5;
@@ -55,7 +46,7 @@ function deepEqual(a: unknown, b: unknown): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
 }
 
-export const POSTGRES_CHANGES_UNAVAILABLE =
+const POSTGRES_CHANGES_UNAVAILABLE =
   'Postgres Changes are not available on the local stack; send database events with realtime.send() or realtime.broadcast_changes() and listen to them as broadcasts';
 
 export function openSession(ws: WebSocket, vsn: Vsn, apiKey: Identity, deps: ChannelDeps): SocketSession {

@@ -4,7 +4,7 @@
 import postgres from 'postgres';
 import type { StackConfig } from '../config.ts';
 
-export const NOTIFY_CHANNEL = 'local_stack_realtime_messages';
+const NOTIFY_CHANNEL = 'local_stack_realtime_messages';
 
 export interface DatabaseMessage {
   id: string;

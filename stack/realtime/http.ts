@@ -7,10 +7,10 @@
 // messages need the caller's INSERT policy on realtime.messages, as a WebSocket send does.
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Sql } from 'postgres';
-import { BodyTooLargeError, bearerToken, readBody, sendJson } from '../http.ts';
+import { BodyTooLargeError, bearerToken, headerValue, readBody, sendJson } from '../http.ts';
 import { writePolicies } from './authorization.ts';
 import type { Hub } from './hub.ts';
-import { BinaryPayload } from './protocol.ts';
+import { BinaryPayload, flag, isObject } from './protocol.ts';
 import type { Identity, TokenVerifier } from './tokens.ts';
 
 export interface BroadcastApiDeps {
@@ -22,18 +22,13 @@ export interface BroadcastApiDeps {
 
 const MAX_BODY_BYTES = 3 * 1024 * 1024;
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function accepted(res: ServerResponse): void {
   res.writeHead(202, { 'content-length': '0' });
   res.end();
 }
 
 async function caller(req: IncomingMessage, tokens: TokenVerifier): Promise<Identity | undefined> {
-  const header = req.headers.apikey;
-  const token = bearerToken(req) ?? (Array.isArray(header) ? header[0] : header);
+  const token = bearerToken(req) ?? headerValue(req, 'apikey');
   if (!token) return undefined;
   const checked = await tokens.apiKey(token);
   return checked.ok ? checked.identity : undefined;
@@ -77,7 +72,7 @@ export function createBroadcastApi(deps: BroadcastApiDeps) {
     const writable = new Map<string, boolean>();
     for (const message of messages as Array<Record<string, unknown>>) {
       const topic = message.topic as string;
-      const isPrivate = message.private === true || message.private === 'true';
+      const isPrivate = flag(message.private);
       if (isPrivate) {
         if (!writable.has(topic)) writable.set(topic, await mayWrite(topic, identity));
         if (!writable.get(topic)) continue;

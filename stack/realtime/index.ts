@@ -5,24 +5,16 @@
 import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { sendJson } from '../http.ts';
+import { headerValue, parseServicePath, sendJson } from '../http.ts';
 import type { Service, ServiceContext } from '../types.ts';
 import { openSession } from './channels.ts';
 import { listenForDatabaseMessages } from './database.ts';
 import { createBroadcastApi } from './http.ts';
 import { createHub } from './hub.ts';
 import { decodeFrame, SUPPORTED_VSNS, type Vsn } from './protocol.ts';
-import { createTokenVerifier } from './tokens.ts';
+import { createTokenVerifier, type Identity } from './tokens.ts';
 
 const CLOSE_GOING_AWAY = 1001;
-
-function parsePath(path: string): URL {
-  try {
-    return new URL(`http://realtime.local${path.startsWith('/') ? path : `/${path}`}`);
-  } catch {
-    return new URL('http://realtime.local/.unparsable-path');
-  }
-}
 
 /** Refuses a WebSocket upgrade with a plain HTTP answer, as Phoenix does for a refused connect. */
 function refuseUpgrade(socket: Duplex, status: number, message: string): void {
@@ -36,7 +28,7 @@ function refuseUpgrade(socket: Duplex, status: number, message: string): void {
 export async function createRealtimeService(context: ServiceContext): Promise<Service> {
   const { config, sql, signingKey, log } = context;
   const hub = createHub();
-  const tokens = await createTokenVerifier(config, signingKey);
+  const tokens = createTokenVerifier(config, signingKey);
   const database = await listenForDatabaseMessages(
     config,
     (message) => hub.broadcast(message.private, message.topic, { event: message.event, payload: message.payload, meta: { id: message.id }, userBroadcast: false }),
@@ -47,7 +39,7 @@ export async function createRealtimeService(context: ServiceContext): Promise<Se
   const sockets = new Set<WebSocket>();
   let closing: Promise<void> | undefined;
 
-  function accept(ws: WebSocket, vsn: Vsn, apiKey: Parameters<typeof openSession>[2]): void {
+  function accept(ws: WebSocket, vsn: Vsn, apiKey: Identity): void {
     sockets.add(ws);
     const session = openSession(ws, vsn, apiKey, { hub, sql, tokens, log, databaseListening: database.listening });
     ws.on('message', (data, isBinary) => {
@@ -65,7 +57,7 @@ export async function createRealtimeService(context: ServiceContext): Promise<Se
 
   return {
     async handle(req: IncomingMessage, res: ServerResponse, path: string) {
-      const url = parsePath(path);
+      const url = parseServicePath(path);
       if (await broadcastApi(req, res, url)) return;
       if (url.pathname.replace(/\/+$/, '') === '/websocket') {
         sendJson(res, 400, { message: 'Connect with a WebSocket upgrade' });
@@ -75,7 +67,7 @@ export async function createRealtimeService(context: ServiceContext): Promise<Se
     },
 
     upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, path: string) {
-      const url = parsePath(path);
+      const url = parseServicePath(path);
       if (url.pathname.replace(/\/+$/, '') !== '/websocket') {
         refuseUpgrade(socket, 404, 'Not found');
         return;
@@ -85,8 +77,7 @@ export async function createRealtimeService(context: ServiceContext): Promise<Se
         refuseUpgrade(socket, 400, `Unsupported protocol version ${vsn}; use 1.0.0 or 2.0.0`);
         return;
       }
-      const header = req.headers['x-api-key'] ?? req.headers.apikey;
-      const key = url.searchParams.get('apikey') ?? (Array.isArray(header) ? header[0] : header);
+      const key = url.searchParams.get('apikey') ?? headerValue(req, 'x-api-key') ?? headerValue(req, 'apikey');
       if (!key) {
         refuseUpgrade(socket, 403, 'No API key found in request');
         return;

@@ -16,6 +16,15 @@ export class BinaryPayload {
   }
 }
 
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** Realtime's FlexibleBoolean: true, or the string "true". */
+export function flag(value: unknown): boolean {
+  return value === true || value === 'true';
+}
+
 export interface Inbound {
   joinRef: Ref;
   ref: Ref;

@@ -6,9 +6,10 @@ import { existsSync } from 'node:fs';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { BucketSettings } from '../config.ts';
+import { sendJson } from '../http.ts';
 import { SERVICE_ROLE_CALLER } from './caller.ts';
 import { asCaller } from './database.ts';
-import { errors, sendStorageJson } from './errors.ts';
+import { errors } from './errors.ts';
 import { isValidObjectName, mimeTypeAllowed } from './names.ts';
 import { jsonBody, mustBeValidBucket, storeObject, type StorageRequest, type StorageRuntime } from './objects.ts';
 import { uploadLimit } from './upload.ts';
@@ -24,6 +25,8 @@ interface BucketRow {
   updated_at: Date;
 }
 
+type SyncedBucket = Pick<BucketRow, 'id' | 'public' | 'file_size_limit' | 'allowed_mime_types'>;
+
 /** Inserts or updates each configured bucket (visibility, size limit, MIME types). */
 export async function syncConfiguredBuckets(rt: StorageRuntime): Promise<void> {
   const { settings } = rt;
@@ -33,14 +36,15 @@ export async function syncConfiguredBuckets(rt: StorageRuntime): Promise<void> {
       rt.log(`storage: bucket ${bucket.name}'s file_size_limit is above [storage] file_size_limit; the global limit applies`);
       limit = settings.fileSizeLimit;
     }
-    await rt.sql`
+    const [row] = await rt.sql<SyncedBucket[]>`
       insert into storage.buckets (id, name, public, file_size_limit, allowed_mime_types)
       values (${bucket.name}, ${bucket.name}, ${bucket.public}, ${limit}, ${bucket.allowedMimeTypes})
       on conflict (id) do update set
         public = excluded.public, file_size_limit = excluded.file_size_limit,
         allowed_mime_types = excluded.allowed_mime_types, updated_at = now()
+      returning id, public, file_size_limit, allowed_mime_types
     `;
-    if (bucket.objectsPath) await uploadObjectsPath(rt, bucket);
+    if (bucket.objectsPath) await uploadObjectsPath(rt, bucket, row);
   }
 }
 
@@ -64,15 +68,17 @@ async function filesUnder(dir: string): Promise<string[]> {
 }
 
 /** Uploads (upserts) the files of a bucket's objects_path; unchanged files are left alone. */
-async function uploadObjectsPath(rt: StorageRuntime, settings: BucketSettings): Promise<void> {
+async function uploadObjectsPath(rt: StorageRuntime, settings: BucketSettings, bucket: SyncedBucket): Promise<void> {
   const dir = settings.objectsPath!;
   if (!existsSync(dir)) {
     rt.log(`storage: objects_path ${dir} of bucket ${settings.name} does not exist`);
     return;
   }
-  const [bucket] = await rt.sql<{ id: string; public: boolean; file_size_limit: string | null; allowed_mime_types: string[] | null }[]>`
-    select id, public, file_size_limit, allowed_mime_types from storage.buckets where id = ${settings.name}
-  `;
+  const storedETags = new Map(
+    (await rt.sql<{ name: string; etag: string | null }[]>`
+      select name, metadata->>'eTag' as etag from storage.objects where bucket_id = ${bucket.id}
+    `).map((row) => [row.name, row.etag]),
+  );
   for (const file of await filesUnder(dir)) {
     const name = path.relative(dir, file).split(path.sep).join('/');
     const content = await readFile(file);
@@ -91,8 +97,7 @@ async function uploadObjectsPath(rt: StorageRuntime, settings: BucketSettings): 
       continue;
     }
     const eTag = `"${createHash('md5').update(content).digest('hex')}"`;
-    const [existing] = await rt.sql`select metadata->>'eTag' as etag from storage.objects where bucket_id = ${bucket.id} and name = ${name}`;
-    if (existing?.etag === eTag) continue;
+    if (storedETags.get(name) === eTag) continue;
     await storeObject(rt, {
       bucket,
       name,
@@ -149,14 +154,14 @@ function checkLimit(rt: StorageRuntime, limit: number | null): void {
 export async function listBuckets(rt: StorageRuntime, request: StorageRequest): Promise<void> {
   const caller = await rt.resolveCaller(request.req);
   const rows = await asCaller(rt.sql, caller, (tx) => tx<BucketRow[]>`select * from storage.buckets order by name`);
-  sendStorageJson(request.res, 200, rows.map(renderBucket));
+  sendJson(request.res, 200, rows.map(renderBucket));
 }
 
 export async function getBucket(rt: StorageRuntime, request: StorageRequest, bucketId: string): Promise<void> {
   const caller = await rt.resolveCaller(request.req);
   const [row] = await asCaller(rt.sql, caller, (tx) => tx<BucketRow[]>`select * from storage.buckets where id = ${bucketId}`);
   if (!row) throw errors.noSuchBucket();
-  sendStorageJson(request.res, 200, renderBucket(row));
+  sendJson(request.res, 200, renderBucket(row));
 }
 
 export async function createBucket(rt: StorageRuntime, request: StorageRequest): Promise<void> {
@@ -175,7 +180,7 @@ export async function createBucket(rt: StorageRuntime, request: StorageRequest):
     values (${id}, ${id}, ${caller.sub && /^[0-9a-f-]{36}$/i.test(caller.sub) ? caller.sub : null}, ${caller.sub ?? null},
             ${body.public === true}, ${limit}, ${types})
   `);
-  sendStorageJson(request.res, 200, { name: id });
+  sendJson(request.res, 200, { name: id });
 }
 
 export async function updateBucket(rt: StorageRuntime, request: StorageRequest, bucketId: string): Promise<void> {
@@ -194,18 +199,18 @@ export async function updateBucket(rt: StorageRuntime, request: StorageRequest, 
     where id = ${bucketId} returning id
   `);
   if (updated.length === 0) throw errors.noSuchBucket();
-  sendStorageJson(request.res, 200, { message: 'Successfully updated' });
+  sendJson(request.res, 200, { message: 'Successfully updated' });
 }
 
 export async function emptyBucket(rt: StorageRuntime, request: StorageRequest, bucketId: string): Promise<void> {
   const caller = await rt.resolveCaller(request.req);
-  const [bucket] = await asCaller(rt.sql, caller, (tx) => tx`select id from storage.buckets where id = ${bucketId}`);
-  if (!bucket) throw errors.noSuchBucket();
-  const deleted = await asCaller(rt.sql, caller, (tx) => tx<{ version: string | null }[]>`
-    delete from storage.objects where bucket_id = ${bucketId} returning version
-  `);
+  const deleted = await asCaller(rt.sql, caller, async (tx) => {
+    const [bucket] = await tx`select id from storage.buckets where id = ${bucketId}`;
+    if (!bucket) throw errors.noSuchBucket();
+    return tx<{ version: string | null }[]>`delete from storage.objects where bucket_id = ${bucketId} returning version`;
+  });
   for (const row of deleted) await rt.files.remove(bucketId, row.version);
-  sendStorageJson(request.res, 200, { message: 'Successfully emptied' });
+  sendJson(request.res, 200, { message: 'Successfully emptied' });
 }
 
 export async function deleteBucket(rt: StorageRuntime, request: StorageRequest, bucketId: string): Promise<void> {
@@ -218,5 +223,5 @@ export async function deleteBucket(rt: StorageRuntime, request: StorageRequest, 
   const deleted = await asCaller(rt.sql, caller, (tx) => tx`delete from storage.buckets where id = ${bucketId} returning id`);
   if (deleted.length === 0) throw errors.noSuchBucket();
   await rt.files.removeBucket(bucketId);
-  sendStorageJson(request.res, 200, { message: 'Successfully deleted' });
+  sendJson(request.res, 200, { message: 'Successfully deleted' });
 }

@@ -2,8 +2,10 @@
 // that Storage runs the object's SQL with. Accepted: the stack's ES256 access tokens, the legacy
 // HS256 anon / service_role keys, and sb_publishable_ / sb_secret_ keys (anon / service_role).
 import type { IncomingMessage } from 'node:http';
-import { decodeProtectedHeader, importJWK, jwtVerify, errors as joseErrors, type CryptoKey, type JWTPayload } from 'jose';
-import type { ServiceContext } from '../types.ts';
+import type { JWTPayload } from 'jose';
+import { headerValue } from '../http.ts';
+import type { StackConfig } from '../config.ts';
+import { JwtRejectedError, type JwtRejection, type JwtVerifier } from '../keys.ts';
 import { errors } from './errors.ts';
 
 export type DatabaseRole = 'anon' | 'authenticated' | 'service_role';
@@ -19,55 +21,43 @@ export interface Caller {
 const ROLES: ReadonlySet<string> = new Set(['anon', 'authenticated', 'service_role']);
 // The HS256 secret is the public demo secret of every local stack: it may only carry API keys.
 const HS256_ROLES: ReadonlySet<string> = new Set(['anon', 'service_role']);
+// storage-api's words (jsonwebtoken's) for a refused JWT.
+const REFUSALS: Record<JwtRejection, string> = {
+  malformed: 'jwt malformed',
+  algorithm: 'invalid algorithm',
+  'unknown key': 'invalid signature',
+  signature: 'invalid signature',
+  expired: 'jwt expired',
+};
 
 export const SERVICE_ROLE_CALLER: Caller = { role: 'service_role', claims: { role: 'service_role' }, sub: undefined };
 
 export type CallerResolver = (req: IncomingMessage) => Promise<Caller>;
 
-function single(header: string | string[] | undefined): string | undefined {
-  return Array.isArray(header) ? header[0] : header;
-}
-
-export async function createCallerResolver(ctx: ServiceContext): Promise<CallerResolver> {
-  const { config, signingKey } = ctx;
-  const publicKey = (await importJWK(signingKey.publicJwk, 'ES256')) as CryptoKey;
-  const secret = new TextEncoder().encode(config.jwtSecret);
+export function createCallerResolver(config: StackConfig, jwts: JwtVerifier): CallerResolver {
   const opaqueKeys = new Map<string, DatabaseRole>([
     [config.publishableKey, 'anon'],
     [config.secretKey, 'service_role'],
   ]);
 
   async function verify(token: string): Promise<JWTPayload> {
-    let header;
+    let verified;
     try {
-      header = decodeProtectedHeader(token);
-    } catch {
-      throw errors.accessDenied('jwt malformed');
-    }
-    try {
-      if (header.alg === 'ES256') {
-        if (header.kid !== undefined && header.kid !== signingKey.kid) throw errors.accessDenied('invalid signature');
-        return (await jwtVerify(token, publicKey, { algorithms: ['ES256'] })).payload;
-      }
-      if (header.alg === 'HS256') {
-        const { payload } = await jwtVerify(token, secret, { algorithms: ['HS256'] });
-        if (typeof payload.role !== 'string' || !HS256_ROLES.has(payload.role)) {
-          throw errors.accessDenied('HS256 tokens may only carry the anon or service_role key; sign in for a user token');
-        }
-        return payload;
-      }
+      verified = await jwts.verify(token, ['ES256', 'HS256']);
     } catch (error) {
-      if (error instanceof joseErrors.JWTExpired) throw errors.accessDenied('jwt expired');
-      if (error instanceof joseErrors.JOSEError) throw errors.accessDenied('invalid signature');
-      throw error;
+      throw error instanceof JwtRejectedError ? errors.accessDenied(REFUSALS[error.reason]) : error;
     }
-    throw errors.accessDenied('invalid algorithm');
+    const { alg, payload } = verified;
+    if (alg === 'HS256' && (typeof payload.role !== 'string' || !HS256_ROLES.has(payload.role))) {
+      throw errors.accessDenied('HS256 tokens may only carry the anon or service_role key; sign in for a user token');
+    }
+    return payload;
   }
 
   return async function resolveCaller(req: IncomingMessage): Promise<Caller> {
-    const authorization = single(req.headers.authorization);
+    const authorization = headerValue(req, 'authorization');
     // Like Supabase's gateway: without an Authorization header the apikey stands in for it.
-    const token = (authorization !== undefined ? authorization.replace(/^Bearer\s+/i, '') : single(req.headers.apikey) ?? '').trim();
+    const token = (authorization !== undefined ? authorization.replace(/^Bearer\s+/i, '') : headerValue(req, 'apikey') ?? '').trim();
     if (token === '') throw errors.accessDenied('jwt must be provided');
     const keyRole = opaqueKeys.get(token);
     if (keyRole) return { role: keyRole, claims: { role: keyRole }, sub: undefined };

@@ -3,19 +3,16 @@
 // storage.objects decide. Postgres errors become Storage's errors (RLS → AccessDenied,
 // unique → ResourceAlreadyExists) the way storage-api maps them.
 import type { Sql, TransactionSql } from 'postgres';
+import { actAsCaller, inRolledBackTransaction } from '../caller.ts';
 import type { Caller } from './caller.ts';
 import { errors, StorageError } from './errors.ts';
 
 export type Tx = TransactionSql;
 
 /** Switches the transaction to the caller's role and claims (undone at its end). */
-export async function actAs(tx: Tx, caller: Caller): Promise<void> {
-  await tx`
-    select set_config('role', ${caller.role}, true),
-           set_config('request.jwt.claims', ${JSON.stringify(caller.claims)}, true),
-           set_config('request.jwt.claim.sub', ${caller.sub ?? ''}, true),
-           set_config('request.jwt.claim.role', ${caller.role}, true)
-  `;
+export function actAs(tx: Tx, caller: Caller): Promise<void> {
+  // storage-api also sets the single-claim settings older policies read.
+  return actAsCaller(tx, caller, { 'request.jwt.claim.sub': caller.sub ?? '', 'request.jwt.claim.role': caller.role });
 }
 
 /** Back to the platform's own (superuser) role inside the same transaction. */
@@ -54,18 +51,14 @@ export async function asCaller<T>(sql: Sql, caller: Caller, work: (tx: Tx) => Pr
   }
 }
 
-class Rollback extends Error {}
-
 /** Runs `work` as the caller and rolls it back: a dry run that only asks whether RLS admits it. */
 export async function testPermission(sql: Sql, caller: Caller, work: (tx: Tx) => Promise<unknown>): Promise<void> {
   try {
-    await sql.begin(async (tx) => {
+    await inRolledBackTransaction(sql, async (tx) => {
       await actAs(tx, caller);
       await work(tx);
-      throw new Rollback();
     });
   } catch (error) {
-    if (error instanceof Rollback) return;
     throw storageErrorFrom(error);
   }
 }

@@ -2,6 +2,7 @@
 // (a string) is the semantic status, sent with HTTP 400 for every client error and 500 for
 // failures, as storage-api does. supabase-js reads `statusCode` and `code` from the body.
 import type { ServerResponse } from 'node:http';
+import { sendJson } from '../http.ts';
 
 export class StorageError extends Error {
   /** The semantic status, rendered as the body's `statusCode`. */
@@ -43,12 +44,6 @@ export const errors = {
     new StorageError({ statusCode: 404, code: 'NotFound', error: 'Not Found', message: `Route ${method}:${path} not found`, httpStatus: 404 }),
 };
 
-export function sendStorageJson(res: ServerResponse, status: number, body: unknown): void {
-  const payload = JSON.stringify(body);
-  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(payload) });
-  res.end(payload);
-}
-
 export function sendStorageError(res: ServerResponse, error: StorageError): void {
-  sendStorageJson(res, error.httpStatus, { statusCode: String(error.statusCode), code: error.code, error: error.error, message: error.message });
+  sendJson(res, error.httpStatus, { statusCode: String(error.statusCode), code: error.code, error: error.error, message: error.message });
 }

@@ -4,10 +4,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import { sendJson } from '../http.ts';
+import { createJwtVerifier } from '../keys.ts';
 import type { Service, ServiceContext } from '../types.ts';
 import { createBucket, deleteBucket, emptyBucket, getBucket, listBuckets, syncConfiguredBuckets, updateBucket } from './buckets.ts';
 import { createCallerResolver } from './caller.ts';
-import { errors, sendStorageError, sendStorageJson, StorageError } from './errors.ts';
+import { errors, sendStorageError, StorageError } from './errors.ts';
 import { ObjectFiles } from './files.ts';
 import {
   createSignedUploadUrl,
@@ -130,12 +131,13 @@ export async function createStorageService(ctx: ServiceContext): Promise<Service
     create schema if not exists _local_stack;
     create table if not exists _local_stack.storage_spent_upload_tokens (token_hash text primary key, expires_at timestamptz not null);
   `);
+  const jwts = createJwtVerifier(ctx.config.jwtSecret, ctx.signingKey);
   const rt: StorageRuntime = {
     log: ctx.log,
     sql: ctx.sql,
     files: new ObjectFiles(path.join(ctx.config.dataDir, 'storage')),
-    tokens: await createUrlTokens(ctx.signingKey),
-    resolveCaller: await createCallerResolver(ctx),
+    tokens: createUrlTokens(ctx.signingKey, jwts),
+    resolveCaller: createCallerResolver(ctx.config, jwts),
     settings,
   };
   await syncConfiguredBuckets(rt);
@@ -153,7 +155,7 @@ export async function createStorageService(ctx: ServiceContext): Promise<Service
       };
       try {
         let handler: Handler | undefined;
-        if (pathname === '/status' || pathname === '/health') handler = async () => sendStorageJson(res, 200, { status: 'ok' });
+        if (pathname === '/status' || pathname === '/health') handler = async () => sendJson(res, 200, { status: 'ok' });
         else if (pathname.startsWith('/object/')) handler = objectRoute(rt, request, pathname.slice('/object/'.length));
         else if (pathname === '/bucket' || pathname.startsWith('/bucket/')) handler = bucketRoute(rt, request, pathname.slice('/bucket'.length));
         if (!handler) throw errors.routeNotFound(request.method, pathname);

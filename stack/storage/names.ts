@@ -10,7 +10,7 @@ const BUCKET_NAME = /^[A-Za-z0-9_!.*'() &$=@;:+,?-]{1,100}$/;
 // avoid", and invisible code points that can disguise a path (zero-width, bidi overrides, BOM).
 const FORBIDDEN_IN_KEY = /[\u0000-\u001f\u007f-\u009f#[\]{}^`"<>\\|%~\u034f\u061c\u200b\u200e\u200f\u2028\u2029\u202a-\u202e\u2060\u2066-\u2069\ufeff]/u;
 
-export const MAX_KEY_BYTES = 1024;
+const MAX_KEY_BYTES = 1024;
 
 export function isValidBucketName(name: string): boolean {
   return BUCKET_NAME.test(name);
@@ -23,7 +23,7 @@ export function isValidObjectName(name: string): boolean {
 }
 
 /** `text/plain` of `Text/Plain; charset=UTF-8`. */
-export function mimeEssence(contentType: string): string {
+function mimeEssence(contentType: string): string {
   return contentType.split(';')[0].trim().toLowerCase();
 }
 
@@ -58,12 +58,12 @@ function isTextual(essence: string): boolean {
   return essence.startsWith('text/') || /(script|xml)$/.test(essence);
 }
 
-export function isScriptCapable(contentType: string): boolean {
+function isScriptCapable(contentType: string): boolean {
   const essence = mimeEssence(contentType);
   return SCRIPT_CAPABLE.has(essence) || essence.endsWith('+xml') || essence.endsWith('/xml');
 }
 
-export function isHeaderSafeMediaType(contentType: string): boolean {
+function isHeaderSafeMediaType(contentType: string): boolean {
   return contentType.length <= 255 && HEADER_SAFE_MEDIA_TYPE.test(contentType);
 }
 

@@ -6,13 +6,14 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import path from 'node:path';
 import type { Sql } from 'postgres';
 import type { StorageSettings } from '../config.ts';
+import { sendJson } from '../http.ts';
 import { SERVICE_ROLE_CALLER, type Caller, type CallerResolver } from './caller.ts';
 import { actAs, actAsPlatform, asCaller, storageErrorFrom, testPermission, type Tx } from './database.ts';
-import { errors, sendStorageJson } from './errors.ts';
+import { errors } from './errors.ts';
 import type { ObjectFiles } from './files.ts';
 import { isHeaderSafeValue, isValidBucketName, isValidObjectName, servingLabel } from './names.ts';
 import type { UrlTokens } from './tokens.ts';
-import { readLimitedBody, receiveUpload, type BucketLimits, type IncomingUpload } from './upload.ts';
+import { readStorageBody, receiveUpload, type BucketLimits, type IncomingUpload } from './upload.ts';
 
 export interface StorageRuntime {
   log: (message: string) => void;
@@ -59,12 +60,12 @@ export function mustBeValidBucket(bucketId: string): void {
   if (!isValidBucketName(bucketId)) throw errors.invalidBucketName();
 }
 
-export function mustBeValidKey(name: string): void {
+function mustBeValidKey(name: string): void {
   if (!isValidObjectName(name)) throw errors.invalidKey(name);
 }
 
 export async function jsonBody(request: StorageRequest): Promise<Record<string, any>> {
-  const raw = await readLimitedBody(request.req, MAX_JSON_BODY);
+  const raw = await readStorageBody(request.req, MAX_JSON_BODY);
   if (raw.length === 0) return {};
   try {
     const parsed = JSON.parse(raw.toString('utf8'));
@@ -88,6 +89,12 @@ async function findBucket(rt: StorageRuntime, bucketId: string): Promise<BucketR
   `;
   if (!bucket) throw errors.noSuchBucket();
   return bucket;
+}
+
+/** The public routes serve public buckets only; a private one is not found there. */
+async function mustBePublicBucket(rt: StorageRuntime, bucketId: string): Promise<void> {
+  const [bucket] = await rt.sql`select id from storage.buckets where id = ${bucketId} and public`;
+  if (!bucket) throw errors.noSuchBucket();
 }
 
 /** The object as the caller may see it (RLS): not visible and not there look the same. */
@@ -216,7 +223,7 @@ export async function uploadObject(rt: StorageRuntime, request: StorageRequest, 
   const upload = await receiveUpload(request.req, bucket, name, rt.settings.fileSizeLimit);
   const upsert = alwaysUpsert || request.req.headers['x-upsert'] === 'true';
   const { id } = await storeObject(rt, { bucket, name, caller, owner: caller.sub, upsert, upload });
-  sendStorageJson(request.res, 200, { Id: id, Key: `${bucketId}/${name}` });
+  sendJson(request.res, 200, { Id: id, Key: `${bucketId}/${name}` });
 }
 
 /** POST /object/upload/sign/{bucket}/{name}: the caller must be allowed to write the object now. */
@@ -230,7 +237,7 @@ export async function createSignedUploadUrl(rt: StorageRuntime, request: Storage
   await testPermission(rt.sql, caller, (tx) => writeObjectRow(tx, probe, upsert));
   const url = `${bucketId}/${name}`;
   const token = await rt.tokens.sign({ url, scope: 'upload', owner: caller.sub, upsert }, SIGNED_UPLOAD_LIFETIME_SECONDS);
-  sendStorageJson(request.res, 200, { url: `/object/upload/sign/${url}?token=${token}`, token });
+  sendJson(request.res, 200, { url: `/object/upload/sign/${url}?token=${token}`, token });
 }
 
 /** PUT /object/upload/sign/{bucket}/{name}?token=: the token alone authorizes, once. */
@@ -250,7 +257,7 @@ export async function uploadToSignedUrl(rt: StorageRuntime, request: StorageRequ
     upload,
     token: { value: token!, expiresAt: claims.exp! },
   });
-  sendStorageJson(request.res, 200, { Key: `${bucketId}/${name}` });
+  sendJson(request.res, 200, { Key: `${bucketId}/${name}` });
 }
 
 function contentDisposition(download: string | null, name: string, forceAttachment: boolean): string | undefined {
@@ -336,8 +343,7 @@ export async function downloadObject(rt: StorageRuntime, request: StorageRequest
 
 /** GET|HEAD /object/public/{bucket}/{name}: anyone, but only from a public bucket. */
 export async function downloadPublicObject(rt: StorageRuntime, request: StorageRequest, bucketId: string, name: string): Promise<void> {
-  const [bucket] = await rt.sql`select id from storage.buckets where id = ${bucketId} and public`;
-  if (!bucket) throw errors.noSuchBucket();
+  await mustBePublicBucket(rt, bucketId);
   mustBeValidKey(name);
   await serveObject(rt, request, await findObjectAsPlatform(rt, bucketId, name));
 }
@@ -353,14 +359,13 @@ export async function objectInfo(rt: StorageRuntime, request: StorageRequest, bu
   mustBeValidKey(name);
   let object: ObjectRow;
   if (publicRoute) {
-    const [bucket] = await rt.sql`select id from storage.buckets where id = ${bucketId} and public`;
-    if (!bucket) throw errors.noSuchBucket();
+    await mustBePublicBucket(rt, bucketId);
     object = await findObjectAsPlatform(rt, bucketId, name);
   } else {
     object = await findObjectAs(rt, await rt.resolveCaller(request.req), bucketId, name);
   }
   const metadata = object.metadata ?? {};
-  sendStorageJson(request.res, 200, {
+  sendJson(request.res, 200, {
     id: object.id,
     name: object.name,
     version: object.version,
@@ -383,7 +388,7 @@ export async function createSignedUrl(rt: StorageRuntime, request: StorageReques
   await findObjectAs(rt, caller, bucketId, name);
   const url = `${bucketId}/${name}`;
   const token = await rt.tokens.sign({ url, scope: 'download' }, expiresIn);
-  sendStorageJson(request.res, 200, { signedURL: `/object/sign/${url}?token=${token}` });
+  sendJson(request.res, 200, { signedURL: `/object/sign/${url}?token=${token}` });
 }
 
 /** POST /object/sign/{bucket} {expiresIn, paths}: one entry per path, an error for those not readable. */
@@ -410,7 +415,7 @@ export async function createSignedUrls(rt: StorageRuntime, request: StorageReque
     const token = await rt.tokens.sign({ url, scope: 'download' }, expiresIn);
     entries.push({ error: null, path: name, signedURL: `/object/sign/${url}?token=${token}` });
   }
-  sendStorageJson(request.res, 200, entries);
+  sendJson(request.res, 200, entries);
 }
 
 /** `%`, `_` and `\` match themselves in a LIKE pattern. */
@@ -454,7 +459,7 @@ export async function listObjects(rt: StorageRuntime, request: StorageRequest, b
      limit $4 offset $5`,
     [bucketId, pattern, level, limit, offset],
   ));
-  sendStorageJson(request.res, 200, rows);
+  sendJson(request.res, 200, rows);
 }
 
 function removalNames(body: Record<string, any>): string[] {
@@ -482,7 +487,7 @@ export async function removeObjects(rt: StorageRuntime, request: StorageRequest,
   const caller = await rt.resolveCaller(request.req);
   const names = removalNames(await jsonBody(request));
   const deleted = await deleteRows(rt, caller, bucketId, names);
-  sendStorageJson(
+  sendJson(
     request.res,
     200,
     deleted.map((row) => ({
@@ -504,5 +509,5 @@ export async function removeObject(rt: StorageRuntime, request: StorageRequest, 
   mustBeValidKey(name);
   const deleted = await deleteRows(rt, caller, bucketId, [name]);
   if (deleted.length === 0) throw errors.noSuchKey();
-  sendStorageJson(request.res, 200, { message: 'Successfully deleted' });
+  sendJson(request.res, 200, { message: 'Successfully deleted' });
 }

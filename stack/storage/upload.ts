@@ -4,6 +4,7 @@
 // cacheControl, metadata and contentType. The size and MIME limits are checked before any
 // content is stored: the declared length up front, the actual bytes while they arrive.
 import type { IncomingMessage } from 'node:http';
+import { BodyTooLargeError, headerValue, readBody } from '../http.ts';
 import { errors } from './errors.ts';
 import type { ObjectFiles, WrittenFile } from './files.ts';
 import { isHeaderSafeValue, mimeTypeAllowed } from './names.ts';
@@ -42,32 +43,13 @@ function checkMimeType(bucket: BucketLimits, mimeType: string, objectName: strin
   if (!mimeTypeAllowed(mimeType, bucket.allowed_mime_types)) throw errors.invalidMimeType(mimeType);
 }
 
-function headerValue(req: IncomingMessage, name: string): string | undefined {
-  const value = req.headers[name];
-  return Array.isArray(value) ? value[0] : value;
-}
-
-/**
- * The whole body, refusing more than `limit` bytes. A refused body is still read to its end
- * and dropped, so the refusal can be answered instead of the connection being reset.
- */
-export function readLimitedBody(req: IncomingMessage, limit: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size <= limit) return void chunks.push(chunk);
-      req.off('data', onData);
-      req.off('end', onEnd);
-      req.resume();
-      reject(errors.entityTooLarge());
-    };
-    const onEnd = () => resolve(Buffer.concat(chunks));
-    req.on('data', onData);
-    req.once('end', onEnd);
-    req.once('error', reject);
-  });
+/** The whole body, or EntityTooLarge past `limit` bytes. */
+export async function readStorageBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  try {
+    return await readBody(req, limit);
+  } catch (error) {
+    throw error instanceof BodyTooLargeError ? errors.entityTooLarge() : error;
+  }
 }
 
 function parseUserMetadata(json: string): Record<string, unknown> | undefined {
@@ -89,7 +71,7 @@ export async function receiveUpload(req: IncomingMessage, bucket: BucketLimits, 
   if (contentType?.toLowerCase().startsWith('multipart/form-data')) {
     const declared = Number(headerValue(req, 'content-length'));
     if (Number.isFinite(declared) && declared > limit + MULTIPART_OVERHEAD) throw errors.entityTooLarge();
-    const body = await readLimitedBody(req, limit + MULTIPART_OVERHEAD);
+    const body = await readStorageBody(req, limit + MULTIPART_OVERHEAD);
     let form: FormData;
     try {
       form = await new Response(new Uint8Array(body), { headers: { 'content-type': contentType } }).formData();

@@ -3,17 +3,16 @@
 // Subscribers are unmodified supabase-js clients (vsn 2.0.0, one socket each) running in this
 // process beside the stack, so their own message handling is part of every figure. Latency is
 // from just before COMMIT is sent to the subscriber's broadcast callback.
-import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { randomUUID } from 'node:crypto';
 import path from 'node:path';
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { SignJWT } from 'jose';
 import postgres from 'postgres';
 import { loadSigningKey } from '../../stack/keys.ts';
-import { freePort } from '../../stack/os.ts';
 import { startStack } from '../../stack/server.ts';
+import { freeStackPorts, privateStackFolder } from '../support/private-stack.ts';
 
-const root = path.resolve(import.meta.dirname, '..', '..');
 const ROUNDS = 20;
 const WARM_UP_ROUNDS = 3;
 const FAN_OUT = 100;
@@ -30,11 +29,8 @@ interface Group {
 }
 
 export async function benchRealtimeFanout(): Promise<void> {
-  mkdirSync(path.join(root, '.stack'), { recursive: true });
-  const dir = mkdtempSync(path.join(root, '.stack', 'bench-realtime-'));
-  chmodSync(dir, 0o755);
-  const ports = { api: await freePort(), db: await freePort(), mailWeb: await freePort(), mailSmtp: await freePort(), functionsBase: await freePort() };
-  const stack = await startStack({ dataDir: path.join(dir, 'data'), ports, fast: false, log: () => {} });
+  const dir = privateStackFolder('bench-realtime-');
+  const stack = await startStack({ dataDir: path.join(dir, 'data'), ports: await freeStackPorts(), fast: false, log: () => {} });
   const sql = postgres(stack.config.dbUrl, { max: 2, onnotice: () => {} });
   const groups: Group[] = [];
   try {

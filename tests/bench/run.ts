@@ -7,18 +7,12 @@
 //    the same as-caller transaction run directly with postgres.js.
 // 3. Realtime fan-out (realtime-fanout.ts): one database change delivered to 100 subscribers
 //    against the same change delivered to one.
-import { chmodSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import postgres from 'postgres';
 import { startStack } from '../../stack/server.ts';
-import { freePort } from '../../stack/os.ts';
+import { freeStackPorts, privateStackFolder } from '../support/private-stack.ts';
 import { benchRealtimeFanout } from './realtime-fanout.ts';
-
-const root = path.resolve(import.meta.dirname, '..', '..');
-
-async function ports() {
-  return { api: await freePort(), db: await freePort(), mailWeb: await freePort(), mailSmtp: await freePort(), functionsBase: await freePort() };
-}
 
 function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
@@ -49,13 +43,13 @@ async function benchStartup(dir: string) {
   const warm: number[] = [];
   for (let i = 0; i < runs; i++) {
     const dataDir = path.join(dir, `startup-${i}`, 'data');
-    const options = { dataDir, ports: await ports(), fast: false, log: () => {} };
+    const options = { dataDir, ports: await freeStackPorts(), fast: false, log: () => {} };
     let t = performance.now();
     let stack = await startStack(options);
     cold.push(performance.now() - t);
     await stack.stop();
     t = performance.now();
-    stack = await startStack({ ...options, ports: await ports() });
+    stack = await startStack({ ...options, ports: await freeStackPorts() });
     warm.push(performance.now() - t);
     await stack.stop();
   }
@@ -66,7 +60,7 @@ async function benchStartup(dir: string) {
 }
 
 async function benchMe(dir: string) {
-  const stack = await startStack({ dataDir: path.join(dir, 'me', 'data'), ports: await ports(), fast: false, log: () => {} });
+  const stack = await startStack({ dataDir: path.join(dir, 'me', 'data'), ports: await freeStackPorts(), fast: false, log: () => {} });
   try {
     const email = `bench-${Date.now()}@example.test`;
     const signUp = await fetch(`${stack.config.apiUrl}/auth/v1/signup`, {
@@ -108,9 +102,7 @@ async function benchMe(dir: string) {
   }
 }
 
-mkdirSync(path.join(root, '.stack'), { recursive: true });
-const dir = mkdtempSync(path.join(root, '.stack', 'bench-'));
-chmodSync(dir, 0o755);
+const dir = privateStackFolder('bench-');
 try {
   await benchStartup(dir);
   await benchMe(dir);

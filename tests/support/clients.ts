@@ -36,7 +36,17 @@ export function addressToThrottle(): string {
 /** A `fetch` whose connections leave from `address`. */
 export function fetchFrom(address = freshLoopbackAddress()): typeof fetch {
   const dispatcher = new Agent({ localAddress: address });
-  return ((input: any, init?: any) => undiciFetch(input, { ...init, dispatcher })) as unknown as typeof fetch;
+  return (async (input: any, init?: any) => {
+    // The npm undici does not know Node's global FormData and would send "[object FormData]":
+    // encode it as the global fetch would (multipart bytes and their boundary).
+    if (init?.body instanceof FormData) {
+      const encoded = new Response(init.body);
+      const headers = new Headers(init.headers);
+      headers.set('content-type', encoded.headers.get('content-type')!);
+      init = { ...init, headers, body: new Uint8Array(await encoded.arrayBuffer()) };
+    }
+    return undiciFetch(input, { ...init, dispatcher });
+  }) as unknown as typeof fetch;
 }
 
 export interface TestClientOptions {

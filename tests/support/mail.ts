@@ -33,10 +33,6 @@ export async function listMail(): Promise<CaughtMail[]> {
   }));
 }
 
-export async function clearMail(): Promise<void> {
-  await fetch(`${stack.MAIL_URL}/email/all`, { method: 'DELETE' });
-}
-
 /** Waits for the newest mail to `to` (and matching `subject`, if given). */
 export async function waitForMail(options: { to: string; subject?: RegExp; timeoutMs?: number; after?: Date }): Promise<CaughtMail> {
   const deadline = Date.now() + (options.timeoutMs ?? 10_000);

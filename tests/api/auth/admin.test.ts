@@ -2,8 +2,9 @@
 // read and delete users; the anon key and user tokens get 403 not_admin.
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestClient, signedInClient, uniqueEmail } from '../../support/clients.ts';
+import { database } from '../../support/database.ts';
 import { stack } from '../../support/stack.ts';
-import { database, rawRequest, userEndpoint } from './support.ts';
+import { rawRequest, userEndpoint } from './support.ts';
 
 const db = database();
 afterAll(() => db.end());

@@ -3,7 +3,8 @@
 import bcrypt from 'bcryptjs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestClient, signedInClient, uniqueEmail } from '../../support/clients.ts';
-import { database, recordingFetch, userEndpoint } from './support.ts';
+import { database } from '../../support/database.ts';
+import { recordingFetch, userEndpoint } from './support.ts';
 
 const db = database();
 afterAll(() => db.end());

@@ -1,7 +1,6 @@
-// Helpers for the auth API tests: raw HTTP from a chosen source address, request counting,
-// and direct database access for checks supabase-js cannot make.
+// Helpers for the auth API tests: raw HTTP from a chosen source address, request counting, and
+// what GET /user answers for a token.
 import http from 'node:http';
-import postgres from 'postgres';
 import { stack } from '../../support/stack.ts';
 
 export interface RawResponse {
@@ -55,11 +54,6 @@ export function recordingFetch(requests: string[]) {
       requests.push(`${init?.method ?? 'GET'} ${new URL(url).pathname}${new URL(url).search}`);
       return inner(input, init);
     }) as typeof fetch;
-}
-
-/** A superuser connection to the stack's database (to inspect auth.* rows). */
-export function database() {
-  return postgres(stack.DB_URL, { max: 2, onnotice: () => {} });
 }
 
 /** What GET /auth/v1/user answers for an access token (supabase-js hides session_not_found's code). */

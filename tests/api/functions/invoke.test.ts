@@ -1,10 +1,11 @@
 // The functions gateway as unmodified supabase-js sees it: requests reach the real Deno process
 // unchanged, responses come back unchanged (except HTML to GET), errors look like Supabase's.
-import { createClient, FunctionsHttpError } from '@supabase/supabase-js';
+import { FunctionsHttpError } from '@supabase/supabase-js';
 import { describe, expect, it } from 'vitest';
+import { createTestClient } from '../../support/clients.ts';
 import { stack } from '../../support/stack.ts';
 
-const client = createClient(stack.API_URL, stack.ANON_KEY, { auth: { persistSession: false, autoRefreshToken: false } });
+const client = createTestClient();
 
 interface Echo {
   method: string;

@@ -1,11 +1,11 @@
 // verify_jwt (on by default, as for the fixtures): only callers holding a JWT this stack signed,
 // or a new-format API key with no Authorization header, reach the function; the rest get 401.
-import { createClient, FunctionsHttpError, type SupabaseClient } from '@supabase/supabase-js';
+import { FunctionsHttpError, type SupabaseClient } from '@supabase/supabase-js';
 import { decodeProtectedHeader, generateKeyPair, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestClient, uniqueEmail } from '../../support/clients.ts';
 import { stack } from '../../support/stack.ts';
 
-const noSession = { auth: { persistSession: false, autoRefreshToken: false } };
 const legacySecret = new TextEncoder().encode(stack.JWT_SECRET);
 
 /** Invokes `echo` with the given client and headers; returns the status and the body. */
@@ -19,7 +19,7 @@ async function call(client: SupabaseClient, headers?: Record<string, string>): P
   return { status: response!.status, body: data };
 }
 
-const anonClient = createClient(stack.API_URL, stack.ANON_KEY, noSession);
+const anonClient = createTestClient();
 const bearer = (token: string) => ({ Authorization: `Bearer ${token}` });
 const invalidJwt = { code: 401, message: 'Invalid JWT' };
 
@@ -30,9 +30,9 @@ function legacyToken(expiresAt: number): Promise<string> {
 }
 
 describe('verify_jwt in front of a function', () => {
-  const email = `fn-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.test`;
+  const email = uniqueEmail('fn');
   const password = 'Correct-Horse-42';
-  const admin = createClient(stack.API_URL, stack.SERVICE_ROLE_KEY, noSession);
+  const admin = createTestClient({ key: stack.SERVICE_ROLE_KEY });
   let userId = '';
   let accessToken = '';
 
@@ -40,7 +40,7 @@ describe('verify_jwt in front of a function', () => {
     const created = await admin.auth.admin.createUser({ email, password, email_confirm: true });
     expect(created.error).toBeNull();
     userId = created.data.user!.id;
-    const user = createClient(stack.API_URL, stack.ANON_KEY, noSession);
+    const user = createTestClient();
     const signedIn = await user.auth.signInWithPassword({ email, password });
     expect(signedIn.error).toBeNull();
     accessToken = signedIn.data.session!.access_token;
@@ -59,26 +59,26 @@ describe('verify_jwt in front of a function', () => {
 
   it('accepts the legacy anon and service_role keys', async () => {
     expect(await call(anonClient)).toMatchObject({ status: 200, body: { method: 'POST', authorization: true } });
-    const serviceClient = createClient(stack.API_URL, stack.SERVICE_ROLE_KEY, noSession);
+    const serviceClient = createTestClient({ key: stack.SERVICE_ROLE_KEY });
     expect((await call(serviceClient)).status).toBe(200);
   });
 
   it('accepts a signed-in user session token', async () => {
-    const user = createClient(stack.API_URL, stack.ANON_KEY, noSession);
+    const user = createTestClient();
     await user.auth.signInWithPassword({ email, password });
     expect(await call(user)).toMatchObject({ status: 200, body: { authorization: true } });
     expect((await call(anonClient, bearer(accessToken))).status).toBe(200);
   });
 
   it('accepts a publishable or secret key with no session (supabase-js sends no Authorization then)', async () => {
-    const publishable = createClient(stack.API_URL, stack.PUBLISHABLE_KEY, noSession);
+    const publishable = createTestClient({ key: stack.PUBLISHABLE_KEY });
     expect(await call(publishable)).toMatchObject({ status: 200, body: { authorization: false } });
-    const secret = createClient(stack.API_URL, stack.SECRET_KEY, noSession);
+    const secret = createTestClient({ key: stack.SECRET_KEY });
     expect((await call(secret)).status).toBe(200);
   });
 
   it('refuses a made-up publishable key', async () => {
-    const fake = createClient(stack.API_URL, 'sb_publishable_not-this-stacks-key_0000000', noSession);
+    const fake = createTestClient({ key: 'sb_publishable_not-this-stacks-key_0000000' });
     expect(await call(fake)).toEqual({ status: 401, body: { code: 401, message: 'Missing authorization header' } });
   });
 
@@ -120,7 +120,7 @@ describe('verify_jwt in front of a function', () => {
   });
 
   it('does not let a valid API key mask an invalid bearer token', async () => {
-    const publishable = createClient(stack.API_URL, stack.PUBLISHABLE_KEY, noSession);
+    const publishable = createTestClient({ key: stack.PUBLISHABLE_KEY });
     expect(await call(publishable, bearer('not-a-jwt'))).toEqual({ status: 401, body: invalidJwt });
   });
 });

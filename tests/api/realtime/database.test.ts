@@ -3,8 +3,9 @@
 // rolls back. Private messages go to authorized private channels, public ones to public ones.
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { database } from '../../support/database.ts';
 import { stack } from '../../support/stack.ts';
-import { closeClients, createTopicPolicies, database, mintAccessToken, clientWithToken, realtimeClient, sleep, subscribed, uniqueTopic, VSNS, waitFor } from './support.ts';
+import { closeClients, createTopicPolicies, mintAccessToken, clientWithToken, realtimeClient, sleep, subscribed, uniqueTopic, VSNS, waitFor } from './support.ts';
 
 const prefix = `rt-db-${randomUUID().slice(0, 8)}`;
 const schema = `rt_db_${randomUUID().slice(0, 8)}`;

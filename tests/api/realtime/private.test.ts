@@ -5,12 +5,12 @@ import { randomUUID } from 'node:crypto';
 import type { Session } from '@supabase/supabase-js';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { signedInClient } from '../../support/clients.ts';
+import { database } from '../../support/database.ts';
 import { stack } from '../../support/stack.ts';
 import {
   clientWithToken,
   closeClients,
   createTopicPolicies,
-  database,
   keepClient,
   realtimeClient,
   sleep,

@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import { createClient, type RealtimeChannel, type SupabaseClient } from '@supabase/supabase-js';
 import { SignJWT } from 'jose';
-import postgres from 'postgres';
+import type postgres from 'postgres';
 import WebSocket from 'ws';
 import { fetchFrom } from '../../support/clients.ts';
 import { genuineSigningKey } from '../../support/signing-key.ts';
@@ -40,7 +40,6 @@ export function realtimeClient(options: RealtimeClientOptions = {}): SupabaseCli
   return client;
 }
 
-/** Keeps a client (e.g. from signedInClient) to be closed by closeClients(). */
 /**
  * A client whose realtime joins carry `token()`. supabase-js resolves an `accessToken` callback
  * asynchronously, and a join built before that goes without a token (then retries), so this
@@ -52,6 +51,7 @@ export async function clientWithToken(token: () => string, options: Omit<Realtim
   return client;
 }
 
+/** Keeps a client (e.g. from signedInClient) to be closed by closeClients(). */
 export function keepClient<T extends SupabaseClient>(client: T): T {
   clients.push(client);
   return client;
@@ -83,13 +83,6 @@ export async function subscribed(channel: RealtimeChannel): Promise<RealtimeChan
   const outcome = await subscribe(channel);
   if (outcome.status !== 'SUBSCRIBED') throw new Error(`Expected SUBSCRIBED, got ${outcome.status}: ${outcome.error?.message}`);
   return channel;
-}
-
-/** Records every status a channel reports after subscribing. */
-export function statusLog(channel: RealtimeChannel): string[] {
-  const statuses: string[] = [];
-  channel.subscribe((status) => statuses.push(status));
-  return statuses;
 }
 
 export function sleep(ms: number): Promise<void> {
@@ -127,10 +120,6 @@ export async function mintAccessToken(options: { sub?: string; role?: string; ex
     .setIssuedAt(now)
     .setExpirationTime(now + (options.expiresIn ?? 3600))
     .sign(privateKey);
-}
-
-export function database() {
-  return postgres(stack.DB_URL, { max: 2, onnotice: () => {} });
 }
 
 /**

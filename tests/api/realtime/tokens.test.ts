@@ -5,13 +5,13 @@ import { randomUUID } from 'node:crypto';
 import { generateKeyPair, SignJWT } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { signedInClient } from '../../support/clients.ts';
+import { database } from '../../support/database.ts';
 import { genuineSigningKey } from '../../support/signing-key.ts';
 import { stack } from '../../support/stack.ts';
 import {
   clientWithToken,
   closeClients,
   createTopicPolicies,
-  database,
   keepClient,
   mintAccessToken,
   rawSocket,
@@ -38,8 +38,6 @@ afterAll(async () => {
 });
 
 afterEach(closeClients);
-
-const LEGACY_SECRET = 'super-secret-jwt-token-with-at-least-32-characters-long';
 
 async function hs256(claims: Record<string, unknown>, secret: string): Promise<string> {
   return new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).sign(new TextEncoder().encode(secret));
@@ -88,7 +86,7 @@ describe.each(VSNS)('joining with a token over vsn %s', (vsn) => {
   });
 
   it('a token without role or exp is refused', async () => {
-    const token = await hs256({ sub: randomUUID() }, LEGACY_SECRET);
+    const token = await hs256({ sub: randomUUID() }, stack.JWT_SECRET);
     expect(await refusal(token)).toBe('InvalidJWTToken: Fields `role` and `exp` are required in JWT');
   });
 
@@ -181,7 +179,7 @@ describe('API keys', () => {
   });
 
   it('an expired API key JWT is refused', async () => {
-    const expired = await hs256({ role: 'anon', exp: Math.floor(Date.now() / 1000) - 60 }, LEGACY_SECRET);
+    const expired = await hs256({ role: 'anon', exp: Math.floor(Date.now() / 1000) - 60 }, stack.JWT_SECRET);
     await expect(rawSocket('2.0.0', expired)).rejects.toThrow('403');
   });
 
@@ -194,7 +192,7 @@ describe('API keys', () => {
   });
 
   it('an HS256 JWT signed with the project’s JWT secret is accepted, as Supabase Realtime accepts it', async () => {
-    const legacy = await hs256({ role: 'authenticated', sub: randomUUID(), exp: Math.floor(Date.now() / 1000) + 600 }, LEGACY_SECRET);
+    const legacy = await hs256({ role: 'authenticated', sub: randomUUID(), exp: Math.floor(Date.now() / 1000) + 600 }, stack.JWT_SECRET);
     expect((await subscribe((await clientWithToken(() => legacy)).channel(uniqueTopic('legacy')))).status).toBe('SUBSCRIBED');
   });
 });

@@ -4,17 +4,19 @@
 // FIELDCHECK_STACK_DIR and FIELDCHECK_*_PORT), so it never touches the stack under test or the
 // developer's.
 import { spawn, spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { StackPorts } from '../../../stack/config.ts';
 import { freePort, portIsFree } from '../../../stack/os.ts';
+import { freeStackPorts, privateStackFolder } from '../../support/private-stack.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..', '..');
 let env: Record<string, string>;
 let dir: string;
-let ports: { api: number; db: number; mail: number; smtp: number; functions: number };
+let ports: StackPorts;
 
 function cli(...args: string[]) {
   const result = spawnSync(process.execPath, [path.join(root, 'stack', 'cli.ts'), ...args], {
@@ -44,17 +46,15 @@ async function demoOwnerName(url: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(path.join(root, '.stack', 'cli-test-'));
-  // Postgres runs as its own OS user when tests run as root; it must reach its folder.
-  chmodSync(dir, 0o755);
-  ports = { api: await freePort(), db: await freePort(), mail: await freePort(), smtp: await freePort(), functions: await freePort() };
+  dir = privateStackFolder('cli-test-');
+  ports = await freeStackPorts();
   env = {
     FIELDCHECK_STACK_DIR: dir,
     FIELDCHECK_API_PORT: String(ports.api),
     FIELDCHECK_DB_PORT: String(ports.db),
-    FIELDCHECK_MAIL_PORT: String(ports.mail),
-    FIELDCHECK_SMTP_PORT: String(ports.smtp),
-    FIELDCHECK_FUNCTIONS_PORT: String(ports.functions),
+    FIELDCHECK_MAIL_PORT: String(ports.mailWeb),
+    FIELDCHECK_SMTP_PORT: String(ports.mailSmtp),
+    FIELDCHECK_FUNCTIONS_PORT: String(ports.functionsBase),
   };
 });
 
@@ -77,7 +77,7 @@ describe('the stack command line', () => {
     expect(keys).toMatchObject({
       API_URL: `http://127.0.0.1:${ports.api}`,
       DB_URL: `postgresql://postgres:postgres@127.0.0.1:${ports.db}/postgres`,
-      INBUCKET_URL: `http://127.0.0.1:${ports.mail}`,
+      INBUCKET_URL: `http://127.0.0.1:${ports.mailWeb}`,
       JWKS_URL: `http://127.0.0.1:${ports.api}/auth/v1/.well-known/jwks.json`,
     });
     for (const key of ['ANON_KEY', 'SERVICE_ROLE_KEY', 'PUBLISHABLE_KEY', 'SECRET_KEY']) expect(keys[key]).toEqual(expect.any(String));
@@ -152,7 +152,7 @@ describe('the stack command line', () => {
     }
     expect(await exited).toBe(0);
     // Nothing is left listening: gateway, Postgres, mail, the Deno function and the web server.
-    for (const port of [ports.api, ports.db, ports.mail, ports.smtp, ports.functions, webPort]) {
+    for (const port of [ports.api, ports.db, ports.mailWeb, ports.mailSmtp, ports.functionsBase, webPort]) {
       expect(await portIsFree('127.0.0.1', port), `port ${port} is still in use`).toBe(true);
     }
   });

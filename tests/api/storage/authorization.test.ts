@@ -4,22 +4,17 @@
 // unmodified supabase-js client.
 import { StorageApiError } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { database } from '../../support/database.ts';
 import {
   anonClient,
   createOwnerFolderBucket,
-  database,
+  expectStorageError,
   serviceClient,
   signedInActor,
   uniqueName,
   type Actor,
   type OwnerFolderBucket,
 } from './support.ts';
-
-function expectStorageError(error: unknown, statusCode: string, code?: string): void {
-  expect(error).toBeInstanceOf(StorageApiError);
-  expect((error as StorageApiError).statusCode).toBe(statusCode);
-  if (code) expect((error as StorageApiError).code).toBe(code);
-}
 
 const sql = database();
 let bucket: OwnerFolderBucket;

@@ -2,7 +2,8 @@
 // role creates, changes, empties and deletes buckets; anon and signed-in users see none of it.
 import { StorageApiError } from '@supabase/supabase-js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { anonClient, database, serviceClient, signedInActor, uniqueName } from './support.ts';
+import { database } from '../../support/database.ts';
+import { anonClient, serviceClient, signedInActor, uniqueName } from './support.ts';
 
 const sql = database();
 const service = serviceClient();

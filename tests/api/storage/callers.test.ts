@@ -4,8 +4,9 @@
 import { createClient, StorageApiError } from '@supabase/supabase-js';
 import { decodeJwt, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { database } from '../../support/database.ts';
 import { stack } from '../../support/stack.ts';
-import { bearerHeaders, createOwnerFolderBucket, database, noSession, rawStorageRequest, signedInActor, uniqueName, type Actor, type OwnerFolderBucket } from './support.ts';
+import { bearerHeaders, createOwnerFolderBucket, noSession, rawStorageRequest, signedInActor, uniqueName, type Actor, type OwnerFolderBucket } from './support.ts';
 
 const sql = database();
 let bucket: OwnerFolderBucket;

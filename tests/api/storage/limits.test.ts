@@ -1,10 +1,10 @@
 // Bucket limits as Supabase Storage enforces them: config.toml's buckets exist with their size
 // and MIME limits, uploads over the size limit are refused with EntityTooLarge (413) and uploads
 // of other types with InvalidMimeType (415), whoever uploads — the service role included.
-import { StorageApiError } from '@supabase/supabase-js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { database } from '../../support/database.ts';
 import { stack } from '../../support/stack.ts';
-import { bearerHeaders, database, rawStorageRequest, serviceClient, uniqueName } from './support.ts';
+import { bearerHeaders, expectStorageError, rawStorageRequest, serviceClient, uniqueName } from './support.ts';
 
 const TEN_MIB = 10 * 1024 * 1024;
 const sql = database();
@@ -22,12 +22,6 @@ afterAll(async () => {
   await sql`delete from storage.buckets where id = ${wildcardBucket}`;
   await sql.end();
 });
-
-function expectRefusal(error: unknown, statusCode: string, code: string): void {
-  expect(error).toBeInstanceOf(StorageApiError);
-  expect((error as StorageApiError).statusCode).toBe(statusCode);
-  expect((error as StorageApiError).code).toBe(code);
-}
 
 describe('buckets from config.toml', () => {
   it('evidence is private, 10 MiB, JPEG / PNG / WebP / HEIC only; exports is private without limits', async () => {
@@ -54,18 +48,18 @@ describe('the evidence bucket', () => {
   it('refuses one byte more with EntityTooLarge (413), and stores nothing', async () => {
     const objectPath = `limits/${uniqueName()}.jpg`;
     const { error } = await service.storage.from('evidence').upload(objectPath, Buffer.alloc(TEN_MIB + 1), { contentType: 'image/jpeg' });
-    expectRefusal(error, '413', 'EntityTooLarge');
+    expectStorageError(error, '413', 'EntityTooLarge');
     expect(error!.message).toBe('The object exceeded the maximum allowed size');
-    expectRefusal((await service.storage.from('evidence').download(objectPath)).error, '404', 'NoSuchKey');
+    expectStorageError((await service.storage.from('evidence').download(objectPath)).error, '404', 'NoSuchKey');
   });
 
   it('refuses a type outside allowed_mime_types with InvalidMimeType (415), from the header or the form part', async () => {
     const asText = await service.storage.from('evidence').upload(`limits/${uniqueName()}.txt`, 'not a photo', { contentType: 'text/plain' });
-    expectRefusal(asText.error, '415', 'InvalidMimeType');
+    expectStorageError(asText.error, '415', 'InvalidMimeType');
     expect(asText.error!.message).toBe('mime type text/plain is not supported');
 
     const gif = new Blob([new Uint8Array([0x47, 0x49, 0x46])], { type: 'image/gif' });
-    expectRefusal((await service.storage.from('evidence').upload(`limits/${uniqueName()}.gif`, gif)).error, '415', 'InvalidMimeType');
+    expectStorageError((await service.storage.from('evidence').upload(`limits/${uniqueName()}.gif`, gif)).error, '415', 'InvalidMimeType');
   });
 
   it('takes each allowed type, as a raw body or as a form part', async () => {
@@ -85,8 +79,8 @@ describe('a bucket with a wildcard type and its own size limit', () => {
   it('takes any image/* up to its limit and refuses other types and larger files', async () => {
     const files = service.storage.from(wildcardBucket);
     expect((await files.upload('a.avif', Buffer.alloc(1024), { contentType: 'image/avif' })).error).toBeNull();
-    expectRefusal((await files.upload('b.avif', Buffer.alloc(1025), { contentType: 'image/avif' })).error, '413', 'EntityTooLarge');
-    expectRefusal((await files.upload('c.pdf', Buffer.alloc(10), { contentType: 'application/pdf' })).error, '415', 'InvalidMimeType');
+    expectStorageError((await files.upload('b.avif', Buffer.alloc(1025), { contentType: 'image/avif' })).error, '413', 'EntityTooLarge');
+    expectStorageError((await files.upload('c.pdf', Buffer.alloc(10), { contentType: 'application/pdf' })).error, '415', 'InvalidMimeType');
   });
 
   it('refuses a streamed body (no declared length) once it passes the limit, and answers instead of resetting', async () => {
@@ -98,6 +92,6 @@ describe('a bucket with a wildcard type and its own size limit', () => {
     });
     expect(response.status).toBe(400);
     expect(response.json()).toMatchObject({ statusCode: '413', code: 'EntityTooLarge' });
-    expectRefusal((await service.storage.from(wildcardBucket).download('streamed.avif')).error, '404', 'NoSuchKey');
+    expectStorageError((await service.storage.from(wildcardBucket).download('streamed.avif')).error, '404', 'NoSuchKey');
   });
 });

@@ -2,7 +2,8 @@
 // then files, with limit, offset, sortBy and search — plus info(), exists() and the public URL
 // of a public bucket.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { anonClient, database, serviceClient, uniqueName } from './support.ts';
+import { database } from '../../support/database.ts';
+import { anonClient, serviceClient, uniqueName } from './support.ts';
 
 const sql = database();
 const service = serviceClient();

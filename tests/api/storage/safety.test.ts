@@ -4,8 +4,9 @@
 // a browser would run: HTML and SVG come back as plain-text attachments, always with nosniff and
 // a sandboxing content security policy.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { database } from '../../support/database.ts';
 import { stack } from '../../support/stack.ts';
-import { bearerHeaders, database, rawStorageRequest, serviceClient, uniqueName } from './support.ts';
+import { bearerHeaders, rawStorageRequest, serviceClient, uniqueName } from './support.ts';
 
 const sql = database();
 const service = serviceClient();

@@ -4,8 +4,9 @@
 import { StorageApiError } from '@supabase/supabase-js';
 import { decodeJwt, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { database } from '../../support/database.ts';
 import { genuineSigningKey } from '../../support/signing-key.ts';
-import { anonClient, createOwnerFolderBucket, database, signedInActor, uniqueName, type Actor, type OwnerFolderBucket } from './support.ts';
+import { anonClient, createOwnerFolderBucket, signedInActor, uniqueName, type Actor, type OwnerFolderBucket } from './support.ts';
 
 const sql = database();
 let bucket: OwnerFolderBucket;

@@ -4,8 +4,9 @@
 // for what supabase-js cannot send (odd paths, missing tokens, header checks).
 import { randomBytes } from 'node:crypto';
 import http from 'node:http';
-import { createClient, type SupabaseClient } from '@supabase/supabase-js';
-import postgres from 'postgres';
+import { StorageApiError, type SupabaseClient } from '@supabase/supabase-js';
+import type postgres from 'postgres';
+import { expect } from 'vitest';
 import { createTestClient, signedInClient } from '../../support/clients.ts';
 import { stack } from '../../support/stack.ts';
 
@@ -27,12 +28,14 @@ export function anonClient(): SupabaseClient {
 }
 
 export function serviceClient(): SupabaseClient {
-  return createClient(stack.API_URL, stack.SERVICE_ROLE_KEY, noSession);
+  return createTestClient({ key: stack.SERVICE_ROLE_KEY });
 }
 
-/** A superuser connection to the stack's database (fixtures only; tests act through the API). */
-export function database() {
-  return postgres(stack.DB_URL, { max: 2, onnotice: () => {} });
+/** Storage refused with this semantic status (the body's `statusCode`) and, if given, this code. */
+export function expectStorageError(error: unknown, statusCode: string, code?: string): void {
+  expect(error).toBeInstanceOf(StorageApiError);
+  expect((error as StorageApiError).statusCode).toBe(statusCode);
+  if (code) expect((error as StorageApiError).code).toBe(code);
 }
 
 export interface OwnerFolderBucket {
