@@ -26,7 +26,7 @@ const factories: Record<ErrorCode, () => ApiError> = {
   forbidden: () => ApiError.forbidden(),
   not_found: () => ApiError.notFound('site'),
   validation_failed: () => ApiError.validation([{ field: 'name', message: 'Enter a name.' }]),
-  required_items_missing: () => ApiError.requiredItemsMissing(3),
+  required_items_missing: () => ApiError.requiredItemsMissing(['a', 'b', 'c']),
   invalid_transition: () => ApiError.invalidTransition('approved', 'edited'),
   stale_version: () => ApiError.staleVersion(),
   duplicate: () => ApiError.duplicate('organization', 'slug'),

@@ -13,8 +13,12 @@ interface ApiErrorOptions {
   detail?: string;
   errors?: FieldError[];
   headers?: Record<string, string>;
+  /** Extension members of the problem document (RFC 9457 §3.2), e.g. `missing`, `current`. */
+  extensions?: ProblemExtensions;
   cause?: unknown;
 }
+
+type ProblemExtensions = Pick<Problem, 'missing' | 'current'>;
 
 export class ApiError extends Error {
   readonly code: ErrorCode;
@@ -23,6 +27,7 @@ export class ApiError extends Error {
   readonly detail: string;
   readonly errors: FieldError[] | undefined;
   readonly headers: Record<string, string>;
+  readonly extensions: ProblemExtensions;
 
   constructor(code: ErrorCode, options: ApiErrorOptions = {}) {
     const title = formatWording(errorCatalogue[code].title, options.params);
@@ -34,6 +39,7 @@ export class ApiError extends Error {
     this.detail = options.detail ?? title;
     this.errors = options.errors;
     this.headers = options.headers ?? {};
+    this.extensions = options.extensions ?? {};
   }
 
   static unauthenticated(detail = 'A valid access token is required.'): ApiError {
@@ -58,14 +64,15 @@ export class ApiError extends Error {
       detail: detail ?? (count === 1 ? '1 field needs attention.' : `${count} fields need attention.`),
     });
   }
-  static requiredItemsMissing(n: number): ApiError {
-    return new ApiError('required_items_missing', { params: { n } });
+  static requiredItemsMissing(missing: string[]): ApiError {
+    return new ApiError('required_items_missing', { params: { n: missing.length }, extensions: { missing } });
   }
   static invalidTransition(status: string, verb: string, thing = 'inspection'): ApiError {
     return new ApiError('invalid_transition', { params: { thing, status, verb } });
   }
-  static staleVersion(): ApiError {
-    return new ApiError('stale_version');
+  /** `current`: the rows as they are now, so the client can show them and retry. */
+  static staleVersion(current: unknown[] = []): ApiError {
+    return new ApiError('stale_version', { extensions: { current } });
   }
   static duplicate(thing: string, field: string): ApiError {
     return new ApiError('duplicate', { params: { thing, field } });
@@ -152,20 +159,33 @@ function columnsFromConstraint(error: PgErrorLike): string | undefined {
   return columns.startsWith('org_id_') ? `org_id, ${columns.slice('org_id_'.length)}` : columns;
 }
 
-/** Reads wording parameters that a `raise exception` put in its DETAIL as a JSON object. */
-function paramsFromDetail(detail: string | undefined): WordingParams {
-  if (!detail) return {};
+/** A `raise exception` DETAIL parsed as JSON: null unless it is an object. */
+function detailObject(detail: string | undefined): Record<string, unknown> | null {
+  if (!detail) return null;
   try {
     const parsed: unknown = JSON.parse(detail);
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) return {};
-    const params: WordingParams = {};
-    for (const [key, value] of Object.entries(parsed)) {
-      if (typeof value === 'string' || typeof value === 'number') params[key] = value;
-    }
-    return params;
+    return typeof parsed === 'object' && parsed !== null && !Array.isArray(parsed) ? parsed as Record<string, unknown> : null;
   } catch {
-    return {};
+    return null;
   }
+}
+
+/** Reads wording parameters that a `raise exception` put in its DETAIL as a JSON object. */
+function paramsFromDetail(detail: string | undefined): WordingParams {
+  const params: WordingParams = {};
+  for (const [key, value] of Object.entries(detailObject(detail) ?? {})) {
+    if (typeof value === 'string' || typeof value === 'number') params[key] = value;
+  }
+  return params;
+}
+
+/** The extension members SQL may attach to a product error (arrays in the JSON DETAIL). */
+function extensionsFromDetail(detail: string | undefined): ProblemExtensions {
+  const parsed = detailObject(detail) ?? {};
+  const extensions: ProblemExtensions = {};
+  if (Array.isArray(parsed.missing)) extensions.missing = parsed.missing.filter((key) => typeof key === 'string');
+  if (Array.isArray(parsed.current)) extensions.current = parsed.current;
+  return extensions;
 }
 
 /**
@@ -201,6 +221,7 @@ export function fromPostgresError(error: PgErrorLike): ApiError {
         params,
         // SQL may word the detail itself ("sent to another address"); never the raw error text.
         detail: typeof params.detail === 'string' ? params.detail : undefined,
+        extensions: extensionsFromDetail(error.detail),
         cause: error,
       });
     }
@@ -229,6 +250,8 @@ export function problemOf(error: ApiError, requestId: string): Problem {
     request_id: requestId,
   };
   if (error.errors && error.errors.length > 0) problem.errors = error.errors;
+  if (error.extensions.missing) problem.missing = error.extensions.missing;
+  if (error.extensions.current) problem.current = error.extensions.current;
   return problem;
 }
 

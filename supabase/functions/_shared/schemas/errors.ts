@@ -58,6 +58,9 @@ export interface Problem {
   code: ErrorCode;
   errors?: FieldError[];
   request_id: string;
+  /** RFC 9457 extension members some codes add: `missing` (required_items_missing), `current` (stale_version). */
+  missing?: string[];
+  current?: unknown[];
 }
 
 // Supabase Auth (GoTrue) error codes mapped to the wording users see. Anything not listed falls
