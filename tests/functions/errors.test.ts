@@ -187,3 +187,22 @@ Deno.test('invalid_transition names its thing, and defaults to the inspection wo
   assert.equal(invitation.title, "This invitation is expired, so it can't be accepted.");
   assert.equal(ApiError.invalidTransition('submitted', 'started').title, "This inspection is submitted, so it can't be started.");
 });
+
+Deno.test('P0001 required_items_missing carries the count in its wording and the keys as `missing`', async () => {
+  const { problem } = await render(
+    pgError({ code: 'P0001', message: 'required_items_missing', detail: '{"n":2,"missing":["fridge-temp","signature"]}' }),
+  );
+  assert.equal(problem.title, 'Answer all required items before submitting (2 left).');
+  assert.deepEqual(problem.missing, ['fridge-temp', 'signature']);
+});
+
+Deno.test('P0001 stale_version carries the current rows as `current`; other codes get no extension members', async () => {
+  const current = [{ item_key: 'fridge-temp', value: 4, version: 3 }];
+  const { problem } = await render(pgError({ code: 'P0001', message: 'stale_version', detail: JSON.stringify({ current }) }));
+  assert.equal(problem.status, 409);
+  assert.deepEqual(problem.current, current);
+  const other = await render(pgError({ code: 'P0001', message: 'forbidden', detail: JSON.stringify({ current, missing: ['a'] }) }));
+  assert.equal(other.problem.code, 'forbidden');
+  assert.equal(other.problem.current, undefined);
+  assert.equal(other.problem.missing, undefined);
+});

@@ -179,13 +179,14 @@ function paramsFromDetail(detail: string | undefined): WordingParams {
   return params;
 }
 
-/** The extension members SQL may attach to a product error (arrays in the JSON DETAIL). */
-function extensionsFromDetail(detail: string | undefined): ProblemExtensions {
+/** The extension member SQL may attach to these two codes (an array in the JSON DETAIL). */
+function extensionsFromDetail(code: ErrorCode, detail: string | undefined): ProblemExtensions {
   const parsed = detailObject(detail) ?? {};
-  const extensions: ProblemExtensions = {};
-  if (Array.isArray(parsed.missing)) extensions.missing = parsed.missing.filter((key) => typeof key === 'string');
-  if (Array.isArray(parsed.current)) extensions.current = parsed.current;
-  return extensions;
+  if (code === 'required_items_missing' && Array.isArray(parsed.missing)) {
+    return { missing: parsed.missing.filter((key) => typeof key === 'string') };
+  }
+  if (code === 'stale_version' && Array.isArray(parsed.current)) return { current: parsed.current };
+  return {};
 }
 
 /**
@@ -221,7 +222,7 @@ export function fromPostgresError(error: PgErrorLike): ApiError {
         params,
         // SQL may word the detail itself ("sent to another address"); never the raw error text.
         detail: typeof params.detail === 'string' ? params.detail : undefined,
-        extensions: extensionsFromDetail(error.detail),
+        extensions: extensionsFromDetail(named, error.detail),
         cause: error,
       });
     }
