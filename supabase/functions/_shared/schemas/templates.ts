@@ -1,0 +1,382 @@
+// Templates (`/orgs/{org}/templates`): checklists built of sections and items, edited as a draft
+// and published as immutable numbered versions. The definition format is one zod discriminated
+// union on `kind`, shared by the api function and the editor; the database repeats every rule in
+// private.template_definition_problem (docs/templates.md).
+import { z } from 'zod';
+import { CONTROL_CHARACTERS, nameSchema, optionalTextSchema, pageQuerySchema, type Role } from './common.ts';
+
+export const MAX_SECTIONS = 50;
+export const MAX_ITEMS = 500;
+export const MAX_OPTIONS = 50;
+export const MAX_PHOTOS_PER_ITEM = 10;
+export const LABEL_MAX_LENGTH = 500;
+export const HELP_MAX_LENGTH = 2000;
+export const OPTION_MAX_LENGTH = 120;
+export const UNIT_MAX_LENGTH = 20;
+export const WEIGHT_MAX = 100;
+export const DEFAULT_WEIGHT = 1;
+export const DESCRIPTION_MAX_LENGTH = 2000;
+export const TEXT_ANSWER_MAX_LENGTH = 4000;
+export const SIGNER_MAX_LENGTH = 120;
+export const SIGNATURE_IMAGE_MAX_LENGTH = 200_000;
+
+export const ITEM_KINDS = [
+  'pass_fail',
+  'yes_no',
+  'number',
+  'text',
+  'single_choice',
+  'multi_choice',
+  'date',
+  'photo',
+  'signature',
+] as const;
+export type ItemKind = (typeof ITEM_KINDS)[number];
+
+/** Stable identities of sections and items across versions; answers refer to items by key. */
+export const KEY_PATTERN = /^[a-z0-9][a-z0-9_-]{0,63}$/;
+
+export const keySchema = z
+  .string({ error: 'Enter a key.' })
+  .regex(KEY_PATTERN, { error: 'Use 1 to 64 lowercase letters, digits, - or _, starting with a letter or digit.' });
+
+/** A one-line text that must say something: trimmed, 1..max, no control characters. */
+function lineSchema(what: string, max: number) {
+  return z
+    .string({ error: `Enter ${what}.` })
+    .trim()
+    .min(1, { error: `Enter ${what}.` })
+    .max(max, { error: `Use at most ${max} characters.` })
+    .refine((value) => !CONTROL_CHARACTERS.test(value), { error: 'Remove the control characters.' });
+}
+
+/** A number from a JSON body; zod 4 already refuses NaN and ±Infinity. */
+function numberSchema(message: string) {
+  return z.number({ error: message });
+}
+
+const itemBase = {
+  key: keySchema,
+  label: lineSchema('a label', LABEL_MAX_LENGTH),
+  // Empty help means none, so the editor can send what the field holds.
+  help: optionalTextSchema(HELP_MAX_LENGTH).default(null),
+  required: z.boolean({ error: 'Use true or false.' }).default(false),
+  weight: numberSchema(`Enter a weight from 0 to ${WEIGHT_MAX}.`)
+    .min(0, { error: `Enter a weight from 0 to ${WEIGHT_MAX}.` })
+    .max(WEIGHT_MAX, { error: `Enter a weight from 0 to ${WEIGHT_MAX}.` })
+    .default(DEFAULT_WEIGHT),
+};
+
+const optionSchema = lineSchema('an option', OPTION_MAX_LENGTH);
+
+const choiceExtras = {
+  options: z
+    .array(optionSchema, { error: 'Add at least one option.' })
+    .min(1, { error: 'Add at least one option.' })
+    .max(MAX_OPTIONS, { error: `Use at most ${MAX_OPTIONS} options.` }),
+  failing_options: z.array(z.string({ error: 'Choose one of the options.' }), { error: 'List the failing options.' })
+    .default([]),
+};
+
+const boundSchema = numberSchema('Enter a number, or leave it empty.').nullable().default(null);
+
+const passFailItem = z.strictObject({ ...itemBase, kind: z.literal('pass_fail') });
+const yesNoItem = z.strictObject({
+  ...itemBase,
+  kind: z.literal('yes_no'),
+  fail_on: z.enum(['yes', 'no'], { error: 'Choose yes, no or neither.' }).nullable().default(null),
+});
+const numberItem = z.strictObject({
+  ...itemBase,
+  kind: z.literal('number'),
+  min: boundSchema,
+  max: boundSchema,
+  unit: lineSchema('a unit', UNIT_MAX_LENGTH).nullable().default(null),
+});
+const textItem = z.strictObject({ ...itemBase, kind: z.literal('text') });
+const singleChoiceItem = z.strictObject({ ...itemBase, kind: z.literal('single_choice'), ...choiceExtras });
+const multiChoiceItem = z.strictObject({ ...itemBase, kind: z.literal('multi_choice'), ...choiceExtras });
+const dateItem = z.strictObject({ ...itemBase, kind: z.literal('date') });
+const photoItem = z.strictObject({
+  ...itemBase,
+  kind: z.literal('photo'),
+  max_photos: z
+    .number({ error: `Enter a whole number of photos from 1 to ${MAX_PHOTOS_PER_ITEM}.` })
+    .int({ error: `Enter a whole number of photos from 1 to ${MAX_PHOTOS_PER_ITEM}.` })
+    .min(1, { error: `Enter a whole number of photos from 1 to ${MAX_PHOTOS_PER_ITEM}.` })
+    .max(MAX_PHOTOS_PER_ITEM, { error: `Enter a whole number of photos from 1 to ${MAX_PHOTOS_PER_ITEM}.` })
+    .default(1),
+});
+const signatureItem = z.strictObject({ ...itemBase, kind: z.literal('signature') });
+
+/** Rules between the fields of one item: a range that can be met, failing options that exist. */
+function checkItemRules(item: TemplateItem, ctx: z.RefinementCtx) {
+  if (item.kind === 'number' && item.min !== null && item.max !== null && item.min > item.max) {
+    ctx.addIssue({ code: 'custom', path: ['max'], message: 'Use a maximum at least as large as the minimum.' });
+  }
+  if (item.kind === 'single_choice' || item.kind === 'multi_choice') {
+    const seen = new Set<string>();
+    item.options.forEach((option, i) => {
+      if (seen.has(option)) ctx.addIssue({ code: 'custom', path: ['options', i], message: 'Remove the repeated option.' });
+      seen.add(option);
+    });
+    const failing = new Set<string>();
+    item.failing_options.forEach((option, i) => {
+      if (!seen.has(option)) {
+        ctx.addIssue({ code: 'custom', path: ['failing_options', i], message: 'Choose failing options from the item\'s options.' });
+      } else if (failing.has(option)) {
+        ctx.addIssue({ code: 'custom', path: ['failing_options', i], message: 'Remove the repeated failing option.' });
+      }
+      failing.add(option);
+    });
+  }
+}
+
+export const itemSchema = z
+  .discriminatedUnion(
+    'kind',
+    [passFailItem, yesNoItem, numberItem, textItem, singleChoiceItem, multiChoiceItem, dateItem, photoItem, signatureItem],
+    { error: (issue) => (issue.code === 'invalid_union' ? `Choose a kind: ${ITEM_KINDS.join(', ')}.` : 'Describe the item as an object.') },
+  )
+  .superRefine(checkItemRules);
+
+export const sectionSchema = z.strictObject({
+  key: keySchema,
+  title: nameSchema('a section title'),
+  items: z.array(itemSchema, { error: 'List the section\'s items.' })
+    .max(MAX_ITEMS, { error: `Use at most ${MAX_ITEMS} items in a template.` }),
+});
+
+/** Keys unique (sections among sections, items across the whole template) and the item total. */
+function checkDefinitionRules(definition: TemplateDefinition, ctx: z.RefinementCtx) {
+  const sectionKeys = new Set<string>();
+  const itemKeys = new Set<string>();
+  let itemCount = 0;
+  definition.sections.forEach((section, s) => {
+    if (sectionKeys.has(section.key)) {
+      ctx.addIssue({ code: 'custom', path: ['sections', s, 'key'], message: 'Use a key no other section has.' });
+    }
+    sectionKeys.add(section.key);
+    section.items.forEach((item, i) => {
+      if (itemKeys.has(item.key)) {
+        ctx.addIssue({ code: 'custom', path: ['sections', s, 'items', i, 'key'], message: 'Use a key no other item has.' });
+      }
+      itemKeys.add(item.key);
+    });
+    itemCount += section.items.length;
+  });
+  if (itemCount > MAX_ITEMS) {
+    ctx.addIssue({ code: 'custom', path: ['sections'], message: `Use at most ${MAX_ITEMS} items in a template (this one has ${itemCount}).` });
+  }
+}
+
+export const definitionSchema = z
+  .strictObject({
+    sections: z.array(sectionSchema, { error: 'List the sections.' })
+      .max(MAX_SECTIONS, { error: `Use at most ${MAX_SECTIONS} sections.` }),
+  }, { error: 'Send the definition as an object with sections.' })
+  .superRefine(checkDefinitionRules);
+
+export type TemplateItem = z.output<typeof itemSchema>;
+export type TemplateSection = z.output<typeof sectionSchema>;
+export type TemplateDefinition = z.output<typeof definitionSchema>;
+/** What the editor may send: optional settings fall back to their defaults. */
+export type TemplateItemInput = z.input<typeof itemSchema>;
+export type TemplateDefinitionInput = z.input<typeof definitionSchema>;
+export type ItemOfKind<K extends ItemKind> = Extract<TemplateItem, { kind: K }>;
+
+export const EMPTY_DEFINITION: TemplateDefinition = { sections: [] };
+
+/** Every item of a definition in order, sections flattened. */
+export function itemsOf(definition: TemplateDefinition): TemplateItem[] {
+  return definition.sections.flatMap((section) => section.items);
+}
+
+// --- Requests ---------------------------------------------------------------------------------
+
+export const templateDescriptionSchema = optionalTextSchema(DESCRIPTION_MAX_LENGTH);
+
+export const templateCreateSchema = z.strictObject({
+  name: nameSchema('a template name'),
+  description: templateDescriptionSchema.optional(),
+  definition: definitionSchema.optional(),
+});
+
+export const templateUpdateSchema = z
+  .strictObject({
+    name: nameSchema('a template name').optional(),
+    description: templateDescriptionSchema.optional(),
+    definition: definitionSchema.optional(),
+    /** The revision the editor started from; a different current revision is stale_version. */
+    base_revision: z
+      .number({ error: 'Use the revision you last read.' })
+      .int({ error: 'Use the revision you last read.' })
+      .min(1, { error: 'Use the revision you last read.' })
+      .optional(),
+  })
+  .refine((value) => value.name !== undefined || value.description !== undefined || value.definition !== undefined, {
+    error: 'Change at least one of name, description or definition.',
+  });
+
+export const TEMPLATE_STATUSES = ['draft', 'published', 'archived'] as const;
+export type TemplateStatus = (typeof TEMPLATE_STATUSES)[number];
+
+export const templateListQuerySchema = pageQuerySchema.extend({
+  /** active (default): drafts and published ones; or one status. */
+  status: z
+    .enum(['active', ...TEMPLATE_STATUSES], { error: 'Use status=active, draft, published or archived.' })
+    .default('active'),
+  q: z
+    .string()
+    .trim()
+    .max(200, { error: 'Use at most 200 characters.' })
+    .refine((value) => !value.includes('\u0000'), { error: 'Remove the control characters.' })
+    .optional(),
+});
+
+export type TemplateCreate = z.infer<typeof templateCreateSchema>;
+export type TemplateUpdate = z.infer<typeof templateUpdateSchema>;
+export type TemplateListQuery = z.infer<typeof templateListQuerySchema>;
+
+// --- Responses --------------------------------------------------------------------------------
+
+export interface TemplateSummary {
+  id: string;
+  org_id: string;
+  name: string;
+  description: string | null;
+  status: TemplateStatus;
+  /** Number of the newest published version; null before the first publish. */
+  latest_version: number | null;
+  /** The draft differs from the newest published version (always true before the first publish). */
+  has_unpublished_changes: boolean;
+  /** Items in the draft. */
+  item_count: number;
+  revision: number;
+  archived_at: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface Template extends TemplateSummary {
+  definition: TemplateDefinition;
+}
+
+export interface TemplateVersion {
+  id: string;
+  template_id: string;
+  org_id: string;
+  version: number;
+  name: string;
+  description: string | null;
+  definition: TemplateDefinition;
+  published_by: string | null;
+  published_at: string;
+}
+
+/** Owners, admins and managers build templates (PRODUCT.md §6). */
+export const TEMPLATE_MANAGERS = ['owner', 'admin', 'manager'] as const satisfies readonly Role[];
+
+export function canManageTemplates(role: Role): boolean {
+  return (TEMPLATE_MANAGERS as readonly Role[]).includes(role);
+}
+
+// --- Answers to items -------------------------------------------------------------------------
+
+export const PASS_FAIL_VALUES = ['pass', 'fail', 'na'] as const;
+export const YES_NO_VALUES = ['yes', 'no'] as const;
+const DATE_PATTERN = /^(\d{4})-(\d{2})-(\d{2})$/;
+const SIGNATURE_IMAGE_PATTERN = /^data:image\/png;base64,[A-Za-z0-9+/]+={0,2}$/;
+
+/** 'YYYY-MM-DD' naming a day that exists (no 2025-02-30). */
+export function isCalendarDate(value: string): boolean {
+  const match = DATE_PATTERN.exec(value);
+  if (!match) return false;
+  const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return year >= 1 && date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+function nonNullValueSchemaFor(item: TemplateItem): z.ZodType {
+  switch (item.kind) {
+    case 'pass_fail':
+      return z.enum(PASS_FAIL_VALUES, { error: 'Choose pass, fail or n/a.' });
+    case 'yes_no':
+      return z.enum(YES_NO_VALUES, { error: 'Choose yes or no.' });
+    case 'number':
+      return z.number({ error: 'Enter a number.' });
+    case 'text':
+      return z
+        .string({ error: 'Enter some text.' })
+        .max(TEXT_ANSWER_MAX_LENGTH, { error: `Use at most ${TEXT_ANSWER_MAX_LENGTH} characters.` })
+        .refine((value) => value.trim().length > 0, { error: 'Enter some text, or clear the answer.' });
+    case 'single_choice':
+      return z.string({ error: 'Choose one of the options.' })
+        .refine((value) => item.options.includes(value), { error: 'Choose one of the options.' });
+    case 'multi_choice':
+      return z
+        .array(z.string({ error: 'Choose from the options.' }), { error: 'Choose at least one option.' })
+        .min(1, { error: 'Choose at least one option, or clear the answer.' })
+        .refine((values) => values.every((value) => item.options.includes(value)), { error: 'Choose from the options.' })
+        .refine((values) => new Set(values).size === values.length, { error: 'Choose each option once.' });
+    case 'date':
+      return z.string({ error: 'Enter a date as YYYY-MM-DD.' })
+        .refine(isCalendarDate, { error: 'Enter a date that exists, as YYYY-MM-DD.' });
+    case 'photo':
+      return z.null({ error: 'Add photos as attachments; a photo item has no value.' });
+    case 'signature':
+      return z.strictObject({
+        signer: lineSchema('the signer\'s name', SIGNER_MAX_LENGTH),
+        image: z
+          .string({ error: 'Sign in the box.' })
+          .max(SIGNATURE_IMAGE_MAX_LENGTH, { error: 'The signature image is too large; clear it and sign again.' })
+          .regex(SIGNATURE_IMAGE_PATTERN, { error: 'Send the signature as a PNG data URL.' }),
+      }, { error: 'Sign and enter the signer\'s name.' });
+  }
+}
+
+/** The value an answer to `item` may carry; null (cleared, unanswered) fits every kind. */
+export function answerValueSchemaFor(item: TemplateItem): z.ZodType {
+  return nonNullValueSchemaFor(item).nullable();
+}
+
+/** Whether answers to `item` count towards the score (PRODUCT.md §3; docs/templates.md). */
+export function isScored(item: TemplateItem): boolean {
+  switch (item.kind) {
+    case 'pass_fail':
+      return true;
+    case 'yes_no':
+      return item.fail_on !== null;
+    case 'number':
+      return item.min !== null || item.max !== null;
+    case 'single_choice':
+    case 'multi_choice':
+      return item.failing_options.length > 0;
+    default:
+      return false;
+  }
+}
+
+/**
+ * Whether `value` fails `item`: null when the item is not scored, the value is empty, or it is
+ * n/a. Assumes a value `answerValueSchemaFor(item)` accepts. The database computes the same.
+ */
+export function itemFails(item: TemplateItem, value: unknown): boolean | null {
+  if (value === null || value === undefined || !isScored(item)) return null;
+  switch (item.kind) {
+    case 'pass_fail':
+      return value === 'na' ? null : value === 'fail';
+    case 'yes_no':
+      return value === item.fail_on;
+    case 'number': {
+      if (typeof value !== 'number') return null;
+      return (item.min !== null && value < item.min) || (item.max !== null && value > item.max);
+    }
+    case 'single_choice':
+      return typeof value === 'string' ? item.failing_options.includes(value) : null;
+    case 'multi_choice':
+      return Array.isArray(value) ? value.some((v) => item.failing_options.includes(v)) : null;
+    default:
+      return null;
+  }
+}
