@@ -85,3 +85,162 @@ create policy "Members can read their organization's inspections"
 revoke all on table public.inspections from anon, authenticated;
 grant select on table public.inspections to authenticated;
 grant all on table public.inspections to service_role;
+
+-- How a status reads in a sentence ("This inspection is in progress, so it can't be approved.").
+-- Shared by every trigger that refuses a change because of an inspection's status.
+create or replace function private.inspection_status_label(status public.inspection_status)
+returns text
+language sql
+immutable
+set search_path = ''
+as $$
+  select case status
+    when 'in_progress' then 'in progress'
+    when 'changes_requested' then 'sent back for changes'
+    else status::text
+  end;
+$$;
+
+revoke all on function private.inspection_status_label(public.inspection_status) from public, anon;
+grant execute on function private.inspection_status_label(public.inspection_status) to authenticated, service_role;
+
+-- Refuses an assignee who is not an owner, admin, manager or inspector of the organization:
+-- viewers and outsiders cannot fill an inspection in.
+create or replace function private.check_inspection_assignee(org uuid, assignee uuid)
+returns void
+language plpgsql
+stable
+set search_path = ''
+as $$
+begin
+  if assignee is not null and not exists (
+    select 1 from public.memberships m
+    where m.org_id = org and m.user_id = assignee and m.role in ('owner', 'admin', 'manager', 'inspector')
+  ) then
+    raise exception 'validation_failed'
+      using detail = json_build_object('field', 'assignee_id',
+        'message', 'Choose a member of this organization who can fill in inspections.')::text;
+  end if;
+end;
+$$;
+
+revoke all on function private.check_inspection_assignee(uuid, uuid) from public, anon, authenticated;
+
+-- Before a new inspection: the site and template belong to the organization and are usable, the
+-- pinned version is the template's latest published one unless given, the assignee can fill it
+-- in, and the title defaults to "<template> — <site>". security definer so the checks read the
+-- rows whatever the caller's own visibility; a caller who may not schedule in the organization
+-- is left to RLS, which refuses the insert right after (42501) without learning anything here.
+create or replace function private.prepare_inspection()
+returns trigger
+language plpgsql
+security definer
+set search_path = ''
+as $$
+declare
+  site record;
+  template record;
+  version_template uuid;
+begin
+  if (select auth.uid()) is not null
+     and new.org_id not in (select private.org_ids_of_current_user('{owner,admin,manager}')) then
+    return new;
+  end if;
+
+  select s.org_id, s.name, s.archived_at into site from public.sites s where s.id = new.site_id;
+  if not found or site.org_id <> new.org_id then
+    raise exception 'validation_failed'
+      using detail = json_build_object('field', 'site_id', 'message', 'Choose a site of this organization.')::text;
+  end if;
+  if site.archived_at is not null then
+    raise exception 'validation_failed'
+      using detail = json_build_object('field', 'site_id', 'message', 'This site is archived. Choose an active site.')::text;
+  end if;
+
+  -- Shared lock: archiving or publishing the template waits until this inspection is in.
+  select t.org_id, t.name, t.status, t.latest_version into template
+  from public.templates t where t.id = new.template_id
+  for share;
+  if not found or template.org_id <> new.org_id then
+    raise exception 'validation_failed'
+      using detail = json_build_object('field', 'template_id', 'message', 'Choose a template of this organization.')::text;
+  end if;
+  if template.status = 'archived' then
+    raise exception 'validation_failed'
+      using detail = json_build_object('field', 'template_id', 'message', 'This template is archived. Choose an active template.')::text;
+  end if;
+  if template.latest_version is null then
+    raise exception 'validation_failed'
+      using detail = json_build_object('field', 'template_id', 'message', 'Publish this template before scheduling it.')::text;
+  end if;
+
+  if new.template_version_id is null then
+    select v.id into new.template_version_id
+    from public.template_versions v
+    where v.template_id = new.template_id and v.version = template.latest_version;
+  else
+    select v.template_id into version_template from public.template_versions v where v.id = new.template_version_id;
+    if version_template is distinct from new.template_id then
+      raise exception 'validation_failed'
+        using detail = json_build_object('field', 'template_version_id', 'message', 'Choose a version of this template.')::text;
+    end if;
+  end if;
+
+  perform private.check_inspection_assignee(new.org_id, new.assignee_id);
+
+  -- Both names fit 120 characters each; the title keeps the first 120 of the pair.
+  new.title := coalesce(new.title, rtrim(left(template.name || ' — ' || site.name, 120)));
+  return new;
+end;
+$$;
+
+comment on function private.prepare_inspection() is
+  'Before-insert trigger: site, template and assignee consistency, pins the latest version, default title.';
+
+revoke all on function private.prepare_inspection() from public, anon, authenticated;
+
+create trigger inspections_prepare
+  before insert on public.inspections
+  for each row execute function private.prepare_inspection();
+
+-- Score columns change with every saved answer; the answers keep their own history, so the
+-- inspection's entries record only its own changes (status, assignment, dates, notes).
+create trigger inspections_write_audit_log
+  after insert or update or delete on public.inspections
+  for each row execute function private.write_audit_log('score', 'max_score', 'failed_count', 'version');
+
+create trigger inspections_enforce_mfa
+  before insert or update or delete on public.inspections
+  for each row execute function private.enforce_organization_mfa();
+
+create policy "Owners, admins and managers can schedule inspections"
+  on public.inspections
+  for insert
+  to authenticated
+  with check (org_id in (select private.org_ids_of_current_user('{owner,admin,manager}')));
+
+-- Inspectors work on inspections assigned to them or to nobody (an unassigned inspection is open
+-- to every inspector); which moves each role may make is decided by the transitions trigger.
+create policy "Members who fill in inspections can update theirs"
+  on public.inspections
+  for update
+  to authenticated
+  using (
+    org_id in (select private.org_ids_of_current_user('{owner,admin,manager}'))
+    or (org_id in (select private.org_ids_of_current_user('{inspector}'))
+        and (assignee_id is null or assignee_id = (select auth.uid())))
+  )
+  with check (
+    org_id in (select private.org_ids_of_current_user('{owner,admin,manager}'))
+    or (org_id in (select private.org_ids_of_current_user('{inspector}'))
+        and (assignee_id is null or assignee_id = (select auth.uid())))
+  );
+
+-- No delete policy: inspections are canceled, never deleted, so their history stays.
+
+-- Lifecycle columns (started_at, submitted_by, …), the score and created_by are set by triggers
+-- and defaults only; the start position and the review note come with their transition.
+grant insert (id, org_id, site_id, template_id, template_version_id, title, assignee_id, due_at, external_ref)
+  on table public.inspections to authenticated;
+grant update (title, assignee_id, due_at, external_ref, status, start_latitude, start_longitude, start_accuracy_m, review_note)
+  on table public.inspections to authenticated;

@@ -1,0 +1,213 @@
+// Inspections (`/orgs/{org}/inspections`): one run of a pinned template version at a site, from
+// scheduled to approved (PRODUCT.md §4). The database enforces every move and repeats every rule
+// (public.inspection_transitions, docs/inspections.md); these schemas give callers field errors.
+import { z } from 'zod';
+import { idSchema, nameSchema, optionalTextSchema, pageQuerySchema, type Role } from './common.ts';
+import { latitudeSchema, longitudeSchema } from './sites.ts';
+import type { TemplateVersion } from './templates.ts';
+
+export const INSPECTION_STATUSES = ['scheduled', 'in_progress', 'submitted', 'changes_requested', 'approved', 'canceled'] as const;
+export type InspectionStatus = (typeof INSPECTION_STATUSES)[number];
+
+/** Statuses in which an inspection is still open work: overdue applies, details may change. */
+export const OPEN_STATUSES = ['scheduled', 'in_progress'] as const satisfies readonly InspectionStatus[];
+export const FINAL_STATUSES = ['approved', 'canceled'] as const satisfies readonly InspectionStatus[];
+
+export const REVIEW_NOTE_MAX_LENGTH = 2000;
+export const INSPECTION_EXTERNAL_REF_MAX_LENGTH = 255;
+
+/** How a status reads in the interface ("In progress"). */
+export const STATUS_LABELS: Record<InspectionStatus, string> = {
+  scheduled: 'Scheduled',
+  in_progress: 'In progress',
+  submitted: 'Submitted',
+  changes_requested: 'Changes requested',
+  approved: 'Approved',
+  canceled: 'Canceled',
+};
+
+/** An ISO 8601 date-time with an offset or Z, as `due_at` and `updated_since` take it. */
+const dateTimeSchema = (message: string) =>
+  z
+    .string({ error: message })
+    .regex(/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d{1,6})?)?(Z|[+-]\d\d:\d\d)$/, { error: message })
+    .refine((value) => !Number.isNaN(Date.parse(value)), { error: message })
+    .transform((value) => new Date(value).toISOString());
+
+const dueAtSchema = dateTimeSchema('Enter a date and time, e.g. 2026-12-01T09:00:00Z.').nullable();
+
+const scheduleFields = {
+  title: nameSchema('a title').nullable(),
+  assignee_id: idSchema.nullable(),
+  due_at: dueAtSchema,
+  external_ref: optionalTextSchema(INSPECTION_EXTERNAL_REF_MAX_LENGTH),
+};
+
+export const inspectionCreateSchema = z.strictObject({
+  site_id: idSchema,
+  template_id: idSchema,
+  title: scheduleFields.title.optional(),
+  assignee_id: scheduleFields.assignee_id.optional(),
+  due_at: scheduleFields.due_at.optional(),
+  external_ref: scheduleFields.external_ref.optional(),
+});
+
+export const inspectionUpdateSchema = z
+  .strictObject({
+    // A title cannot be cleared: every inspection has one.
+    title: nameSchema('a title').optional(),
+    assignee_id: scheduleFields.assignee_id.optional(),
+    due_at: scheduleFields.due_at.optional(),
+    external_ref: scheduleFields.external_ref.optional(),
+  })
+  .refine((value) => Object.keys(value).length > 0, { error: 'Change at least one field.' });
+
+/** Where the browser says the inspector is; all three null (or absent) when it gives no location. */
+export const inspectionStartSchema = z
+  .strictObject({
+    latitude: latitudeSchema.nullable().optional(),
+    longitude: longitudeSchema.nullable().optional(),
+    accuracy_m: z
+      .number({ error: 'Enter the accuracy in metres.' })
+      .min(0, { error: 'Enter the accuracy in metres.' })
+      .max(1_000_000, { error: 'Enter the accuracy in metres.' })
+      .nullable()
+      .optional(),
+  })
+  .superRefine((value, ctx) => {
+    const given = (v: unknown) => v !== undefined && v !== null;
+    if (given(value.latitude) && !given(value.longitude)) ctx.addIssue({ code: 'custom', path: ['longitude'], message: 'Enter the longitude too.' });
+    if (given(value.longitude) && !given(value.latitude)) ctx.addIssue({ code: 'custom', path: ['latitude'], message: 'Enter the latitude too.' });
+    if (given(value.accuracy_m) && !given(value.latitude) && !given(value.longitude)) {
+      ctx.addIssue({ code: 'custom', path: ['accuracy_m'], message: 'Send the accuracy with a position.' });
+    }
+  });
+
+export const REVIEW_DECISIONS = ['approve', 'request_changes'] as const;
+export type ReviewDecision = (typeof REVIEW_DECISIONS)[number];
+
+export const inspectionReviewSchema = z.strictObject({
+  decision: z.enum(REVIEW_DECISIONS, { error: 'Choose approve or request_changes.' }),
+  note: optionalTextSchema(REVIEW_NOTE_MAX_LENGTH).optional(),
+});
+
+/** `?status=submitted` or `?status=scheduled,in_progress`. */
+const statusListSchema = z
+  .string()
+  .transform((value, ctx) => {
+    const statuses = [...new Set(value.split(',').map((s) => s.trim()))];
+    if (statuses.length === 0 || statuses.some((s) => !(INSPECTION_STATUSES as readonly string[]).includes(s))) {
+      ctx.addIssue({ code: 'custom', message: `Use one or more of ${INSPECTION_STATUSES.join(', ')}, separated by commas.` });
+      return z.NEVER;
+    }
+    return statuses as InspectionStatus[];
+  });
+
+export const inspectionListQuerySchema = pageQuerySchema.extend({
+  status: statusListSchema.optional(),
+  site_id: idSchema.optional(),
+  assignee_id: idSchema.optional(),
+  overdue: z.enum(['true', 'false'], { error: 'Use overdue=true or false.' }).transform((v) => v === 'true').optional(),
+  updated_since: dateTimeSchema('Use an ISO date and time, e.g. 2026-12-01T09:00:00Z.').optional(),
+});
+
+export type InspectionCreate = z.infer<typeof inspectionCreateSchema>;
+export type InspectionUpdate = z.infer<typeof inspectionUpdateSchema>;
+export type InspectionStart = z.infer<typeof inspectionStartSchema>;
+export type InspectionReview = z.infer<typeof inspectionReviewSchema>;
+export type InspectionListQuery = z.infer<typeof inspectionListQuerySchema>;
+
+export interface Inspection {
+  id: string;
+  org_id: string;
+  site_id: string;
+  site_name: string;
+  template_id: string;
+  template_version: number;
+  template_name: string;
+  title: string;
+  assignee_id: string | null;
+  assignee_name: string | null;
+  due_at: string | null;
+  status: InspectionStatus;
+  /** Derived: due_at has passed while the inspection is scheduled or in progress. */
+  overdue: boolean;
+  score: number;
+  max_score: number;
+  failed_count: number;
+  started_at: string | null;
+  started_by: string | null;
+  start_latitude: number | null;
+  start_longitude: number | null;
+  start_accuracy_m: number | null;
+  /** Metres from the start position to the site, rounded; null when either is unknown. */
+  start_distance_m: number | null;
+  start_outside_geofence: boolean | null;
+  submitted_at: string | null;
+  submitted_by: string | null;
+  reviewed_at: string | null;
+  reviewed_by: string | null;
+  review_note: string | null;
+  canceled_at: string | null;
+  external_ref: string | null;
+  version: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** An answer as the detail and the answers route return it. */
+export interface InspectionAnswer {
+  item_key: string;
+  value: unknown;
+  note: string | null;
+  failed: boolean | null;
+  answered_by: string | null;
+  answered_by_name: string | null;
+  answered_at: string;
+  version: number;
+}
+
+export interface InspectionAttachment {
+  id: string;
+  inspection_id: string;
+  item_key: string;
+  content_type: string;
+  byte_size: number;
+  status: 'pending' | 'confirmed';
+  uploaded_by: string | null;
+  created_at: string;
+  confirmed_at: string | null;
+}
+
+export interface InspectionDetail extends Inspection {
+  template: TemplateVersion;
+  answers: InspectionAnswer[];
+  attachments: InspectionAttachment[];
+}
+
+export interface Dashboard {
+  inspections_by_status: Record<InspectionStatus, number>;
+  overdue: number;
+  failed_items_this_week: number;
+}
+
+/** Who may do what with inspections (PRODUCT.md §6); the web shows only the buttons a role allows. */
+export function canScheduleInspections(role: Role): boolean {
+  return role === 'owner' || role === 'admin' || role === 'manager';
+}
+
+export function canReviewInspections(role: Role): boolean {
+  return canScheduleInspections(role);
+}
+
+/** Start, answer and submit: managers on any inspection, inspectors on theirs or unassigned ones. */
+export function canFillInspection(role: Role, userId: string, inspection: Pick<Inspection, 'assignee_id'>): boolean {
+  if (canScheduleInspections(role)) return true;
+  return role === 'inspector' && (inspection.assignee_id === null || inspection.assignee_id === userId);
+}
+
+/** Overdue as the API derives it, for lists the client filters itself. */
+export function isOverdue(inspection: Pick<Inspection, 'status' | 'due_at'>, now = new Date()): boolean {
+  return (OPEN_STATUSES as readonly string[]).includes(inspection.status) && inspection.due_at !== null &&
+    Date.parse(inspection.due_at) < now.getTime();
+}

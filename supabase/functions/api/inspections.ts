@@ -1,0 +1,302 @@
+// Inspections: `GET·POST /orgs/{org}/inspections`, `GET·PATCH /orgs/{org}/inspections/{id}`,
+// `POST …/{id}/start|submit|review|cancel`. Every member reads them; managers schedule, edit,
+// review and cancel; fillers start and submit (inspectors only theirs or unassigned ones). Each
+// move is one update of `status`: the database decides whether it is allowed
+// (20261121001300_enforce_inspection_transitions.sql) and stamps who, when and where.
+import { z } from 'zod';
+import type { Tx } from '../_shared/db.ts';
+import { ApiError } from '../_shared/errors.ts';
+import { route } from '../_shared/http.ts';
+import { decodeCursor, pageOf } from '../_shared/pagination.ts';
+import { idSchema, type Role } from '../_shared/schemas/common.ts';
+import {
+  type Inspection,
+  type InspectionAnswer,
+  type InspectionAttachment,
+  inspectionCreateSchema,
+  type InspectionDetail,
+  inspectionListQuerySchema,
+  inspectionReviewSchema,
+  inspectionStartSchema,
+  type InspectionStatus,
+  inspectionUpdateSchema,
+} from '../_shared/schemas/inspections.ts';
+import type { TemplateVersion } from '../_shared/schemas/templates.ts';
+import { iso, requireRole, requireUser, SITE_MANAGERS } from './access.ts';
+import { orgParams } from './orgs.ts';
+
+/** Owners, admins and managers schedule, edit, review and cancel inspections. */
+export const INSPECTION_MANAGERS = SITE_MANAGERS;
+
+/** An inspections row with its site, version and assignee names, as postgres.js returns it. */
+type InspectionRow =
+  & Omit<
+    Inspection,
+    'score' | 'max_score' | 'due_at' | 'started_at' | 'submitted_at' | 'reviewed_at' | 'canceled_at' | 'created_at' | 'updated_at'
+  >
+  & {
+    // numeric columns arrive as strings.
+    score: string;
+    max_score: string;
+    due_at: Date | null;
+    started_at: Date | null;
+    submitted_at: Date | null;
+    reviewed_at: Date | null;
+    canceled_at: Date | null;
+    created_at: Date;
+    updated_at: Date;
+    template_version_id: string;
+    created_at_key: string;
+  };
+
+const inspectionParams = z.strictObject({ org: idSchema, id: idSchema });
+
+/** Inspections with what a list shows beside them; overdue is derived, never stored. */
+const selectInspections = (tx: Tx) => tx`
+  select i.*, s.name as site_name, v.version as template_version, v.name as template_name,
+         p.display_name as assignee_name,
+         (i.status in ('scheduled', 'in_progress') and i.due_at is not null and i.due_at < now()) as overdue,
+         -- The cursor keeps created_at's microseconds: JavaScript dates stop at milliseconds.
+         to_char(i.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_at_key
+  from public.inspections i
+  join public.sites s on s.id = i.site_id
+  join public.template_versions v on v.id = i.template_version_id
+  left join public.profiles p on p.user_id = i.assignee_id
+`;
+
+const round = (value: number | null) => (value === null ? null : Math.round(value));
+
+export function inspectionOf(row: InspectionRow): Inspection {
+  return {
+    id: row.id,
+    org_id: row.org_id,
+    site_id: row.site_id,
+    site_name: row.site_name,
+    template_id: row.template_id,
+    template_version: row.template_version,
+    template_name: row.template_name,
+    title: row.title,
+    assignee_id: row.assignee_id,
+    assignee_name: row.assignee_name,
+    due_at: iso(row.due_at),
+    status: row.status,
+    overdue: row.overdue,
+    score: Number(row.score),
+    max_score: Number(row.max_score),
+    failed_count: row.failed_count,
+    started_at: iso(row.started_at),
+    started_by: row.started_by,
+    start_latitude: row.start_latitude,
+    start_longitude: row.start_longitude,
+    start_accuracy_m: row.start_accuracy_m,
+    start_distance_m: round(row.start_distance_m),
+    start_outside_geofence: row.start_outside_geofence,
+    submitted_at: iso(row.submitted_at),
+    submitted_by: row.submitted_by,
+    reviewed_at: iso(row.reviewed_at),
+    reviewed_by: row.reviewed_by,
+    review_note: row.review_note,
+    canceled_at: iso(row.canceled_at),
+    external_ref: row.external_ref,
+    version: row.version,
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+  };
+}
+
+async function readInspection(tx: Tx, orgId: string, id: string): Promise<InspectionRow> {
+  const [row] = await tx<InspectionRow[]>`${selectInspections(tx)} where i.org_id = ${orgId} and i.id = ${id}`;
+  if (!row) throw ApiError.notFound('inspection');
+  return row;
+}
+
+/**
+ * Applies one update as the caller and returns the inspection as it is afterwards. RLS hides the
+ * row from members who may not change it (viewers, inspectors on someone else's): a 403, since
+ * they can read it; the transitions trigger raises the product errors itself.
+ */
+async function updateInspection(tx: Tx, orgId: string, id: string, changes: Record<string, unknown>): Promise<Inspection> {
+  await readInspection(tx, orgId, id);
+  const [updated] = await tx`
+    update public.inspections set ${tx(changes)} where org_id = ${orgId} and id = ${id} returning id
+  `;
+  if (!updated) throw ApiError.forbidden();
+  return inspectionOf(await readInspection(tx, orgId, id));
+}
+
+export const listInspections = route({
+  method: 'GET',
+  path: '/orgs/:org/inspections',
+  params: orgParams,
+  query: inspectionListQuerySchema,
+  handler: async ({ principal, params, query, db }) => {
+    requireUser(principal);
+    const after = decodeCursor(query.cursor, ['timestamp', 'uuid']);
+    const rows = await db(async (tx) => {
+      await requireRole(tx, params.org);
+      const overdue = tx`(i.status in ('scheduled', 'in_progress') and i.due_at is not null and i.due_at < now())`;
+      const filters = [
+        query.status ? tx`i.status in ${tx(query.status)}` : tx`true`,
+        query.site_id ? tx`i.site_id = ${query.site_id}` : tx`true`,
+        query.assignee_id ? tx`i.assignee_id = ${query.assignee_id}` : tx`true`,
+        query.overdue === undefined ? tx`true` : query.overdue ? overdue : tx`not ${overdue}`,
+        // Inclusive: a change in the same instant as the caller's last sync is not missed.
+        query.updated_since ? tx`i.updated_at >= ${query.updated_since}::timestamptz` : tx`true`,
+        after ? tx`(i.created_at, i.id) < (${after[0] as string}::text::timestamptz, ${after[1] as string}::uuid)` : tx`true`,
+      ];
+      return await tx<InspectionRow[]>`
+        ${selectInspections(tx)}
+        where i.org_id = ${params.org}
+          and ${filters[0]} and ${filters[1]} and ${filters[2]} and ${filters[3]} and ${filters[4]} and ${filters[5]}
+        order by i.created_at desc, i.id desc
+        limit ${query.limit + 1}
+      `;
+    });
+    return pageOf(rows, query.limit, inspectionOf, (row) => [row.created_at_key, row.id]);
+  },
+});
+
+export const createInspection = route({
+  method: 'POST',
+  path: '/orgs/:org/inspections',
+  params: orgParams,
+  body: inspectionCreateSchema,
+  status: 201,
+  handler: async ({ principal, params, body, db }) => {
+    requireUser(principal);
+    return await db(async (tx) => {
+      await requireRole(tx, params.org, INSPECTION_MANAGERS);
+      // The database pins the template's latest version and words the default title.
+      const columns = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
+      const [created] = await tx`insert into public.inspections ${tx({ org_id: params.org, ...columns })} returning id`;
+      return inspectionOf(await readInspection(tx, params.org, created.id));
+    });
+  },
+});
+
+interface AnswerRow extends Omit<InspectionAnswer, 'answered_at'> {
+  answered_at: Date;
+}
+
+interface AttachmentRow extends Omit<InspectionAttachment, 'byte_size' | 'status' | 'created_at' | 'confirmed_at'> {
+  byte_size: string;
+  created_at: Date;
+  confirmed_at: Date | null;
+}
+
+interface VersionRow extends Omit<TemplateVersion, 'published_at'> {
+  published_at: Date;
+}
+
+export const getInspection = route({
+  method: 'GET',
+  path: '/orgs/:org/inspections/:id',
+  params: inspectionParams,
+  handler: async ({ principal, params, db }): Promise<InspectionDetail> => {
+    requireUser(principal);
+    return await db(async (tx) => {
+      await requireRole(tx, params.org);
+      const row = await readInspection(tx, params.org, params.id);
+      const [[version], answers, attachments] = await Promise.all([
+        tx<VersionRow[]>`
+          select id, template_id, org_id, version, name, description, definition, published_by, published_at
+          from public.template_versions where id = ${row.template_version_id}
+        `,
+        tx<AnswerRow[]>`
+          select a.item_key, a.value, a.note, a.failed, a.answered_by, p.display_name as answered_by_name, a.answered_at, a.version
+          from public.answers a left join public.profiles p on p.user_id = a.answered_by
+          where a.inspection_id = ${params.id}
+          order by a.item_key
+        `,
+        tx<AttachmentRow[]>`
+          select id, inspection_id, item_key, content_type, byte_size, uploaded_by, created_at, confirmed_at
+          from public.attachments where inspection_id = ${params.id}
+          order by created_at, id
+        `,
+      ]);
+      return {
+        ...inspectionOf(row),
+        template: { ...version, published_at: iso(version.published_at) },
+        answers: answers.map((a) => ({ ...a, answered_at: iso(a.answered_at) })),
+        attachments: attachments.map((a) => ({
+          ...a,
+          byte_size: Number(a.byte_size),
+          status: a.confirmed_at === null ? 'pending' : 'confirmed',
+          created_at: iso(a.created_at),
+          confirmed_at: iso(a.confirmed_at),
+        })),
+      };
+    });
+  },
+});
+
+export const patchInspection = route({
+  method: 'PATCH',
+  path: '/orgs/:org/inspections/:id',
+  params: inspectionParams,
+  body: inspectionUpdateSchema,
+  handler: async ({ principal, params, body, db }) => {
+    requireUser(principal);
+    return await db(async (tx) => {
+      await requireRole(tx, params.org, INSPECTION_MANAGERS);
+      return await updateInspection(tx, params.org, params.id, Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)));
+    });
+  },
+});
+
+/** A status move by a member; who may make it is for the database to say. */
+function moveTo(status: InspectionStatus, allowed?: readonly Role[]) {
+  return async (tx: Tx, orgId: string, id: string, extra: Record<string, unknown> = {}) => {
+    await requireRole(tx, orgId, allowed);
+    return await updateInspection(tx, orgId, id, { status, ...extra });
+  };
+}
+
+export const startInspection = route({
+  method: 'POST',
+  path: '/orgs/:org/inspections/:id/start',
+  params: inspectionParams,
+  body: inspectionStartSchema,
+  handler: async ({ principal, params, body, db }) => {
+    requireUser(principal);
+    // A continue after changes keeps the first start's position, so only a first start sends one.
+    const position = { start_latitude: body.latitude ?? null, start_longitude: body.longitude ?? null, start_accuracy_m: body.accuracy_m ?? null };
+    return await db(async (tx) => {
+      await requireRole(tx, params.org);
+      const current = await readInspection(tx, params.org, params.id);
+      return await updateInspection(tx, params.org, params.id, { status: 'in_progress', ...(current.started_at === null ? position : {}) });
+    });
+  },
+});
+
+export const submitInspection = route({
+  method: 'POST',
+  path: '/orgs/:org/inspections/:id/submit',
+  params: inspectionParams,
+  handler: async ({ principal, params, db }) => {
+    requireUser(principal);
+    return await db((tx) => moveTo('submitted')(tx, params.org, params.id));
+  },
+});
+
+export const reviewInspection = route({
+  method: 'POST',
+  path: '/orgs/:org/inspections/:id/review',
+  params: inspectionParams,
+  body: inspectionReviewSchema,
+  handler: async ({ principal, params, body, db }) => {
+    requireUser(principal);
+    const status = body.decision === 'approve' ? 'approved' : 'changes_requested';
+    return await db((tx) => moveTo(status, INSPECTION_MANAGERS)(tx, params.org, params.id, { review_note: body.note ?? null }));
+  },
+});
+
+export const cancelInspection = route({
+  method: 'POST',
+  path: '/orgs/:org/inspections/:id/cancel',
+  params: inspectionParams,
+  handler: async ({ principal, params, db }) => {
+    requireUser(principal);
+    return await db((tx) => moveTo('canceled', INSPECTION_MANAGERS)(tx, params.org, params.id));
+  },
+});

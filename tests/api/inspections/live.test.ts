@@ -1,0 +1,79 @@
+// Inspections on the organization topic: scheduling and every move are broadcast on org:<id> as
+// inspection_created / inspection_updated with the status, to members only; score-only changes
+// are not (they go to inspection:<id>).
+import type { RealtimeChannel, SupabaseClient } from '@supabase/supabase-js';
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  db, expectStatus, inspectionPath, inspectionWorldAndStranger, post, scheduleInspection, startInspection,
+} from './support.ts';
+
+const { world, stranger } = inspectionWorldAndStranger();
+const channels: Array<{ client: SupabaseClient; channel: RealtimeChannel }> = [];
+
+afterAll(async () => {
+  for (const { client, channel } of channels) await client.removeChannel(channel);
+});
+
+/** Joins org:<id> privately and collects its broadcasts; resolves with the join status. */
+async function listen(client: SupabaseClient, topic: string) {
+  const events: Array<{ event: string; payload: any }> = [];
+  const channel = client.channel(topic, { config: { private: true } });
+  channels.push({ client, channel });
+  channel.on('broadcast', { event: '*' }, (message) => events.push({ event: message.event, payload: message.payload }));
+  const status = await new Promise<string>((resolve) => {
+    let settled = false;
+    channel.subscribe((s) => {
+      if (!settled) {
+        settled = true;
+        resolve(s);
+      }
+    });
+  });
+  return { status, events };
+}
+
+async function waitFor<T>(find: () => T | undefined, what: string): Promise<T> {
+  const deadline = Date.now() + 5000;
+  for (;;) {
+    const found = find();
+    if (found !== undefined) return found;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe('org:<id> inspection events', () => {
+  it('tells members about a new inspection and each move, with the status; a stranger is not admitted', async () => {
+    const member = await listen(world.viewer.client, `org:${world.org.id}`);
+    expect(member.status).toBe('SUBSCRIBED');
+    const outsider = await listen(stranger.client, `org:${world.org.id}`);
+    expect(outsider.status).not.toBe('SUBSCRIBED');
+
+    const inspection = await scheduleInspection(world);
+    const created = await waitFor(
+      () => member.events.find((e) => e.event === 'inspection_created' && e.payload.id === inspection.id),
+      'inspection_created',
+    );
+    expect(created.payload).toMatchObject({
+      entity: 'inspection', action: 'created', id: inspection.id, org_id: world.org.id, actor_id: world.manager.userId, status: 'scheduled',
+    });
+
+    await startInspection(world, inspection.id, world.inspector);
+    const started = await waitFor(
+      () => member.events.find((e) => e.event === 'inspection_updated' && e.payload.id === inspection.id && e.payload.status === 'in_progress'),
+      'inspection_updated to in_progress',
+    );
+    expect(started.payload.actor_id).toBe(world.inspector.userId);
+
+    // A score-only change (as the answers trigger makes it) stays off the organization topic.
+    const before = member.events.length;
+    await db()`update public.inspections set score = score + 1 where id = ${inspection.id}`;
+    expectStatus(await post(world.manager.client, `${inspectionPath(world.org.id, inspection.id)}/cancel`, undefined), 200);
+    const canceled = await waitFor(
+      () => member.events.find((e) => e.payload?.id === inspection.id && e.payload.status === 'canceled'),
+      'inspection_updated to canceled',
+    );
+    expect(member.events.slice(before)).toEqual([canceled]);
+    expect(outsider.events).toEqual([]);
+  });
+});
