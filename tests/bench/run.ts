@@ -7,11 +7,14 @@
 //    the same as-caller transaction run directly with postgres.js.
 // 3. Realtime fan-out (realtime-fanout.ts): one database change delivered to 100 subscribers
 //    against the same change delivered to one.
+// 4. Answer saving (answer-save.ts): PUT …/answers through the api function against the same
+//    statements run directly with postgres.js as the same user.
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import postgres from 'postgres';
 import { startStack } from '../../stack/server.ts';
 import { freeStackPorts, privateStackFolder } from '../support/private-stack.ts';
+import { benchAnswerSave } from './answer-save.ts';
 import { benchRealtimeFanout } from './realtime-fanout.ts';
 
 function percentile(sorted: number[], p: number): number {
@@ -107,6 +110,7 @@ try {
   await benchStartup(dir);
   await benchMe(dir);
   await benchRealtimeFanout();
+  await benchAnswerSave();
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

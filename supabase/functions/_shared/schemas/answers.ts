@@ -1,0 +1,75 @@
+// Answers (`PUT /orgs/{org}/inspections/{id}/answers`): a batch of up to 100 answers saved in one
+// transaction, each with the row version the client last saw (optimistic concurrency). The value
+// is checked against its item's kind by answerValueSchemaFor (templates.ts) once the inspection's
+// pinned version is known; the database repeats every rule (private.answer_value_problem).
+import { z } from 'zod';
+import { optionalTextSchema } from './common.ts';
+import { keySchema } from './templates.ts';
+
+export const MAX_ANSWERS_PER_BATCH = 100;
+export const NOTE_MAX_LENGTH = 2000;
+
+export const noteSchema = optionalTextSchema(NOTE_MAX_LENGTH);
+
+export const answerInputSchema = z.strictObject({
+  item_key: keySchema,
+  // Any JSON here; its shape depends on the item and is checked against it by the route.
+  value: z.unknown().refine((value) => value !== undefined, { error: 'Send a value, or null to clear the answer.' }),
+  /** Absent keeps the current note; null or empty clears it. */
+  note: noteSchema.optional(),
+  /** The answer's version the client last saw; null when it saw no answer for the item. */
+  base_version: z
+    .number({ error: 'Send the version you last saw, or null for a new answer.' })
+    .int({ error: 'Send the version you last saw, or null for a new answer.' })
+    .min(1, { error: 'Send the version you last saw, or null for a new answer.' })
+    .nullable(),
+});
+
+export const answersBatchSchema = z.strictObject({
+  answers: z
+    .array(answerInputSchema, { error: 'Send a list of answers.' })
+    .min(1, { error: 'Send at least one answer.' })
+    .max(MAX_ANSWERS_PER_BATCH, { error: `Send at most ${MAX_ANSWERS_PER_BATCH} answers at a time.` })
+    .superRefine((answers, ctx) => {
+      const seen = new Set<string>();
+      answers.forEach((answer, i) => {
+        if (seen.has(answer.item_key)) {
+          ctx.addIssue({ code: 'custom', path: [i, 'item_key'], message: 'Answer each item once per request.' });
+        }
+        seen.add(answer.item_key);
+      });
+    }),
+});
+
+export type AnswerInput = z.infer<typeof answerInputSchema>;
+export type AnswersBatch = z.infer<typeof answersBatchSchema>;
+
+/** One saved answer as the API returns it (and, without answered_by_name, as answer_saved carries it). */
+export interface Answer {
+  item_key: string;
+  value: unknown;
+  note: string | null;
+  /** Null when the item is not scored or not answered. */
+  failed: boolean | null;
+  answered_by: string | null;
+  answered_by_name: string | null;
+  answered_at: string;
+  version: number;
+}
+
+/** The inspection's totals after a save. */
+export interface InspectionScore {
+  id: string;
+  score: number;
+  max_score: number;
+  failed_count: number;
+  version: number;
+}
+
+export interface AnswersSaved {
+  answers: Answer[];
+  inspection: InspectionScore;
+}
+
+/** The `answer_saved` event on `inspection:<id>` (docs/realtime.md). */
+export type AnswerSavedEvent = Omit<Answer, 'answered_by_name'> & { inspection_id: string };

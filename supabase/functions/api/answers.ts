@@ -1,0 +1,146 @@
+// Answers: `PUT /orgs/{org}/inspections/{id}/answers` saves up to 100 answers in one transaction,
+// all or nothing. The inspection is locked first, so batches on one inspection run one after
+// another: every base_version is checked against the rows as the previous batch left them (a
+// mismatch is stale_version with the current rows), then each value against its item's kind in
+// the pinned template version, then one upsert. The database repeats the value and state rules
+// and keeps the inspection's score (migration 20261121001400).
+import { z } from 'zod';
+import type { Tx } from '../_shared/db.ts';
+import { ApiError } from '../_shared/errors.ts';
+import { fieldErrorsOf, route } from '../_shared/http.ts';
+import { type Answer, type AnswersSaved, answersBatchSchema } from '../_shared/schemas/answers.ts';
+import { idSchema, type Role } from '../_shared/schemas/common.ts';
+import type { FieldError } from '../_shared/schemas/errors.ts';
+import { answerValueSchemaFor, itemsOf, type TemplateDefinition, type TemplateItem } from '../_shared/schemas/templates.ts';
+import { iso, requireRole, requireUser } from './access.ts';
+
+/** Owners, admins, managers and inspectors fill inspections in (PRODUCT.md §6). */
+const FILLERS = ['owner', 'admin', 'manager', 'inspector'] as const satisfies readonly Role[];
+
+const answersParams = z.strictObject({ org: idSchema, id: idSchema });
+
+interface LockedInspection {
+  org_id: string;
+  status: string;
+  status_label: string;
+  template_version_id: string;
+  assignee_id: string | null;
+}
+
+/** An answers row with its author's name, as postgres.js returns it. */
+interface AnswerRow extends Omit<Answer, 'answered_at'> {
+  answered_at: Date;
+}
+
+export function answerOf(row: AnswerRow): Answer {
+  return {
+    item_key: row.item_key,
+    value: row.value ?? null,
+    note: row.note,
+    failed: row.failed,
+    answered_by: row.answered_by,
+    answered_by_name: row.answered_by_name,
+    answered_at: iso(row.answered_at),
+    version: row.version,
+  };
+}
+
+/** The inspection, locked until the transaction ends; 404 unless it is in this organization. */
+async function lockInspection(tx: Tx, orgId: string, id: string): Promise<LockedInspection> {
+  const [row] = await tx<LockedInspection[]>`
+    select l.org_id, l.status, private.inspection_status_label(l.status) as status_label, l.template_version_id, l.assignee_id
+    from private.lock_inspection(${id}) l
+    where l.org_id = ${orgId}
+  `;
+  if (!row) throw ApiError.notFound('inspection');
+  return row;
+}
+
+export const saveAnswers = route({
+  method: 'PUT',
+  path: '/orgs/:org/inspections/:id/answers',
+  params: answersParams,
+  body: answersBatchSchema,
+  handler: async ({ principal, params, body, db }): Promise<AnswersSaved> => {
+    const user = requireUser(principal);
+    return await db(async (tx) => {
+      const role = await requireRole(tx, params.org, FILLERS);
+      const inspection = await lockInspection(tx, params.org, params.id);
+      if (role === 'inspector' && inspection.assignee_id !== null && inspection.assignee_id !== user.userId) {
+        throw ApiError.forbidden('This inspection is assigned to someone else.');
+      }
+      if (inspection.status !== 'in_progress') throw ApiError.invalidTransition(inspection.status_label, 'answered');
+
+      // Each value against its item in the pinned version; every problem of the batch at once.
+      const [version] = await tx<{ definition: TemplateDefinition }[]>`
+        select definition from public.template_versions where id = ${inspection.template_version_id}
+      `;
+      const items = new Map<string, TemplateItem>(itemsOf(version.definition).map((item) => [item.key, item]));
+      const errors: FieldError[] = [];
+      const values = body.answers.map((answer, i) => {
+        const item = items.get(answer.item_key);
+        if (!item) {
+          errors.push({ field: `answers.${i}.item_key`, message: "This item is not in the inspection's template." });
+          return null;
+        }
+        const parsed = answerValueSchemaFor(item).safeParse(answer.value);
+        if (parsed.success) return parsed.data;
+        // A signature's signer or image is still the answer's value, as the form shows it.
+        const messages = new Set(fieldErrorsOf(parsed.error).map((e) => e.message));
+        for (const message of messages) errors.push({ field: `answers.${i}.value`, message });
+        return null;
+      });
+      if (errors.length > 0) throw ApiError.validation(errors);
+
+      // With the inspection locked, these rows stay as read until this transaction ends.
+      const keys = body.answers.map((answer) => answer.item_key);
+      const currentRows = await tx<AnswerRow[]>`
+        select a.item_key, a.value, a.note, a.failed, a.answered_by, p.display_name as answered_by_name, a.answered_at, a.version
+        from public.answers a left join public.profiles p on p.user_id = a.answered_by
+        where a.inspection_id = ${params.id} and a.item_key in ${tx(keys)}
+      `;
+      const current = new Map(currentRows.map((row) => [row.item_key, row]));
+      const stale = body.answers.filter((answer) => (current.get(answer.item_key)?.version ?? null) !== answer.base_version);
+      if (stale.length > 0) {
+        throw ApiError.staleVersion(stale.flatMap((answer) => {
+          const row = current.get(answer.item_key);
+          return row ? [answerOf(row)] : [];
+        }));
+      }
+
+      // One statement for the batch: the score is recomputed once, after it. An absent note keeps the current one.
+      const input = body.answers.map((answer, i) => ({
+        item_key: answer.item_key,
+        value: values[i],
+        note: answer.note === undefined ? current.get(answer.item_key)?.note ?? null : answer.note,
+      }));
+      const saved = await tx<AnswerRow[]>`
+        with input as (
+          select e ->> 'item_key' as item_key, e -> 'value' as value, e ->> 'note' as note, n
+          from jsonb_array_elements(${tx.json(input as never)}) with ordinality as t (e, n)
+        ), saved as (
+          insert into public.answers (org_id, inspection_id, item_key, value, note)
+          select ${params.org}, ${params.id}, item_key, value, note from input order by n
+          on conflict (inspection_id, item_key) do update set value = excluded.value, note = excluded.note
+          returning *
+        )
+        select s.item_key, s.value, s.note, s.failed, s.answered_by, p.display_name as answered_by_name, s.answered_at, s.version
+        from saved s left join public.profiles p on p.user_id = s.answered_by
+      `;
+      const [totals] = await tx<{ id: string; score: string; max_score: string; failed_count: number; version: number }[]>`
+        select id, score, max_score, failed_count, version from public.inspections where id = ${params.id}
+      `;
+      const byKey = new Map(saved.map((row) => [row.item_key, row]));
+      return {
+        answers: keys.map((key) => answerOf(byKey.get(key)!)),
+        inspection: {
+          id: totals.id,
+          score: Number(totals.score),
+          max_score: Number(totals.max_score),
+          failed_count: totals.failed_count,
+          version: totals.version,
+        },
+      };
+    });
+  },
+});

@@ -1,0 +1,112 @@
+// Live collaboration on `inspection:<id>` with the unmodified supabase-js realtime client: a
+// second inspector subscribed to the private topic receives every answer saved through the api
+// as answer_saved, in commit order, followed by the new score; presence shows who is on which
+// item; members of other organizations cannot join.
+import type { RealtimeChannel, SupabaseClient } from '@supabase/supabase-js';
+import { afterAll, describe, expect, it } from 'vitest';
+import { call, expectStatus, inspectionPath, inspectionWorldAndStranger, scheduleInspection, startInspection } from '../inspections/support.ts';
+
+const { world, stranger } = inspectionWorldAndStranger();
+const channels: RealtimeChannel[] = [];
+
+afterAll(async () => {
+  for (const channel of channels) await channel.unsubscribe().catch(() => undefined);
+  for (const user of [world.inspector, world.inspector2, world.viewer, stranger]) await user.client?.removeAllChannels();
+});
+
+/** Joins `inspection:<id>` privately after pushing the session's token; resolves with the join's first outcome. */
+async function join(client: SupabaseClient, topic: string, listen: (channel: RealtimeChannel) => void = () => {}) {
+  await client.realtime.setAuth();
+  const channel = client.channel(topic, { config: { private: true, presence: { key: (await client.auth.getUser()).data.user!.id } } });
+  channels.push(channel);
+  // supabase-js asks for presence on join only when something listens for it, as the run page does.
+  channel.on('presence', { event: 'sync' }, () => {});
+  listen(channel);
+  const status = await new Promise<string>((resolve) => {
+    let settled = false;
+    channel.subscribe((s) => {
+      if (!settled) {
+        settled = true;
+        resolve(s);
+      }
+    });
+  });
+  return { status, channel };
+}
+
+async function waitFor<T>(what: string, check: () => T | undefined, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = check();
+    if (value !== undefined) return value;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+async function startedInspection(): Promise<string> {
+  const inspection = await scheduleInspection(world);
+  await startInspection(world, inspection.id, world.inspector);
+  return inspection.id;
+}
+
+describe('the live inspection topic', () => {
+  it('delivers every answer another inspector saves, in order, then the new score', async () => {
+    const id = await startedInspection();
+    const received: Array<{ event: string; payload: any }> = [];
+    const { status } = await join(world.inspector2.client, `inspection:${id}`, (channel) =>
+      channel.on('broadcast', { event: '*' }, (message) => received.push({ event: message.event, payload: message.payload })));
+    expect(status).toBe('SUBSCRIBED');
+
+    const path = `${inspectionPath(world.org.id, id)}/answers`;
+    const first = expectStatus(await call(world.inspector.client, path, {
+      method: 'PUT',
+      body: { answers: [{ item_key: 'floor_clean', value: 'fail', note: 'Sticky', base_version: null }, { item_key: 'fridge_temp', value: 4, base_version: null }] },
+    }), 200);
+    const second = expectStatus(await call(world.inspector.client, path, {
+      method: 'PUT', body: { answers: [{ item_key: 'floor_clean', value: 'pass', base_version: 1 }] },
+    }), 200);
+
+    await waitFor('three answer_saved events', () => (received.filter((r) => r.event === 'answer_saved').length >= 3 ? true : undefined));
+    await waitFor('the last score', () => received.find((r) => r.event === 'inspection_updated' && r.payload.score === second.inspection.score));
+    const saved = received.filter((r) => r.event === 'answer_saved').map((r) => r.payload);
+    expect(saved.map((p) => [p.item_key, p.value, p.version])).toEqual([['floor_clean', 'fail', 1], ['fridge_temp', 4, 1], ['floor_clean', 'pass', 2]]);
+    const { answered_by_name: _name, ...withoutName } = first.answers[0];
+    expect(saved[0]).toEqual({ ...withoutName, inspection_id: id });
+    // Each batch's score arrives after its answers.
+    const order = received.map((r) => `${r.event}:${r.payload.item_key ?? r.payload.score}`);
+    expect(order.indexOf(`inspection_updated:${first.inspection.score}`)).toBeGreaterThan(order.indexOf('answer_saved:fridge_temp'));
+    expect(received.at(-1)).toEqual({
+      event: 'inspection_updated',
+      payload: { id, status: 'in_progress', ...second.inspection },
+    });
+  });
+
+  it('shows who is here and which item they are on (presence)', async () => {
+    const id = await startedInspection();
+    const topic = `inspection:${id}`;
+    const watcher = await join(world.viewer.client, topic);
+    expect(watcher.status).toBe('SUBSCRIBED');
+    const filler = await join(world.inspector.client, topic);
+    expect(filler.status).toBe('SUBSCRIBED');
+    const tracked = await filler.channel.track({ user_id: world.inspector.userId, display_name: world.inspector.displayName, item_key: 'fridge_temp' });
+    expect(tracked).toBe('ok');
+
+    const state = await waitFor("the inspector's presence", () => {
+      const entries = watcher.channel.presenceState()[world.inspector.userId] as any[] | undefined;
+      return entries?.some((e) => e.item_key === 'fridge_temp') ? entries : undefined;
+    });
+    expect(state[0]).toMatchObject({ user_id: world.inspector.userId, display_name: world.inspector.displayName, item_key: 'fridge_temp' });
+
+    await filler.channel.track({ user_id: world.inspector.userId, display_name: world.inspector.displayName, item_key: 'remarks' });
+    await waitFor('the move to another item', () =>
+      (watcher.channel.presenceState()[world.inspector.userId] as any[] | undefined)?.some((e) => e.item_key === 'remarks') ? true : undefined);
+  });
+
+  it('refuses members of other organizations and made-up topics', async () => {
+    const id = await startedInspection();
+    expect((await join(stranger.client, `inspection:${id}`)).status).toBe('CHANNEL_ERROR');
+    expect((await join(world.viewer.client, 'inspection:not-a-uuid')).status).toBe('CHANNEL_ERROR');
+    expect((await join(world.viewer.client, `inspection:${crypto.randomUUID()}`)).status).toBe('CHANNEL_ERROR');
+  });
+});

@@ -1,0 +1,176 @@
+// Answer saving: PUT /orgs/{org}/inspections/{id}/answers through the api function (gateway →
+// Deno → zod → one as-caller transaction) against the same statements run directly with
+// postgres.js as the same user with the same claims, side by side in one run, in alternating
+// rounds so drift on a shared machine affects both alike. Each of the in-flight workers fills an
+// inspection of its own (batches on one inspection serialize on its lock by design) and sends
+// the versions it was last given, so no batch is stale.
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import postgres from 'postgres';
+import { startStack } from '../../stack/server.ts';
+import { freeStackPorts, privateStackFolder } from '../support/private-stack.ts';
+
+const CONCURRENCY = 10;
+const REQUESTS_PER_ROUND = 500;
+const ROUNDS = 3;
+
+const DEFINITION = {
+  sections: [{
+    key: 'main',
+    title: 'Main',
+    items: [
+      { key: 'floor', kind: 'pass_fail', label: 'Floor clean', help: null, required: true, weight: 2 },
+      { key: 'locked', kind: 'yes_no', label: 'Fridge locked', help: null, required: true, weight: 1, fail_on: 'no' },
+      { key: 'temp', kind: 'number', label: 'Fridge temperature', help: null, required: true, weight: 3, min: 0, max: 5, unit: '°C' },
+      { key: 'clean', kind: 'single_choice', label: 'Cleanliness', help: null, required: false, weight: 2, options: ['Good', 'Poor'], failing_options: ['Poor'] },
+      { key: 'remarks', kind: 'text', label: 'Remarks', help: null, required: false, weight: 0 },
+    ],
+  }],
+};
+
+/** One autosave batch: all five items, values varying with n. */
+function batchValues(n: number): Array<{ item_key: string; value: unknown; note: string | null }> {
+  return [
+    { item_key: 'floor', value: n % 3 === 0 ? 'fail' : 'pass', note: null },
+    { item_key: 'locked', value: n % 2 === 0 ? 'yes' : 'no', note: null },
+    { item_key: 'temp', value: (n % 9) - 1, note: 'Read from the display' },
+    { item_key: 'clean', value: n % 4 === 0 ? 'Poor' : 'Good', note: null },
+    { item_key: 'remarks', value: `Visit ${n}`, note: null },
+  ];
+}
+
+function percentile(sorted: number[], p: number): number {
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}
+
+/** Runs `total` tasks with one worker per slot; task(worker, n). */
+async function load(total: number, task: (worker: number, n: number) => Promise<void>) {
+  const latencies: number[] = [];
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(Array.from({ length: CONCURRENCY }, async (_, worker) => {
+    while (next < total) {
+      const n = next++;
+      const t = performance.now();
+      await task(worker, n);
+      latencies.push(performance.now() - t);
+    }
+  }));
+  const wall = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  return { rps: total / wall, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
+}
+
+export async function benchAnswerSave(): Promise<void> {
+  const dir = privateStackFolder('bench-answers-');
+  const stack = await startStack({ dataDir: path.join(dir, 'data'), ports: await freeStackPorts(), fast: false, log: () => {} });
+  const sql = postgres(stack.config.dbUrl, { max: CONCURRENCY, prepare: false, onnotice: () => {} });
+  try {
+    const signUp = await fetch(`${stack.config.apiUrl}/auth/v1/signup`, {
+      method: 'POST',
+      headers: { apikey: stack.config.anonKey, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: `bench-answers-${Date.now()}@example.test`, password: 'bench-password-1' }),
+    });
+    const session = (await signUp.json()) as { access_token: string; user: { id: string } };
+    const claims = JSON.parse(Buffer.from(session.access_token.split('.')[1], 'base64url').toString());
+    const api = async (method: string, route: string, body?: unknown) => {
+      const response = await fetch(`${stack.config.apiUrl}/functions/v1/api/${route}`, {
+        method,
+        headers: { apikey: stack.config.anonKey, authorization: `Bearer ${session.access_token}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
+      const data = await response.json();
+      if (response.status >= 300) throw new Error(`${method} ${route} answered ${response.status}: ${JSON.stringify(data)}`);
+      return data;
+    };
+
+    const org = await api('POST', 'orgs', { name: 'Bench answers' });
+    const site = await api('POST', `orgs/${org.id}/sites`, { name: 'Bench kitchen' });
+    const template = await api('POST', `orgs/${org.id}/templates`, { name: 'Bench audit', definition: DEFINITION });
+    await api('POST', `orgs/${org.id}/templates/${template.id}/publish`);
+    /** One started inspection per worker and side, with the versions that worker last saw. */
+    const inspections = async () =>
+      await Promise.all(Array.from({ length: CONCURRENCY }, async () => {
+        const inspection = await api('POST', `orgs/${org.id}/inspections`, { site_id: site.id, template_id: template.id });
+        await api('POST', `orgs/${org.id}/inspections/${inspection.id}/start`, { latitude: null, longitude: null, accuracy_m: null });
+        return { id: inspection.id as string, versions: new Map<string, number>() };
+      }));
+    const viaFunctionState = await inspections();
+    const directState = await inspections();
+
+    const viaFunction = async (worker: number, n: number) => {
+      const state = viaFunctionState[worker];
+      const answers = batchValues(n).map((a) => ({ ...a, base_version: state.versions.get(a.item_key) ?? null }));
+      const body = await api('PUT', `orgs/${org.id}/inspections/${state.id}/answers`, { answers });
+      for (const answer of body.answers) state.versions.set(answer.item_key, answer.version);
+    };
+
+    // The statements api/answers.ts runs, in the order it runs them, as the same caller.
+    const direct = async (worker: number, n: number) => {
+      const state = directState[worker];
+      const batch = batchValues(n);
+      const keys = batch.map((a) => a.item_key);
+      await sql.begin(async (tx) => {
+        await tx`
+          select set_config('role', 'authenticated', true),
+                 set_config('request.jwt.claims', ${JSON.stringify(claims)}, true),
+                 set_config('request.jwt.claim.sub', ${claims.sub}, true),
+                 set_config('request.jwt.claim.role', 'authenticated', true)
+        `;
+        await tx`select role from public.memberships where org_id = ${org.id} and user_id = (select auth.uid())`;
+        const [locked] = await tx`
+          select l.org_id, l.status, private.inspection_status_label(l.status) as status_label, l.template_version_id, l.assignee_id
+          from private.lock_inspection(${state.id}) l where l.org_id = ${org.id}
+        `;
+        await tx`select definition from public.template_versions where id = ${locked.template_version_id}`;
+        const current = await tx`
+          select a.item_key, a.value, a.note, a.failed, a.answered_by, p.display_name as answered_by_name, a.answered_at, a.version
+          from public.answers a left join public.profiles p on p.user_id = a.answered_by
+          where a.inspection_id = ${state.id} and a.item_key in ${tx(keys)}
+        `;
+        for (const row of current) {
+          if (row.version !== state.versions.get(row.item_key)) throw new Error('The direct side lost track of its versions');
+        }
+        const saved = await tx`
+          with input as (
+            select e ->> 'item_key' as item_key, e -> 'value' as value, e ->> 'note' as note, n
+            from jsonb_array_elements(${tx.json(batch as never)}) with ordinality as t (e, n)
+          ), saved as (
+            insert into public.answers (org_id, inspection_id, item_key, value, note)
+            select ${org.id}, ${state.id}, item_key, value, note from input order by n
+            on conflict (inspection_id, item_key) do update set value = excluded.value, note = excluded.note
+            returning *
+          )
+          select s.item_key, s.value, s.note, s.failed, s.answered_by, p.display_name as answered_by_name, s.answered_at, s.version
+          from saved s left join public.profiles p on p.user_id = s.answered_by
+        `;
+        await tx`select id, score, max_score, failed_count, version from public.inspections where id = ${state.id}`;
+        for (const row of saved) state.versions.set(row.item_key, row.version);
+      });
+    };
+
+    await load(100, viaFunction); // warm-up
+    await load(100, direct);
+    const results: Array<{ fn: Awaited<ReturnType<typeof load>>; db: Awaited<ReturnType<typeof load>> }> = [];
+    for (let i = 0; i < ROUNDS; i++) results.push({ fn: await load(REQUESTS_PER_ROUND, viaFunction), db: await load(REQUESTS_PER_ROUND, direct) });
+
+    console.log(
+      `\nPUT …/answers (5 answers a batch), ${REQUESTS_PER_ROUND} batches, ${CONCURRENCY} in flight on ${CONCURRENCY} inspections, ` +
+        'alternating rounds (function | direct SQL | ratio)',
+    );
+    for (const [i, { fn, db }] of results.entries()) {
+      console.log(
+        `  round ${i + 1}: ${fn.rps.toFixed(0)} | ${db.rps.toFixed(0)} batches/s (direct ${(db.rps / fn.rps).toFixed(1)}× the throughput); ` +
+          `p50 ${fn.p50.toFixed(2)} | ${db.p50.toFixed(2)} ms; p99 ${fn.p99.toFixed(2)} | ${db.p99.toFixed(2)} ms ` +
+          `(function p99 ${(fn.p99 / db.p99).toFixed(1)}× direct)`,
+      );
+    }
+  } finally {
+    await sql.end();
+    await stack.stop();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+// Run on its own: node tests/bench/answer-save.ts
+if (import.meta.filename === process.argv[1]) await benchAnswerSave();

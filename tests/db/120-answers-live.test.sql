@@ -1,0 +1,115 @@
+-- The live inspection topic `inspection:<id>`: triggers send answer_saved for every saved answer
+-- and inspection_updated when the status, score or version changes; RLS on realtime.messages
+-- admits members of the inspection's organization (receive broadcast and presence, send presence
+-- only) and nobody else, evaluated as Realtime does (the caller's role and claims, realtime.topic
+-- set), with made-up topics refused rather than raising a cast error.
+begin;
+select plan(23);
+
+create temp table actors on commit drop as select * from tests.create_org_matrix('120l');
+alter table actors add column site_a uuid, add column inspection uuid, add column other_inspection uuid;
+with s as (insert into public.sites (org_id, name) select org_a, 'Live kitchen' from actors returning id) update actors set site_a = (select id from s);
+create temp table templates on commit drop as select null::uuid as id;
+with t as (
+  insert into public.templates (org_id, name, definition) select org_a, 'Live audit', '{"sections":[{"key":"main","title":"Main","items":[
+    {"key":"pf","kind":"pass_fail","label":"Floor clean","help":null,"required":false,"weight":2},
+    {"key":"remarks","kind":"text","label":"Remarks","help":null,"required":false,"weight":0}]}]}' from actors
+  returning id)
+update templates set id = (select id from t);
+insert into public.template_versions (template_id) select id from templates;
+with i as (insert into public.inspections (org_id, site_id, template_id) select org_a, site_a, (select id from templates) from actors returning id)
+update actors set inspection = (select id from i);
+with i as (insert into public.inspections (org_id, site_id, template_id) select org_a, site_a, (select id from templates) from actors returning id)
+update actors set other_inspection = (select id from i);
+grant select on actors to authenticated;
+
+-- Which extensions `who` may receive on `topic`: probe rows as the superuser, read as the caller.
+create function pg_temp.receives(who uuid, topic text) returns text language plpgsql as $$
+declare
+  seen text;
+begin
+  perform tests.reset_role();
+  insert into realtime.messages (topic, extension) values (receives.topic, 'broadcast'), (receives.topic, 'presence');
+  perform tests.act_as(who);
+  perform set_config('realtime.topic', receives.topic, true);
+  select coalesce(string_agg(m.extension, ',' order by m.extension), '') into seen
+  from realtime.messages m where m.topic = receives.topic and m.event is null;
+  perform tests.reset_role();
+  delete from realtime.messages m where m.topic = receives.topic and m.event is null;
+  return seen;
+end;
+$$;
+-- Whether `who` may send `extension` on `topic`.
+create function pg_temp.sends(who uuid, topic text, extension text) returns boolean language plpgsql as $$
+begin
+  perform tests.act_as(who);
+  perform set_config('realtime.topic', sends.topic, true);
+  begin
+    insert into realtime.messages (topic, extension) values (sends.topic, sends.extension);
+  exception when insufficient_privilege then
+    perform tests.reset_role();
+    return false;
+  end;
+  perform tests.reset_role();
+  delete from realtime.messages m where m.topic = sends.topic and m.event is null;
+  return true;
+end;
+$$;
+
+-- Receiving: members of the inspection's organization, every role.
+select is(pg_temp.receives(owner, 'inspection:' || inspection), 'broadcast,presence', 'the owner receives broadcast and presence') from actors;
+select is(pg_temp.receives(manager, 'inspection:' || inspection), 'broadcast,presence', 'a manager receives them') from actors;
+select is(pg_temp.receives(inspector, 'inspection:' || inspection), 'broadcast,presence', 'an inspector receives them') from actors;
+select is(pg_temp.receives(viewer, 'inspection:' || inspection), 'broadcast,presence', 'a viewer receives them (everyone reads)') from actors;
+select is(pg_temp.receives(b_owner, 'inspection:' || inspection), '', 'the owner of another organization receives nothing') from actors;
+select is(pg_temp.receives(outsider, 'inspection:' || inspection), '', 'a signed-in non-member receives nothing') from actors;
+select is(pg_temp.receives(viewer, 'org:' || inspection), '', 'an inspection id is no organization topic') from actors;
+select is(pg_temp.receives(viewer, 'inspection:' || gen_random_uuid()), '', 'an inspection that does not exist admits nobody') from actors;
+select is(pg_temp.receives(viewer, 'inspection:' || upper(inspection::text)), '', 'only the canonical (lowercase) id is the topic') from actors;
+select is(pg_temp.receives(viewer, 'inspection:not-a-uuid'), '', 'a made-up topic is refused, not a cast error') from actors;
+select is(pg_temp.receives(viewer, 'inspection:' || repeat('-', 36)), '', 'a topic of 36 dashes is refused, not a cast error') from actors;
+select is(pg_temp.receives(viewer, 'inspection:' || inspection || ':x'), '', 'a topic with more after the id is refused') from actors;
+
+-- Sending: presence only, members only; broadcasts come from the database alone.
+select is(pg_temp.sends(inspector, 'inspection:' || inspection, 'presence'), true, 'an inspector shares presence') from actors;
+select is(pg_temp.sends(viewer, 'inspection:' || inspection, 'presence'), true, 'a viewer shares presence (who is watching)') from actors;
+select is(pg_temp.sends(owner, 'inspection:' || inspection, 'broadcast'), false, 'not even the owner sends a broadcast') from actors;
+select is(pg_temp.sends(outsider, 'inspection:' || inspection, 'presence'), false, 'a non-member cannot share presence') from actors;
+select is(pg_temp.sends(b_owner, 'inspection:' || inspection, 'presence'), false, 'the owner of another organization cannot share presence') from actors;
+
+-- The triggers: starting the inspection announces it; each saved answer is announced, then the score.
+update public.inspections set status = 'in_progress' where id = (select inspection from actors);
+select results_eq(
+  $$select payload ->> 'status', (payload ->> 'version')::int from realtime.messages
+    where topic = 'inspection:' || (select inspection from actors) and event = 'inspection_updated'$$,
+  $$values ('in_progress', 2)$$, 'starting sends inspection_updated with the status and version on the inspection''s topic');
+select tests.act_as((select inspector from actors));
+insert into public.answers (inspection_id, item_key, value, note)
+  select inspection, k, v, n from actors, (values ('pf', '"fail"'::jsonb, 'Sticky'), ('remarks', '"Mopped"'::jsonb, null)) x(k, v, n);
+select tests.reset_role();
+select results_eq(
+  $$select payload from realtime.messages where topic = 'inspection:' || (select inspection from actors) and event = 'answer_saved'
+    order by payload ->> 'item_key'$$,
+  $$select jsonb_build_object('inspection_id', a.inspection_id, 'item_key', a.item_key, 'value', a.value, 'note', a.note,
+      'failed', a.failed, 'answered_by', a.answered_by,
+      'answered_at', to_char(a.answered_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'version', a.version)
+    from public.answers a where a.inspection_id = (select inspection from actors) order by a.item_key$$,
+  'each saved answer is sent as answer_saved with the row (item, value, note, failed, who, when as ISO 8601 UTC, version)');
+select results_eq(
+  $$select payload - 'version' from realtime.messages where topic = 'inspection:' || (select inspection from actors)
+    and event = 'inspection_updated' and payload ->> 'status' = 'in_progress' and (payload ->> 'version')::int > 2$$,
+  $$select jsonb_build_object('id', inspection, 'status', 'in_progress', 'score', 0, 'max_score', 2, 'failed_count', 1) from actors$$,
+  'the new score follows as one inspection_updated for the statement');
+select is((select count(*)::int from realtime.messages where topic = 'inspection:' || (select other_inspection from actors)), 0,
+  'nothing is sent on another inspection''s topic');
+select tests.act_as((select inspector from actors));
+update public.answers set note = 'Sticky floor' where inspection_id = (select inspection from actors) and item_key = 'pf';
+select tests.reset_role();
+select is((select count(*)::int from realtime.messages where topic = 'inspection:' || (select inspection from actors)
+           and event = 'answer_saved' and payload ->> 'note' = 'Sticky floor' and (payload ->> 'version')::int = 2), 1,
+  'a changed note is announced with the new version');
+select is((select count(*)::int from realtime.messages where topic = 'inspection:' || (select inspection from actors)
+           and event = 'inspection_updated'), 2, '... and, the score being unchanged, no inspection_updated follows it');
+
+select * from finish();
+rollback;
