@@ -1,0 +1,314 @@
+// Photo evidence through the api function and the unmodified supabase-js: check in a photo, upload
+// it to the signed URL, confirm, show it through a signed download URL, delete it; and every
+// refusal (type by content, size, per-item limit, state, role, tenancy, item kind) with proof
+// that nothing was left behind. No service role anywhere: Storage signs as the caller.
+import { randomUUID } from 'node:crypto';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { stack } from '../../support/stack.ts';
+import {
+  call,
+  db,
+  del,
+  expectProblem,
+  expectStatus,
+  forceStatus,
+  inspectionPath,
+  inspectionWorldAndStranger,
+  post,
+  scheduleInspection,
+  startInspection,
+  type User,
+} from '../inspections/support.ts';
+
+const { world, stranger, strangerWorld } = inspectionWorldAndStranger();
+
+// A JPEG header with a 16 × 16 frame: Storage keeps it as is, the api reads its magic bytes.
+const JPEG = new Uint8Array([
+  0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00,
+  0xff, 0xc0, 0x00, 0x11, 0x08, 0x00, 0x10, 0x00, 0x10, 0x03, 0x01, 0x22, 0x00, 0x02, 0x11, 0x01, 0x03, 0x11, 0x01,
+  0xff, 0xd9,
+]);
+
+/** A PNG signature and IHDR of the given size (no pixel data: only the header is read). */
+function pngHeader(width: number, height: number): Uint8Array {
+  const bytes = new Uint8Array(33);
+  bytes.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0x00, 0x00, 0x00, 0x0d, 0x49, 0x48, 0x44, 0x52]);
+  const view = new DataView(bytes.buffer);
+  view.setUint32(16, width);
+  view.setUint32(20, height);
+  bytes.set([0x08, 0x06, 0x00, 0x00, 0x00], 24);
+  return bytes;
+}
+
+const attachmentsPath = (inspectionId: string, orgId = world.org.id) => `${inspectionPath(orgId, inspectionId)}/attachments`;
+
+/** An inspection of the world, scheduled and started through the api by the manager. */
+async function inProgressInspection(body: Record<string, unknown> = {}): Promise<string> {
+  const { id } = await scheduleInspection(world, body);
+  await startInspection(world, id, world.manager);
+  return id;
+}
+
+async function requestUpload(user: User, inspectionId: string, body: Record<string, unknown> = {}) {
+  return await post(user.client, attachmentsPath(inspectionId), { item_key: 'photo', content_type: 'image/jpeg', byte_size: JPEG.length, ...body });
+}
+
+async function uploadTo(user: User, upload: { path: string; token: string }, bytes: Uint8Array, contentType = 'image/jpeg') {
+  return await user.client.storage.from('evidence').uploadToSignedUrl(upload.path, upload.token, bytes, { contentType });
+}
+
+async function rowsOf(inspectionId: string) {
+  return [...(await db()`select * from public.attachments where inspection_id = ${inspectionId} order by created_at`)];
+}
+
+async function objectExists(path: string): Promise<boolean> {
+  return (await db()`select 1 from storage.objects where bucket_id = 'evidence' and name = ${path}`).length === 1;
+}
+
+describe('a photo from check-in to removal', () => {
+  let inspectionId: string;
+  beforeAll(async () => {
+    inspectionId = await inProgressInspection();
+  });
+
+  it('is checked in, uploaded to its signed URL, confirmed, shown through a signed URL and deleted', async () => {
+    const created = expectStatus(await requestUpload(world.inspector, inspectionId), 201);
+    expect(created.attachment).toMatchObject({
+      inspection_id: inspectionId,
+      item_key: 'photo',
+      content_type: 'image/jpeg',
+      byte_size: JPEG.length,
+      status: 'pending',
+      uploaded_by: world.inspector.userId,
+      confirmed_at: null,
+    });
+    expect(created.upload.path).toMatch(new RegExp(`^${world.org.id}/${inspectionId}/photo/[0-9a-f-]{36}\\.jpg$`));
+    expect(created.upload.signed_url).toContain(`/storage/v1/object/upload/sign/evidence/${created.upload.path}?token=`);
+
+    const uploaded = await uploadTo(world.inspector, created.upload, JPEG);
+    expect(uploaded.error).toBeNull();
+    const [object] = await db()`select owner_id from storage.objects where bucket_id = 'evidence' and name = ${created.upload.path}`;
+    expect(object.owner_id).toBe(world.inspector.userId);
+
+    const confirmed = expectStatus(await post(world.inspector.client, `${attachmentsPath(inspectionId)}/${created.attachment.id}/confirm`, undefined), 200);
+    expect(confirmed).toMatchObject({ id: created.attachment.id, status: 'confirmed', confirmed_at: expect.any(String) });
+    // Confirming again changes nothing.
+    expect(expectStatus(await post(world.inspector.client, `${attachmentsPath(inspectionId)}/${created.attachment.id}/confirm`, undefined), 200))
+      .toEqual(confirmed);
+
+    // Every member may look at it, the viewer included.
+    const signed = expectStatus(await call(world.viewer.client, `${attachmentsPath(inspectionId)}/${created.attachment.id}/url`), 200);
+    expect(Date.parse(signed.expires_at) - Date.now()).toBeGreaterThan(59 * 60 * 1000);
+    expect(signed.url.startsWith(`${stack.API_URL}/storage/v1/object/sign/evidence/`)).toBe(true);
+    const download = await fetch(signed.url);
+    expect(download.status).toBe(200);
+    expect(new Uint8Array(await download.arrayBuffer())).toEqual(JPEG);
+
+    const audited = await db()`
+      select action from public.audit_log where entity = 'attachments' and entity_id = ${created.attachment.id} order by id
+    `;
+    expect(audited.map((r) => r.action)).toEqual(['insert', 'update']);
+
+    expect((await del(world.inspector.client, `${attachmentsPath(inspectionId)}/${created.attachment.id}`)).status).toBe(204);
+    expect(await rowsOf(inspectionId)).toEqual([]);
+    expect(await objectExists(created.upload.path)).toBe(false);
+  });
+
+  it('signs no download URL for a photo still pending', async () => {
+    const created = expectStatus(await requestUpload(world.manager, inspectionId), 201);
+    expectProblem(await call(world.manager.client, `${attachmentsPath(inspectionId)}/${created.attachment.id}/url`), 404, 'not_found');
+    expect((await del(world.manager.client, `${attachmentsPath(inspectionId)}/${created.attachment.id}`)).status).toBe(204);
+  });
+
+  it('keeps a pending row when confirm comes before the upload, so the upload can still follow', async () => {
+    const created = expectStatus(await requestUpload(world.inspector, inspectionId), 201);
+    expectProblem(await post(world.inspector.client, `${attachmentsPath(inspectionId)}/${created.attachment.id}/confirm`, undefined), 422, 'validation_failed', ['file']);
+    expect((await rowsOf(inspectionId)).map((r) => r.id)).toEqual([created.attachment.id]);
+    expect((await uploadTo(world.inspector, created.upload, JPEG)).error).toBeNull();
+    expectStatus(await post(world.inspector.client, `${attachmentsPath(inspectionId)}/${created.attachment.id}/confirm`, undefined), 200);
+    expect((await del(world.inspector.client, `${attachmentsPath(inspectionId)}/${created.attachment.id}`)).status).toBe(204);
+  });
+});
+
+describe('checking in with an Idempotency-Key', () => {
+  it('answers a retry with the same upload and writes one row', async () => {
+    const inspectionId = await inProgressInspection();
+    const key = randomUUID();
+    const body = { item_key: 'photo', content_type: 'image/jpeg', byte_size: JPEG.length };
+    const first = expectStatus(await post(world.inspector.client, attachmentsPath(inspectionId), body, { 'Idempotency-Key': key }), 201);
+    const retry = await post(world.inspector.client, attachmentsPath(inspectionId), body, { 'Idempotency-Key': key });
+    expect(expectStatus(retry, 201)).toEqual(first);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect((await rowsOf(inspectionId)).map((r) => r.id)).toEqual([first.attachment.id]);
+    expect((await uploadTo(world.inspector, first.upload, JPEG)).error).toBeNull();
+  });
+});
+
+describe('Storage signs upload URLs only for a pending photo of the caller', () => {
+  it('lets the uploader sign their pending path, and nobody else, nor any other path', async () => {
+    const inspectionId = await inProgressInspection();
+    const created = expectStatus(await requestUpload(world.inspector, inspectionId), 201);
+    const evidence = (user: User) => user.client.storage.from('evidence');
+
+    const mine = await evidence(world.inspector).createSignedUploadUrl(created.upload.path);
+    expect(mine.error).toBeNull();
+    for (const other of [world.manager, world.owner, world.viewer, world.inspector2, stranger]) {
+      const theirs = await evidence(other).createSignedUploadUrl(created.upload.path);
+      expect(theirs.error, `${other.displayName} signed someone else's photo path`).not.toBeNull();
+    }
+    // A path the api never checked in: refused even to the organization's owner.
+    const madeUp = `${world.org.id}/${inspectionId}/photo/${randomUUID()}.jpg`;
+    expect((await evidence(world.owner).createSignedUploadUrl(madeUp)).error).not.toBeNull();
+    expect((await evidence(world.owner).upload(madeUp, JPEG, { contentType: 'image/jpeg' })).error).not.toBeNull();
+    expect(await objectExists(madeUp)).toBe(false);
+
+    // Once confirmed the path is closed: no second upload over checked evidence.
+    expect((await uploadTo(world.inspector, created.upload, JPEG)).error).toBeNull();
+    expectStatus(await post(world.inspector.client, `${attachmentsPath(inspectionId)}/${created.attachment.id}/confirm`, undefined), 200);
+    expect((await evidence(world.inspector).createSignedUploadUrl(created.upload.path, { upsert: true })).error).not.toBeNull();
+  });
+});
+
+describe('refused photos', () => {
+  let inspectionId: string;
+  beforeAll(async () => {
+    inspectionId = await inProgressInspection();
+  });
+
+  it('refuses a text file renamed .jpg at confirm (415) and removes the row and the object', async () => {
+    const text = new TextEncoder().encode('just some notes, not a photo at all');
+    const created = expectStatus(await requestUpload(world.inspector, inspectionId, { byte_size: text.length }), 201);
+    expect((await uploadTo(world.inspector, created.upload, text)).error).toBeNull();
+    expectProblem(await post(world.inspector.client, `${attachmentsPath(inspectionId)}/${created.attachment.id}/confirm`, undefined), 415, 'unsupported_media_type');
+    expect(await rowsOf(inspectionId)).toEqual([]);
+    expect(await objectExists(created.upload.path)).toBe(false);
+  });
+
+  it('refuses a PNG declared as a JPEG (415)', async () => {
+    const png = pngHeader(16, 16);
+    const created = expectStatus(await requestUpload(world.inspector, inspectionId, { byte_size: png.length }), 201);
+    expect((await uploadTo(world.inspector, created.upload, png)).error).toBeNull();
+    expectProblem(await post(world.inspector.client, `${attachmentsPath(inspectionId)}/${created.attachment.id}/confirm`, undefined), 415, 'unsupported_media_type');
+    expect(await rowsOf(inspectionId)).toEqual([]);
+  });
+
+  it('refuses an upload whose size is not the one declared (422) and removes it', async () => {
+    const created = expectStatus(await requestUpload(world.inspector, inspectionId, { byte_size: JPEG.length + 10 }), 201);
+    expect((await uploadTo(world.inspector, created.upload, JPEG)).error).toBeNull();
+    expectProblem(await post(world.inspector.client, `${attachmentsPath(inspectionId)}/${created.attachment.id}/confirm`, undefined), 422, 'validation_failed', ['file']);
+    expect(await rowsOf(inspectionId)).toEqual([]);
+    expect(await objectExists(created.upload.path)).toBe(false);
+  });
+
+  it('refuses a photo of more than 40 megapixels (422), and takes one of 40', async () => {
+    const huge = pngHeader(10_000, 5_000);
+    const created = expectStatus(await requestUpload(world.inspector, inspectionId, { content_type: 'image/png', byte_size: huge.length }), 201);
+    expect((await uploadTo(world.inspector, created.upload, huge, 'image/png')).error).toBeNull();
+    expectProblem(await post(world.inspector.client, `${attachmentsPath(inspectionId)}/${created.attachment.id}/confirm`, undefined), 422, 'validation_failed', ['file']);
+    expect(await rowsOf(inspectionId)).toEqual([]);
+
+    const fine = pngHeader(8_000, 5_000);
+    const ok = expectStatus(await requestUpload(world.inspector, inspectionId, { content_type: 'image/png', byte_size: fine.length }), 201);
+    expect((await uploadTo(world.inspector, ok.upload, fine, 'image/png')).error).toBeNull();
+    expectStatus(await post(world.inspector.client, `${attachmentsPath(inspectionId)}/${ok.attachment.id}/confirm`, undefined), 200);
+    expect((await del(world.inspector.client, `${attachmentsPath(inspectionId)}/${ok.attachment.id}`)).status).toBe(204);
+  });
+
+  it('refuses a declared size over 10 MB (413) and a type that is not a photo (415), writing nothing', async () => {
+    expectProblem(await requestUpload(world.inspector, inspectionId, { byte_size: 10 * 1024 * 1024 + 1 }), 413, 'payload_too_large');
+    expectProblem(await requestUpload(world.inspector, inspectionId, { content_type: 'image/gif' }), 415, 'unsupported_media_type');
+    expectProblem(await requestUpload(world.inspector, inspectionId, { content_type: 'text/html' }), 415, 'unsupported_media_type');
+    expect(await rowsOf(inspectionId)).toEqual([]);
+  });
+
+  it('refuses bad input with field errors', async () => {
+    expectProblem(await requestUpload(world.inspector, inspectionId, { byte_size: 0 }), 422, 'validation_failed', ['byte_size']);
+    expectProblem(await requestUpload(world.inspector, inspectionId, { byte_size: 1.5 }), 422, 'validation_failed', ['byte_size']);
+    expectProblem(await requestUpload(world.inspector, inspectionId, { item_key: 'Not A Key' }), 422, 'validation_failed', ['item_key']);
+    expectProblem(await requestUpload(world.inspector, inspectionId, { extra: true }), 422, 'validation_failed', ['extra']);
+    expect(await rowsOf(inspectionId)).toEqual([]);
+  });
+
+  it('refuses photos on an item that is not a photo item, or not in the template (422)', async () => {
+    expectProblem(await requestUpload(world.inspector, inspectionId, { item_key: 'floor_clean' }), 422, 'validation_failed', ['item_key']);
+    expectProblem(await requestUpload(world.inspector, inspectionId, { item_key: 'no_such_item' }), 422, 'validation_failed', ['item_key']);
+    expect(await rowsOf(inspectionId)).toEqual([]);
+  });
+});
+
+describe('the per-item photo limit', () => {
+  it('takes max_photos (confirmed and recent pending), refuses one more, and frees the place of a stale pending one', async () => {
+    const inspectionId = await inProgressInspection();
+    // The template's photo item takes 2.
+    const first = expectStatus(await requestUpload(world.inspector, inspectionId), 201);
+    expect((await uploadTo(world.inspector, first.upload, JPEG)).error).toBeNull();
+    expectStatus(await post(world.inspector.client, `${attachmentsPath(inspectionId)}/${first.attachment.id}/confirm`, undefined), 200);
+    const second = expectStatus(await requestUpload(world.inspector2, inspectionId), 201);
+    const refused = expectProblem(await requestUpload(world.manager, inspectionId), 422, 'limit_exceeded');
+    expect(refused.title).toBe("You've reached the limit of 2 photos.");
+    expect((await rowsOf(inspectionId)).map((r) => r.id)).toEqual([first.attachment.id, second.attachment.id]);
+
+    // A pending photo older than its upload URL no longer holds a place.
+    await db()`update public.attachments set created_at = now() - interval '3 hours' where id = ${second.attachment.id}`;
+    expectStatus(await requestUpload(world.manager, inspectionId), 201);
+    // …and its stale URL no longer opens Storage to it.
+    expect((await world.inspector2.client.storage.from('evidence').createSignedUploadUrl(second.upload.path)).error).not.toBeNull();
+  });
+});
+
+describe('who may add and remove photos, and when', () => {
+  it('lets every filler role add a photo, not viewers (403)', async () => {
+    const inspectionId = await inProgressInspection();
+    for (const filler of [world.owner, world.admin]) {
+      const created = expectStatus(await requestUpload(filler, inspectionId), 201);
+      expect((await del(filler.client, `${attachmentsPath(inspectionId)}/${created.attachment.id}`)).status).toBe(204);
+    }
+    expectProblem(await requestUpload(world.viewer, inspectionId), 403, 'forbidden');
+    expect(await rowsOf(inspectionId)).toEqual([]);
+  });
+
+  it('refuses inspectors on an inspection assigned to someone else (403), and lets the assignee in', async () => {
+    const inspectionId = await inProgressInspection({ assignee_id: world.inspector2.userId });
+    expectProblem(await requestUpload(world.inspector, inspectionId), 403, 'forbidden');
+    expect(await rowsOf(inspectionId)).toEqual([]);
+    const created = expectStatus(await requestUpload(world.inspector2, inspectionId), 201);
+    expectProblem(await del(world.inspector.client, `${attachmentsPath(inspectionId)}/${created.attachment.id}`), 403, 'forbidden');
+    expect(await rowsOf(inspectionId)).toHaveLength(1);
+  });
+
+  it('treats another organization as not there (404) on every route', async () => {
+    const inspectionId = await inProgressInspection();
+    const created = expectStatus(await requestUpload(world.inspector, inspectionId), 201);
+    const base = `${attachmentsPath(inspectionId)}/${created.attachment.id}`;
+    expectProblem(await requestUpload(stranger, inspectionId), 404, 'not_found');
+    expectProblem(await post(stranger.client, `${base}/confirm`, undefined), 404, 'not_found');
+    expectProblem(await call(stranger.client, `${base}/url`), 404, 'not_found');
+    expectProblem(await del(stranger.client, base), 404, 'not_found');
+    // Their own organization's id with our inspection: not found either.
+    expectProblem(await post(stranger.client, attachmentsPath(inspectionId, strangerWorld.orgId), { item_key: 'photo', content_type: 'image/jpeg', byte_size: 10 }), 404, 'not_found');
+    expectProblem(await del(stranger.client, `${attachmentsPath(inspectionId, strangerWorld.orgId)}/${created.attachment.id}`), 404, 'not_found');
+    expect((await rowsOf(inspectionId)).map((r) => r.id)).toEqual([created.attachment.id]);
+  });
+
+  it('refuses adding and removing photos once the inspection is submitted (409)', async () => {
+    const inspectionId = await inProgressInspection();
+    const created = expectStatus(await requestUpload(world.inspector, inspectionId), 201);
+    expect((await uploadTo(world.inspector, created.upload, JPEG)).error).toBeNull();
+    expectStatus(await post(world.inspector.client, `${attachmentsPath(inspectionId)}/${created.attachment.id}/confirm`, undefined), 200);
+    await forceStatus(inspectionId, 'submitted');
+
+    const refused = expectProblem(await requestUpload(world.inspector, inspectionId), 409, 'invalid_transition');
+    expect(refused.title).toBe("This inspection is submitted, so it can't be changed.");
+    expectProblem(await del(world.inspector.client, `${attachmentsPath(inspectionId)}/${created.attachment.id}`), 409, 'invalid_transition');
+    expect(await rowsOf(inspectionId)).toHaveLength(1);
+    expect(await objectExists(created.upload.path)).toBe(true);
+    // Still shown to every member.
+    expectStatus(await call(world.viewer.client, `${attachmentsPath(inspectionId)}/${created.attachment.id}/url`), 200);
+  });
+
+  it('refuses a photo on a scheduled inspection (409)', async () => {
+    const { id: inspectionId } = await scheduleInspection(world);
+    expectProblem(await requestUpload(world.inspector, inspectionId), 409, 'invalid_transition');
+    expect(await rowsOf(inspectionId)).toEqual([]);
+  });
+});
