@@ -50,3 +50,829 @@ from (values
   ('Everett Distribution Center', '11400 Airport Rd, Everett, WA 98204', 47.9030, -122.2700, 400, 'HF-WH2', null),
   ('Queen Anne Pop-up (closed)', '100 Mercer St, Seattle, WA 98109', 47.6249, -122.3540, 100, 'HF-009', now() - interval '30 days')
 ) as s (name, address, latitude, longitude, geofence_m, external_ref, archived_at);
+
+-- A second inspector, so two people can fill the same inspection at once (README).
+insert into auth.users (instance_id, id, aud, role, email, encrypted_password, email_confirmed_at,
+                        confirmation_token, recovery_token, email_change_token_new, email_change,
+                        raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
+values ('00000000-0000-0000-0000-000000000000', 'd0000000-0000-4000-8000-000000000006', 'authenticated', 'authenticated',
+        'inspector2@demo.fieldcheck.test', extensions.crypt('fieldcheck-demo-1', extensions.gen_salt('bf', 10)), now(),
+        '', '', '', '', '{"provider":"email","providers":["email"]}', '{"display_name":"Iris Inspector"}', now(), now());
+
+insert into auth.identities (provider_id, user_id, identity_data, provider, last_sign_in_at, created_at, updated_at)
+values ('d0000000-0000-4000-8000-000000000006', 'd0000000-0000-4000-8000-000000000006',
+        '{"sub":"d0000000-0000-4000-8000-000000000006","email":"inspector2@demo.fieldcheck.test","email_verified":true}',
+        'email', now(), now(), now());
+
+insert into public.memberships (org_id, user_id, role)
+values ('0d000000-0000-4000-8000-000000000001', 'd0000000-0000-4000-8000-000000000006', 'inspector');
+
+-- Templates, inspections and answers are written as the demo people who would write them (JWT
+-- claims set as the api sets them), so their triggers, audit entries and "by" columns read true.
+create function pg_temp.act_as(person uuid) returns void language sql as $$
+  select set_config('request.jwt.claims', json_build_object('sub', person, 'role', 'authenticated', 'aal', 'aal1')::text, false);
+$$;
+
+select pg_temp.act_as('d0000000-0000-4000-8000-000000000003');
+
+-- Two templates that use every item kind (docs/templates.md). Inserting a version publishes the
+-- draft as version 1.
+insert into public.templates (id, org_id, name, description, definition)
+values
+  ('7e000000-0000-4000-8000-000000000001', '0d000000-0000-4000-8000-000000000001', 'Restaurant food-safety audit',
+   'Monthly audit of storage, temperatures, hygiene, cleaning and pests in a restaurant kitchen.',
+   $json${
+  "sections": [
+    {
+      "key": "arrival",
+      "title": "Arrival and records",
+      "items": [
+        {
+          "key": "visit-date",
+          "kind": "date",
+          "label": "Date of visit",
+          "help": null,
+          "required": true,
+          "weight": 0
+        },
+        {
+          "key": "manager-on-duty",
+          "kind": "text",
+          "label": "Manager on duty",
+          "help": null,
+          "required": true,
+          "weight": 0
+        },
+        {
+          "key": "last-inspection-grade",
+          "kind": "single_choice",
+          "label": "Grade shown at the last inspection",
+          "help": null,
+          "required": true,
+          "weight": 1,
+          "options": [
+            "A",
+            "B",
+            "C",
+            "Not displayed"
+          ],
+          "failing_options": [
+            "C",
+            "Not displayed"
+          ]
+        },
+        {
+          "key": "haccp-plan",
+          "kind": "yes_no",
+          "label": "Is the HACCP plan available on site?",
+          "help": null,
+          "required": true,
+          "weight": 1,
+          "fail_on": "no"
+        },
+        {
+          "key": "temperature-log",
+          "kind": "yes_no",
+          "label": "Are temperature logs filled in for the last 7 days?",
+          "help": null,
+          "required": true,
+          "weight": 1,
+          "fail_on": "no"
+        },
+        {
+          "key": "entrance-photo",
+          "kind": "photo",
+          "label": "Photo of the entrance and licence display",
+          "help": null,
+          "required": false,
+          "weight": 0,
+          "max_photos": 2
+        }
+      ]
+    },
+    {
+      "key": "cold-storage",
+      "title": "Cold storage",
+      "items": [
+        {
+          "key": "walk-in-fridge-temp",
+          "kind": "number",
+          "label": "Walk-in fridge temperature",
+          "help": "Probe a product in the middle of the unit, not the air.",
+          "required": true,
+          "weight": 2,
+          "min": 0,
+          "max": 5,
+          "unit": "°C"
+        },
+        {
+          "key": "reach-in-fridge-temp",
+          "kind": "number",
+          "label": "Reach-in fridge temperature",
+          "help": null,
+          "required": true,
+          "weight": 2,
+          "min": 0,
+          "max": 5,
+          "unit": "°C"
+        },
+        {
+          "key": "freezer-temp",
+          "kind": "number",
+          "label": "Freezer temperature",
+          "help": null,
+          "required": true,
+          "weight": 2,
+          "min": -30,
+          "max": -18,
+          "unit": "°C"
+        },
+        {
+          "key": "raw-below-ready",
+          "kind": "pass_fail",
+          "label": "Raw meat stored below ready-to-eat food",
+          "help": null,
+          "required": true,
+          "weight": 3
+        },
+        {
+          "key": "food-covered-labelled",
+          "kind": "pass_fail",
+          "label": "Food covered, labelled and dated",
+          "help": null,
+          "required": true,
+          "weight": 1
+        },
+        {
+          "key": "fifo",
+          "kind": "pass_fail",
+          "label": "Stock rotated first in, first out",
+          "help": null,
+          "required": true,
+          "weight": 1
+        },
+        {
+          "key": "no-expired-stock",
+          "kind": "pass_fail",
+          "label": "No food past its use-by date",
+          "help": null,
+          "required": true,
+          "weight": 3
+        },
+        {
+          "key": "cold-storage-photo",
+          "kind": "photo",
+          "label": "Photo of the walk-in fridge",
+          "help": null,
+          "required": false,
+          "weight": 0,
+          "max_photos": 4
+        }
+      ]
+    },
+    {
+      "key": "hot-holding",
+      "title": "Cooking and hot holding",
+      "items": [
+        {
+          "key": "core-cook-temp",
+          "kind": "number",
+          "label": "Core temperature of a cooked dish",
+          "help": null,
+          "required": true,
+          "weight": 3,
+          "min": 75,
+          "max": null,
+          "unit": "°C"
+        },
+        {
+          "key": "hot-holding-temp",
+          "kind": "number",
+          "label": "Hot-holding temperature",
+          "help": null,
+          "required": true,
+          "weight": 2,
+          "min": 63,
+          "max": null,
+          "unit": "°C"
+        },
+        {
+          "key": "thermometer-calibrated",
+          "kind": "pass_fail",
+          "label": "Probe thermometer calibrated this month",
+          "help": null,
+          "required": true,
+          "weight": 1
+        },
+        {
+          "key": "cooling-procedure",
+          "kind": "pass_fail",
+          "label": "Cooked food cooled within 90 minutes",
+          "help": null,
+          "required": true,
+          "weight": 1
+        },
+        {
+          "key": "reheating",
+          "kind": "pass_fail",
+          "label": "Reheated food reaches 75 °C",
+          "help": null,
+          "required": true,
+          "weight": 1
+        }
+      ]
+    },
+    {
+      "key": "hygiene",
+      "title": "Personal hygiene",
+      "items": [
+        {
+          "key": "handwash-stations",
+          "kind": "pass_fail",
+          "label": "Hand-wash stations stocked with soap and paper towels",
+          "help": null,
+          "required": true,
+          "weight": 2
+        },
+        {
+          "key": "handwashing-observed",
+          "kind": "pass_fail",
+          "label": "Staff wash hands between tasks",
+          "help": null,
+          "required": true,
+          "weight": 2
+        },
+        {
+          "key": "clean-uniforms",
+          "kind": "pass_fail",
+          "label": "Clean uniforms and hair covered",
+          "help": null,
+          "required": true,
+          "weight": 1
+        },
+        {
+          "key": "no-jewellery",
+          "kind": "pass_fail",
+          "label": "No jewellery apart from a plain band",
+          "help": null,
+          "required": true,
+          "weight": 1
+        },
+        {
+          "key": "illness-reporting",
+          "kind": "yes_no",
+          "label": "Do staff know how to report illness?",
+          "help": null,
+          "required": true,
+          "weight": 1,
+          "fail_on": "no"
+        },
+        {
+          "key": "training-records",
+          "kind": "single_choice",
+          "label": "Food-hygiene training records",
+          "help": null,
+          "required": true,
+          "weight": 1,
+          "options": [
+            "All staff trained",
+            "Some staff trained",
+            "No records"
+          ],
+          "failing_options": [
+            "No records"
+          ]
+        }
+      ]
+    },
+    {
+      "key": "cleaning",
+      "title": "Cleaning and sanitation",
+      "items": [
+        {
+          "key": "surfaces-clean",
+          "kind": "pass_fail",
+          "label": "Food-contact surfaces clean and sanitised",
+          "help": null,
+          "required": true,
+          "weight": 2
+        },
+        {
+          "key": "chopping-boards",
+          "kind": "pass_fail",
+          "label": "Colour-coded chopping boards in use",
+          "help": null,
+          "required": true,
+          "weight": 1
+        },
+        {
+          "key": "sanitiser-concentration",
+          "kind": "number",
+          "label": "Sanitiser concentration",
+          "help": null,
+          "required": true,
+          "weight": 1,
+          "min": 100,
+          "max": 400,
+          "unit": "ppm"
+        },
+        {
+          "key": "dishwasher-temp",
+          "kind": "pass_fail",
+          "label": "Dishwasher final rinse reaches 82 °C",
+          "help": null,
+          "required": true,
+          "weight": 1
+        },
+        {
+          "key": "cleaning-schedule",
+          "kind": "yes_no",
+          "label": "Is the cleaning schedule signed off?",
+          "help": null,
+          "required": true,
+          "weight": 1,
+          "fail_on": "no"
+        },
+        {
+          "key": "chemicals",
+          "kind": "multi_choice",
+          "label": "Chemicals found in food areas",
+          "help": null,
+          "required": false,
+          "weight": 1,
+          "options": [
+            "None",
+            "Bleach",
+            "Degreaser",
+            "Unlabelled spray bottle"
+          ],
+          "failing_options": [
+            "Bleach",
+            "Degreaser",
+            "Unlabelled spray bottle"
+          ]
+        }
+      ]
+    },
+    {
+      "key": "pests-waste",
+      "title": "Pests and waste",
+      "items": [
+        {
+          "key": "no-pest-evidence",
+          "kind": "pass_fail",
+          "label": "No evidence of pests",
+          "help": null,
+          "required": true,
+          "weight": 3
+        },
+        {
+          "key": "pest-contract-date",
+          "kind": "date",
+          "label": "Date of the last pest-control visit",
+          "help": null,
+          "required": true,
+          "weight": 0
+        },
+        {
+          "key": "bins-lidded",
+          "kind": "pass_fail",
+          "label": "Bins lidded and emptied regularly",
+          "help": null,
+          "required": true,
+          "weight": 1
+        },
+        {
+          "key": "doors-screened",
+          "kind": "pass_fail",
+          "label": "External doors closed or screened",
+          "help": null,
+          "required": true,
+          "weight": 1
+        },
+        {
+          "key": "pest-photo",
+          "kind": "photo",
+          "label": "Photo of any pest evidence",
+          "help": null,
+          "required": false,
+          "weight": 0,
+          "max_photos": 5
+        }
+      ]
+    },
+    {
+      "key": "sign-off",
+      "title": "Summary and sign-off",
+      "items": [
+        {
+          "key": "overall-rating",
+          "kind": "single_choice",
+          "label": "Overall rating",
+          "help": null,
+          "required": true,
+          "weight": 2,
+          "options": [
+            "Excellent",
+            "Good",
+            "Needs improvement",
+            "Unsatisfactory"
+          ],
+          "failing_options": [
+            "Needs improvement",
+            "Unsatisfactory"
+          ]
+        },
+        {
+          "key": "summary",
+          "kind": "text",
+          "label": "Summary of findings",
+          "help": null,
+          "required": true,
+          "weight": 0
+        },
+        {
+          "key": "follow-up-needed",
+          "kind": "yes_no",
+          "label": "Is a follow-up visit needed?",
+          "help": null,
+          "required": false,
+          "weight": 0,
+          "fail_on": null
+        },
+        {
+          "key": "manager-signature",
+          "kind": "signature",
+          "label": "Signature of the manager on duty",
+          "help": null,
+          "required": true,
+          "weight": 0
+        }
+      ]
+    }
+  ]
+}$json$),
+  ('7e000000-0000-4000-8000-000000000002', '0d000000-0000-4000-8000-000000000001', 'Building fire-safety walk',
+   'Weekly walk of escape routes, alarms, extinguishers and housekeeping.',
+   $json${
+  "sections": [
+    {
+      "key": "escape-routes",
+      "title": "Escape routes",
+      "items": [
+        {
+          "key": "routes-clear",
+          "kind": "pass_fail",
+          "label": "Escape routes clear of obstructions",
+          "help": null,
+          "required": true,
+          "weight": 3
+        },
+        {
+          "key": "doors-open-easily",
+          "kind": "pass_fail",
+          "label": "Fire exit doors open easily from inside",
+          "help": null,
+          "required": true,
+          "weight": 3
+        },
+        {
+          "key": "exit-signs-lit",
+          "kind": "pass_fail",
+          "label": "Exit signs present and lit",
+          "help": null,
+          "required": true,
+          "weight": 2
+        },
+        {
+          "key": "emergency-lighting",
+          "kind": "pass_fail",
+          "label": "Emergency lighting working in the monthly test",
+          "help": null,
+          "required": true,
+          "weight": 2
+        },
+        {
+          "key": "exits-checked",
+          "kind": "number",
+          "label": "Number of fire exits checked",
+          "help": null,
+          "required": true,
+          "weight": 1,
+          "min": 1,
+          "max": null,
+          "unit": "exits"
+        },
+        {
+          "key": "assembly-point",
+          "kind": "pass_fail",
+          "label": "Assembly point signed and clear",
+          "help": null,
+          "required": true,
+          "weight": 1
+        },
+        {
+          "key": "obstruction-photo",
+          "kind": "photo",
+          "label": "Photo of any obstruction",
+          "help": null,
+          "required": false,
+          "weight": 0,
+          "max_photos": 5
+        }
+      ]
+    },
+    {
+      "key": "detection",
+      "title": "Detection and alarm",
+      "items": [
+        {
+          "key": "alarm-tested",
+          "kind": "yes_no",
+          "label": "Was the alarm tested this week?",
+          "help": null,
+          "required": true,
+          "weight": 2,
+          "fail_on": "no"
+        },
+        {
+          "key": "alarm-test-date",
+          "kind": "date",
+          "label": "Date of the last alarm test",
+          "help": null,
+          "required": true,
+          "weight": 0
+        },
+        {
+          "key": "call-points",
+          "kind": "pass_fail",
+          "label": "Manual call points unobstructed",
+          "help": null,
+          "required": true,
+          "weight": 1
+        },
+        {
+          "key": "detectors-clean",
+          "kind": "pass_fail",
+          "label": "Smoke detectors clean and uncovered",
+          "help": null,
+          "required": true,
+          "weight": 1
+        },
+        {
+          "key": "panel-status",
+          "kind": "single_choice",
+          "label": "Alarm panel status",
+          "help": null,
+          "required": true,
+          "weight": 2,
+          "options": [
+            "Normal",
+            "Fault",
+            "Disabled zone"
+          ],
+          "failing_options": [
+            "Fault",
+            "Disabled zone"
+          ]
+        }
+      ]
+    },
+    {
+      "key": "extinguishers",
+      "title": "Fire extinguishers",
+      "items": [
+        {
+          "key": "extinguishers-in-place",
+          "kind": "pass_fail",
+          "label": "Extinguishers on their brackets and signed",
+          "help": null,
+          "required": true,
+          "weight": 2
+        },
+        {
+          "key": "extinguishers-serviced",
+          "kind": "pass_fail",
+          "label": "Extinguishers serviced within the last year",
+          "help": null,
+          "required": true,
+          "weight": 2
+        },
+        {
+          "key": "extinguisher-pressure",
+          "kind": "number",
+          "label": "Pressure gauge reading of the kitchen extinguisher",
+          "help": null,
+          "required": true,
+          "weight": 1,
+          "min": 12,
+          "max": 15,
+          "unit": "bar"
+        },
+        {
+          "key": "extinguisher-types",
+          "kind": "multi_choice",
+          "label": "Extinguisher types present",
+          "help": null,
+          "required": true,
+          "weight": 0,
+          "options": [
+            "Water",
+            "Foam",
+            "CO2",
+            "Powder",
+            "Wet chemical"
+          ],
+          "failing_options": []
+        },
+        {
+          "key": "fire-blanket",
+          "kind": "pass_fail",
+          "label": "Fire blanket in the kitchen",
+          "help": null,
+          "required": true,
+          "weight": 1
+        }
+      ]
+    },
+    {
+      "key": "housekeeping",
+      "title": "Housekeeping and storage",
+      "items": [
+        {
+          "key": "combustibles",
+          "kind": "pass_fail",
+          "label": "Combustible waste removed daily",
+          "help": null,
+          "required": true,
+          "weight": 1
+        },
+        {
+          "key": "electrical",
+          "kind": "pass_fail",
+          "label": "No overloaded sockets or damaged cables",
+          "help": null,
+          "required": true,
+          "weight": 2
+        },
+        {
+          "key": "fire-doors-closed",
+          "kind": "pass_fail",
+          "label": "Fire doors closed, not wedged open",
+          "help": null,
+          "required": true,
+          "weight": 3
+        },
+        {
+          "key": "sprinkler-clearance",
+          "kind": "yes_no",
+          "label": "Is stock kept 50 cm below sprinkler heads?",
+          "help": null,
+          "required": true,
+          "weight": 1,
+          "fail_on": "no"
+        }
+      ]
+    },
+    {
+      "key": "sign-off",
+      "title": "Sign-off",
+      "items": [
+        {
+          "key": "responsible-person",
+          "kind": "text",
+          "label": "Responsible person on site",
+          "help": null,
+          "required": true,
+          "weight": 0
+        },
+        {
+          "key": "next-drill",
+          "kind": "date",
+          "label": "Date of the next fire drill",
+          "help": null,
+          "required": false,
+          "weight": 0
+        },
+        {
+          "key": "notes",
+          "kind": "text",
+          "label": "Other observations",
+          "help": null,
+          "required": false,
+          "weight": 0
+        },
+        {
+          "key": "inspector-signature",
+          "kind": "signature",
+          "label": "Inspector's signature",
+          "help": null,
+          "required": true,
+          "weight": 0
+        }
+      ]
+    }
+  ]
+}$json$);
+
+insert into public.template_versions (template_id)
+values ('7e000000-0000-4000-8000-000000000001'), ('7e000000-0000-4000-8000-000000000002');
+
+-- One inspection in every state, plus overdue ones; the unassigned one in progress is open to
+-- both demo inspectors at once.
+insert into public.inspections (id, org_id, site_id, template_id, title, assignee_id, due_at)
+select i.id, '0d000000-0000-4000-8000-000000000001', s.id, i.template_id, i.title, i.assignee_id, now() + i.due_in
+from (values
+  ('1e000000-0000-4000-8000-000000000001'::uuid, 'HF-001', '7e000000-0000-4000-8000-000000000001'::uuid,
+   'Monthly food-safety audit — Pike Place', 'd0000000-0000-4000-8000-000000000004'::uuid, interval '3 days'),
+  ('1e000000-0000-4000-8000-000000000002', 'HF-002', '7e000000-0000-4000-8000-000000000001',
+   'Monthly food-safety audit — Ballard', 'd0000000-0000-4000-8000-000000000004', interval '-2 days'),
+  ('1e000000-0000-4000-8000-000000000003', 'HF-003', '7e000000-0000-4000-8000-000000000001',
+   'Monthly food-safety audit — Capitol Hill', null, interval '1 day'),
+  ('1e000000-0000-4000-8000-000000000004', 'HF-CK1', '7e000000-0000-4000-8000-000000000002',
+   'Fire-safety walk — Central Kitchen', 'd0000000-0000-4000-8000-000000000004', interval '-1 day'),
+  ('1e000000-0000-4000-8000-000000000005', 'HF-WH1', '7e000000-0000-4000-8000-000000000002',
+   'Fire-safety walk — Kent warehouse', 'd0000000-0000-4000-8000-000000000006', interval '2 days'),
+  ('1e000000-0000-4000-8000-000000000006', 'HF-004', '7e000000-0000-4000-8000-000000000001',
+   'Monthly food-safety audit — Fremont', 'd0000000-0000-4000-8000-000000000006', interval '-5 days'),
+  ('1e000000-0000-4000-8000-000000000007', 'HF-WH2', '7e000000-0000-4000-8000-000000000002',
+   'Fire-safety walk — Everett', null, interval '7 days')
+) as i (id, site_ref, template_id, title, assignee_id, due_in)
+join public.sites s on s.org_id = '0d000000-0000-4000-8000-000000000001' and s.external_ref = i.site_ref;
+
+-- A passing answer for every item but photos, as `person`; the items in `failing` fail.
+create function pg_temp.answer_all(inspection uuid, person uuid, failing text[]) returns void language plpgsql as $$
+declare
+  item jsonb;
+  answer jsonb;
+begin
+  perform pg_temp.act_as(person);
+  for item in
+    select i from public.inspections n
+    join public.template_versions v on v.id = n.template_version_id,
+    jsonb_array_elements(v.definition -> 'sections') s, jsonb_array_elements(s -> 'items') i
+    where n.id = inspection and i ->> 'kind' <> 'photo'
+  loop
+    answer := case item ->> 'kind'
+      when 'pass_fail' then to_jsonb(case when item ->> 'key' = any (failing) then 'fail' else 'pass' end)
+      when 'yes_no' then to_jsonb(case when item ->> 'fail_on' = 'yes' then 'no' else 'yes' end)
+      when 'number' then to_jsonb(case
+        when item ->> 'key' = any (failing) then coalesce((item ->> 'max')::numeric + 3, (item ->> 'min')::numeric - 3)
+        else coalesce(((item ->> 'min')::numeric + (item ->> 'max')::numeric) / 2, (item ->> 'min')::numeric + 1,
+                      (item ->> 'max')::numeric - 1, 4) end)
+      when 'text' then to_jsonb('Checked with the manager on duty; nothing further to report.'::text)
+      when 'single_choice' then (item -> 'options') -> 0
+      when 'multi_choice' then jsonb_build_array((item -> 'options') -> 0)
+      when 'date' then to_jsonb(current_date::text)
+      when 'signature' then jsonb_build_object('signer', 'Sam Carter', 'image',
+        'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=')
+    end;
+    insert into public.answers (inspection_id, item_key, value) values (inspection, item ->> 'key', answer);
+  end loop;
+end;
+$$;
+
+-- In progress: Ballard (overdue, a few answers, one failing) and Capitol Hill (unassigned).
+select pg_temp.act_as('d0000000-0000-4000-8000-000000000004');
+update public.inspections set status = 'in_progress', start_latitude = 47.66702, start_longitude = -122.38395, start_accuracy_m = 12
+where id = '1e000000-0000-4000-8000-000000000002';
+insert into public.answers (inspection_id, item_key, value, note) values
+  ('1e000000-0000-4000-8000-000000000002', 'visit-date', to_jsonb(current_date::text), null),
+  ('1e000000-0000-4000-8000-000000000002', 'manager-on-duty', '"Dana Ruiz"', null),
+  ('1e000000-0000-4000-8000-000000000002', 'haccp-plan', '"yes"', null),
+  ('1e000000-0000-4000-8000-000000000002', 'walk-in-fridge-temp', '7.5', 'Door seal torn; engineer called.'),
+  ('1e000000-0000-4000-8000-000000000002', 'raw-below-ready', '"pass"', null);
+update public.inspections set status = 'in_progress', start_latitude = 47.6146, start_longitude = -122.3209, start_accuracy_m = 20
+where id = '1e000000-0000-4000-8000-000000000003';
+insert into public.answers (inspection_id, item_key, value) values
+  ('1e000000-0000-4000-8000-000000000003', 'visit-date', to_jsonb(current_date::text)),
+  ('1e000000-0000-4000-8000-000000000003', 'haccp-plan', '"yes"');
+
+-- Submitted: the Central Kitchen walk, started 600 m away (outside its geofence, flagged).
+update public.inspections set status = 'in_progress', start_latitude = 47.5534, start_longitude = -122.3215, start_accuracy_m = 30
+where id = '1e000000-0000-4000-8000-000000000004';
+select pg_temp.answer_all('1e000000-0000-4000-8000-000000000004', 'd0000000-0000-4000-8000-000000000004', '{doors-open-easily,extinguisher-pressure}');
+update public.inspections set status = 'submitted' where id = '1e000000-0000-4000-8000-000000000004';
+
+-- Kent warehouse (to be approved) and Fremont (to be sent back), both by Iris.
+select pg_temp.act_as('d0000000-0000-4000-8000-000000000006');
+update public.inspections set status = 'in_progress', start_latitude = 47.41435, start_longitude = -122.24195, start_accuracy_m = 8
+where id = '1e000000-0000-4000-8000-000000000005';
+select pg_temp.answer_all('1e000000-0000-4000-8000-000000000005', 'd0000000-0000-4000-8000-000000000006', '{}');
+update public.inspections set status = 'submitted' where id = '1e000000-0000-4000-8000-000000000005';
+select pg_temp.act_as('d0000000-0000-4000-8000-000000000006');
+update public.inspections set status = 'in_progress', start_latitude = 47.65105, start_longitude = -122.35045, start_accuracy_m = 10
+where id = '1e000000-0000-4000-8000-000000000006';
+select pg_temp.answer_all('1e000000-0000-4000-8000-000000000006', 'd0000000-0000-4000-8000-000000000006', '{reach-in-fridge-temp,no-expired-stock}');
+update public.inspections set status = 'submitted' where id = '1e000000-0000-4000-8000-000000000006';
+
+-- Maya reviews: Kent approved, Fremont sent back; Everett canceled (site closed this week).
+select pg_temp.act_as('d0000000-0000-4000-8000-000000000003');
+update public.inspections set status = 'approved', review_note = 'All clear. Thanks, Iris.'
+where id = '1e000000-0000-4000-8000-000000000005';
+update public.inspections set status = 'changes_requested',
+  review_note = 'Please add a photo of the reach-in fridge thermometer and note what was thrown away.'
+where id = '1e000000-0000-4000-8000-000000000006';
+update public.inspections set status = 'canceled' where id = '1e000000-0000-4000-8000-000000000007';
+
+select set_config('request.jwt.claims', '', false);
