@@ -1,0 +1,62 @@
+// Where the editor shows each problem of a save: beside the field its path names
+// (`definition.sections.0.items.3.options`), or at the nearest part of the template that is shown.
+
+/** The paths the editor has a place for, with indexes as `\d+`. */
+const PLACED_PATH =
+  /^(name|description|definition\.sections(\.\d+(\.title|\.items(\.\d+(\.(label|help|required|weight|fail_on|min|max|unit|max_photos|options(\.\d+)?))?)?)?)?)$/;
+
+export interface PlacedErrors {
+  /** Message by the path of the field or part that shows it. */
+  byPath: Record<string, string>;
+  /** Problems with no place in the editor, for the message above it. */
+  elsewhere: string[];
+}
+
+function placeOf(field: string): string | null {
+  // A failing option that isn't an option is a problem of the option list.
+  let path = field.replace(/\.failing_options(\.\d+)?$/, '.options');
+  // A section's or item's key is generated, so its problem belongs to the section or item.
+  path = path.replace(/\.(key|kind)$/, '');
+  while (path !== '') {
+    if (PLACED_PATH.test(path)) return path;
+    const cut = path.lastIndexOf('.');
+    path = cut === -1 ? '' : path.slice(0, cut);
+  }
+  return null;
+}
+
+export function placeErrors(fieldErrors: Record<string, string>): PlacedErrors {
+  const byPath: Record<string, string> = {};
+  const elsewhere: string[] = [];
+  for (const [field, message] of Object.entries(fieldErrors)) {
+    const place = placeOf(field);
+    if (place === null) {
+      if (!elsewhere.includes(message)) elsewhere.push(message);
+    } else if (byPath[place] === undefined) {
+      byPath[place] = message;
+    } else if (!byPath[place].includes(message)) {
+      byPath[place] = `${byPath[place]} ${message}`;
+    }
+  }
+  return { byPath, elsewhere };
+}
+
+/** Issues of a zod parse as messages by dotted path, the first per path (like the API's `errors`). */
+export function issuesByPath(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>, prefix = ''): Record<string, string> {
+  const errors: Record<string, string> = {};
+  for (const issue of issues) {
+    const field = [prefix, ...issue.path.map(String)].filter(Boolean).join('.');
+    errors[field] ??= issue.message;
+  }
+  return errors;
+}
+
+/** Section indexes that hold a problem, to open them. */
+export function sectionsWithErrors(byPath: Record<string, string>): Set<number> {
+  const indexes = new Set<number>();
+  for (const path of Object.keys(byPath)) {
+    const match = /^definition\.sections\.(\d+)/.exec(path);
+    if (match) indexes.add(Number(match[1]));
+  }
+  return indexes;
+}
