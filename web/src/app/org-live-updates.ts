@@ -2,6 +2,8 @@ import type { Membership } from '@schemas/profile';
 import { useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { dashboardKeys } from '../features/dashboard/api/get-dashboard';
+import { inspectionKeys } from '../features/inspections/api/get-inspections';
 import { invitationKeys } from '../features/invitations/api/get-invitations';
 import { memberKeys } from '../features/members/api/get-members';
 import { organizationQueryOptions } from '../features/organizations/api/get-organization';
@@ -9,6 +11,8 @@ import { organizationKeys } from '../features/organizations/api/get-organization
 import { meQueryOptions } from '../features/profile/api/get-me';
 import { siteQueryOptions } from '../features/sites/api/get-site';
 import { siteKeys } from '../features/sites/api/get-sites';
+import { templateQueryOptions } from '../features/templates/api/get-template';
+import { templateKeys } from '../features/templates/api/get-templates';
 import { watchOrgChannel, type OrgChange } from '../lib/org-channel';
 import { refreshOrganizations } from './refresh-memberships';
 import type { OrgsRouteState } from './routes/orgs';
@@ -18,7 +22,15 @@ const ORGANIZATION_DELETION_WAIT_MS = 500;
 
 /** Every cached query that belongs to one organization. */
 function organizationQueryKeys(orgId: string): QueryKey[] {
-  return [siteKeys.all(orgId), memberKeys.all(orgId), invitationKeys.all(orgId), organizationQueryOptions(orgId).queryKey];
+  return [
+    siteKeys.all(orgId),
+    templateKeys.all(orgId),
+    inspectionKeys.all(orgId),
+    dashboardKeys.all(orgId),
+    memberKeys.all(orgId),
+    invitationKeys.all(orgId),
+    organizationQueryOptions(orgId).queryKey,
+  ];
 }
 
 /** The queries a change makes stale: the same keys the screens read through their queryOptions. */
@@ -27,6 +39,11 @@ function keysChangedBy(change: OrgChange, userId: string): QueryKey[] {
   switch (change.entity) {
     case 'site':
       return [siteKeys.lists(orgId), siteQueryOptions(orgId, change.id).queryKey];
+    case 'inspection':
+      // The run page follows its own topic (inspection:<id>); lists and counts follow the organization's.
+      return [inspectionKeys.lists(orgId), dashboardKeys.all(orgId)];
+    case 'template':
+      return [templateKeys.lists(orgId), templateQueryOptions(orgId, change.id).queryKey];
     case 'member':
       // Our own role is read from /me (navigation, buttons) and from the organization.
       return change.user_id === userId

@@ -4,6 +4,8 @@ import { RootLayout } from './root-layout';
 import { AccountRoute } from './routes/account';
 import { ForgotPasswordRoute } from './routes/forgot-password';
 import { HomeRoute } from './routes/home';
+import { InspectionDetailRoute } from './routes/inspection-detail';
+import { InspectionsRoute } from './routes/inspections';
 import { InvitationRoute } from './routes/invitation';
 import { MembersRoute } from './routes/members';
 import { MfaRoute } from './routes/mfa';
@@ -18,6 +20,8 @@ import { SignUpRoute } from './routes/sign-up';
 import { SiteDetailRoute } from './routes/site-detail';
 import { SiteNewRoute } from './routes/site-new';
 import { SitesRoute } from './routes/sites';
+import { TemplateDetailRoute } from './routes/template-detail';
+import { TemplatesRoute } from './routes/templates';
 import { SignedInLayout } from './signed-in-layout';
 
 export const router = createBrowserRouter([
@@ -46,6 +50,10 @@ export const router = createBrowserRouter([
               { path: 'sites', element: <SitesRoute /> },
               { path: 'sites/new', element: <SiteNewRoute /> },
               { path: 'sites/:siteId', element: <SiteDetailRoute /> },
+              { path: 'templates', element: <TemplatesRoute /> },
+              { path: 'templates/:templateId', element: <TemplateDetailRoute /> },
+              { path: 'inspections', element: <InspectionsRoute /> },
+              { path: 'inspections/:inspectionId', element: <InspectionDetailRoute /> },
               { path: 'members', element: <MembersRoute /> },
               { path: 'settings', element: <SettingsRoute /> },
             ],

@@ -34,7 +34,9 @@ export function SignedInLayout() {
             <NavLink to={`/o/${membership.org_slug}`} end>
               Dashboard
             </NavLink>
+            <NavLink to={`/o/${membership.org_slug}/inspections`}>Inspections</NavLink>
             <NavLink to={`/o/${membership.org_slug}/sites`}>Sites</NavLink>
+            <NavLink to={`/o/${membership.org_slug}/templates`}>Templates</NavLink>
             <NavLink to={`/o/${membership.org_slug}/members`}>Members</NavLink>
             {can.manageSettings(membership.role) ? <NavLink to={`/o/${membership.org_slug}/settings`}>Settings</NavLink> : null}
           </nav>

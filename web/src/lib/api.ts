@@ -4,7 +4,7 @@ import { supabase } from './supabase';
 export type QueryValue = string | number | boolean | null | undefined;
 
 export interface ApiRequest {
-  method?: 'GET' | 'POST' | 'PATCH' | 'DELETE';
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Serialized as JSON. */
   body?: Record<string, unknown>;
   /** Query parameters; empty, null and undefined values are left out. */

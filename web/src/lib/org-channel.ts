@@ -7,7 +7,7 @@ import { supabase } from './supabase';
 export interface OrgChange {
   /** `<entity>_<action>`, e.g. `site_updated`. */
   event: string;
-  entity: 'organization' | 'member' | 'invitation' | 'site';
+  entity: 'organization' | 'member' | 'invitation' | 'site' | 'template' | 'inspection';
   action: 'created' | 'updated' | 'deleted';
   id: string;
   org_id: string;
@@ -16,6 +16,8 @@ export interface OrgChange {
   /** Member events only: whose membership changed, and its role now. */
   user_id?: string;
   role?: Role;
+  /** Inspection events: the status after the change. */
+  status?: string;
 }
 
 /** What a tab shares on the organization channel: where its user is looking. */
@@ -42,7 +44,7 @@ const CLOSE_GRACE_MS = 250;
 // Tells this tab's presence apart from the same user's other tabs.
 const tabId = newIdempotencyKey();
 
-const entities = new Set(['organization', 'member', 'invitation', 'site']);
+const entities = new Set(['organization', 'member', 'invitation', 'site', 'template', 'inspection']);
 const actions = new Set(['created', 'updated', 'deleted']);
 
 function parseChange(event: string, payload: unknown, orgId: string): OrgChange | null {

@@ -1,19 +1,32 @@
 import { can } from '@schemas/common';
-import { ArrowRight, MapPin } from 'lucide-react';
+import { ArrowRight, ClipboardCheck, MapPin } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { ContentLayout } from '../../components/layouts/content-layout';
+import { DashboardCounts } from '../../features/dashboard/components/dashboard-counts';
 import { roleWithArticle } from '../../lib/roles';
 import { useOrgRoute } from '../org-context';
 
-/** `/o/:org`: a starting point until inspections, actions and the activity feed arrive. */
+/** `/o/:org`: inspection counts (live) and where to go next; actions and the activity feed arrive later. */
 export function OrgDashboardRoute() {
   const { membership } = useOrgRoute();
   const base = `/o/${membership.org_slug}`;
   return (
     <ContentLayout title={membership.org_name} description={`You're ${roleWithArticle(membership.role)} here.`}>
+      <section className="panel" aria-labelledby="inspections-heading">
+        <h2 id="inspections-heading">Inspections</h2>
+        <DashboardCounts orgId={membership.org_id} inspectionsPath={`${base}/inspections`} />
+      </section>
       <section className="panel" aria-labelledby="start-heading">
         <h2 id="start-heading">Get started</h2>
         <ul className="link-list">
+          <li>
+            <Link to={`${base}/inspections`}>
+              <ClipboardCheck aria-hidden="true" size={18} />
+              Inspections
+              <ArrowRight aria-hidden="true" size={16} />
+            </Link>
+            <span className="muted">Scheduled, running and submitted inspections of your sites.</span>
+          </li>
           <li>
             <Link to={`${base}/sites`}>
               <MapPin aria-hidden="true" size={18} />
@@ -39,10 +52,6 @@ export function OrgDashboardRoute() {
             </li>
           ) : null}
         </ul>
-      </section>
-      <section className="panel" aria-labelledby="inspections-heading">
-        <h2 id="inspections-heading">Inspections</h2>
-        <p className="muted">Inspections by status, overdue work and open actions will appear here.</p>
       </section>
     </ContentLayout>
   );

@@ -1,0 +1,81 @@
+import { canFillInspection, canScheduleInspections } from '@schemas/inspections';
+import { CalendarPlus } from 'lucide-react';
+import { useMemo, useState } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { ContentLayout } from '../../components/layouts/content-layout';
+import { Button } from '../../components/ui/button';
+import { InspectionList, type Choice } from '../../features/inspections/components/inspection-list';
+import { ScheduleInspectionForm } from '../../features/inspections/components/schedule-inspection-form';
+import { useMembers } from '../../features/members/api/get-members';
+import { useSites } from '../../features/sites/api/get-sites';
+import { useTemplates } from '../../features/templates/api/get-templates';
+import { useOrgRoute } from '../org-context';
+
+/** `/o/:org/inspections`: the live list, and scheduling for managers. */
+export function InspectionsRoute() {
+  const { membership, userId } = useOrgRoute();
+  const navigate = useNavigate();
+  const orgId = membership.org_id;
+  const canSchedule = canScheduleInspections(membership.role);
+  const [scheduling, setScheduling] = useState(false);
+  // The pickers' choices come from the other features; the inspection components take them as plain options.
+  const sites = useSites(orgId, { q: '', near: null, archived: 'false' });
+  const members = useMembers(orgId);
+  const templates = useTemplates(orgId, { q: '', status: 'published' });
+
+  const siteChoices = useMemo<Choice[]>(
+    () => (sites.data?.pages.flatMap((page) => page.data) ?? []).map((site) => ({ value: site.id, label: site.name })),
+    [sites.data],
+  );
+  const assigneeChoices = useMemo<Choice[]>(
+    () =>
+      (members.data?.pages.flatMap((page) => page.data) ?? [])
+        // Who could fill an inspection assigned to them.
+        .filter((member) => canFillInspection(member.role, member.user_id, { assignee_id: member.user_id }))
+        .map((member) => ({ value: member.user_id, label: member.display_name || member.email || 'A member' })),
+    [members.data],
+  );
+  const templateChoices = useMemo<Choice[]>(
+    () =>
+      (templates.data?.pages.flatMap((page) => page.data) ?? [])
+        .filter((template) => template.latest_version !== null)
+        .map((template) => ({ value: template.id, label: `${template.name} (version ${template.latest_version})` })),
+    [templates.data],
+  );
+
+  return (
+    <ContentLayout
+      title="Inspections"
+      description={membership.org_name}
+      actions={
+        canSchedule && !scheduling ? (
+          <Button onClick={() => setScheduling(true)}>
+            <CalendarPlus aria-hidden="true" size={18} />
+            Schedule inspection
+          </Button>
+        ) : null
+      }
+    >
+      {scheduling ? (
+        <section className="panel" aria-labelledby="schedule-heading">
+          <h2 id="schedule-heading">Schedule an inspection</h2>
+          <ScheduleInspectionForm
+            orgId={orgId}
+            sites={siteChoices}
+            templates={templateChoices}
+            assignees={assigneeChoices}
+            onScheduled={(inspection) => navigate(`/o/${membership.org_slug}/inspections/${inspection.id}`)}
+          />
+          <p>
+            <Button variant="link" onClick={() => setScheduling(false)}>
+              Close without scheduling
+            </Button>
+          </p>
+        </section>
+      ) : null}
+      <section className={scheduling ? 'panel' : undefined} aria-label="Inspection list">
+        <InspectionList orgId={orgId} orgSlug={membership.org_slug} userId={userId} sites={siteChoices} assignees={assigneeChoices} />
+      </section>
+    </ContentLayout>
+  );
+}

@@ -1,0 +1,48 @@
+import type { Page } from '@schemas/common';
+import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
+import { apiPath, callApi } from '../../../lib/api';
+import type { Inspection, InspectionStatus } from '../types';
+
+export interface InspectionFilters {
+  /** Empty: every status. */
+  status: InspectionStatus | '';
+  siteId: string;
+  assigneeId: string;
+  overdue: boolean;
+}
+
+export const inspectionKeys = {
+  all: (orgId: string) => ['inspections', orgId] as const,
+  lists: (orgId: string) => ['inspections', orgId, 'list'] as const,
+  list: (orgId: string, filters: InspectionFilters) => ['inspections', orgId, 'list', filters] as const,
+  details: (orgId: string) => ['inspections', orgId, 'detail'] as const,
+  detail: (orgId: string, inspectionId: string) => ['inspections', orgId, 'detail', inspectionId] as const,
+  attachmentUrl: (orgId: string, attachmentId: string) => ['inspections', orgId, 'attachment-url', attachmentId] as const,
+};
+
+/** `GET /orgs/{org}/inspections`: one page, newest first. */
+export function getInspections(orgId: string, filters: InspectionFilters, cursor: string | undefined): Promise<Page<Inspection>> {
+  return callApi<Page<Inspection>>(apiPath('orgs', orgId, 'inspections'), {
+    query: {
+      status: filters.status,
+      site_id: filters.siteId,
+      assignee_id: filters.assigneeId,
+      overdue: filters.overdue ? 'true' : undefined,
+      cursor,
+    },
+  });
+}
+
+export function inspectionsQueryOptions(orgId: string, filters: InspectionFilters) {
+  return infiniteQueryOptions({
+    queryKey: inspectionKeys.list(orgId, filters),
+    queryFn: ({ pageParam }) => getInspections(orgId, filters, pageParam),
+    initialPageParam: undefined as string | undefined,
+    getNextPageParam: (page) => page.next_cursor ?? undefined,
+  });
+}
+
+export function useInspections(orgId: string, filters: InspectionFilters) {
+  // New filters keep the old rows on screen until the new ones arrive, so the list doesn't flash.
+  return useInfiniteQuery({ ...inspectionsQueryOptions(orgId, filters), placeholderData: keepPreviousData });
+}

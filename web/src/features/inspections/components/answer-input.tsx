@@ -1,0 +1,161 @@
+import { itemFails, type TemplateItem } from '@schemas/templates';
+import { useEffect, useId, useState } from 'react';
+import { SignaturePad } from './signature-pad';
+
+export interface AnswerInputProps {
+  item: TemplateItem;
+  value: unknown;
+  /** Labels the controls: the item's label element. */
+  labelId: string;
+  /** The control a label points at (number, text, date). */
+  controlId: string;
+  describedBy?: string;
+  invalid: boolean;
+  disabled: boolean;
+  /** A new value; `immediate` for a tap (saved at once) rather than typing (saved after a pause). */
+  onChange: (value: unknown, immediate: boolean) => void;
+}
+
+const passFailChoices = [
+  { value: 'pass', label: 'Pass' },
+  { value: 'fail', label: 'Fail' },
+  { value: 'na', label: 'N/A' },
+];
+const yesNoChoices = [
+  { value: 'yes', label: 'Yes' },
+  { value: 'no', label: 'No' },
+];
+
+/** Big toggle buttons; tapping the chosen one again clears the answer. */
+function ToggleChoices({ item, choices, value, labelId, describedBy, disabled, onChange }: AnswerInputProps & { choices: typeof passFailChoices }) {
+  return (
+    <div className="answer-toggles" role="group" aria-labelledby={labelId} aria-describedby={describedBy}>
+      {choices.map((choice) => (
+        <button
+          key={choice.value}
+          type="button"
+          // Coloured by what the choice means for this item: red only where it fails it.
+          className={`answer-toggle${itemFails(item, choice.value) ? ' answer-toggle-failing' : ''}${choice.value === 'na' ? ' answer-toggle-neutral' : ''}`}
+          aria-pressed={value === choice.value}
+          disabled={disabled}
+          onClick={() => onChange(value === choice.value ? null : choice.value, true)}
+        >
+          {choice.label}
+        </button>
+      ))}
+    </div>
+  );
+}
+
+/** The text of a number field: what the user typed, until the saved value says otherwise. */
+function NumberInput({ item, value, controlId, describedBy, invalid, disabled, onChange }: AnswerInputProps) {
+  const shown = typeof value === 'number' ? String(value) : typeof value === 'string' ? value : '';
+  const [text, setText] = useState(shown);
+  useEffect(() => {
+    // Another person's value, or ours saved: follow it unless it is what we typed.
+    setText((typed) => (Number(typed.replace(',', '.')) === value ? typed : shown));
+  }, [shown, value]);
+  const unit = item.kind === 'number' ? item.unit : null;
+  return (
+    <div className="answer-number">
+      <input
+        id={controlId}
+        type="text"
+        inputMode="decimal"
+        autoComplete="off"
+        value={text}
+        disabled={disabled}
+        aria-invalid={invalid || undefined}
+        aria-describedby={describedBy}
+        onChange={(event) => {
+          setText(event.target.value);
+          const trimmed = event.target.value.trim();
+          const number = Number(trimmed.replace(',', '.'));
+          // Not a number: kept as text so the schema says what is wrong.
+          onChange(trimmed === '' ? null : Number.isFinite(number) ? number : trimmed, false);
+        }}
+      />
+      {unit ? <span className="answer-unit">{unit}</span> : null}
+    </div>
+  );
+}
+
+function ChoiceInputs({ item, value, labelId, describedBy, disabled, onChange }: AnswerInputProps) {
+  const name = useId();
+  if (item.kind !== 'single_choice' && item.kind !== 'multi_choice') return null;
+  const multiple = item.kind === 'multi_choice';
+  const chosen = new Set(multiple ? (Array.isArray(value) ? (value as string[]) : []) : typeof value === 'string' ? [value] : []);
+  return (
+    <div className="answer-choices" role={multiple ? 'group' : 'radiogroup'} aria-labelledby={labelId} aria-describedby={describedBy}>
+      {item.options.map((option) => (
+        <label key={option} className="answer-choice">
+          <input
+            type={multiple ? 'checkbox' : 'radio'}
+            name={name}
+            value={option}
+            checked={chosen.has(option)}
+            disabled={disabled}
+            onChange={(event) => {
+              if (!multiple) return onChange(option, true);
+              const next = item.options.filter((candidate) => (candidate === option ? event.target.checked : chosen.has(candidate)));
+              onChange(next.length === 0 ? null : next, true);
+            }}
+          />
+          <span>{option}</span>
+        </label>
+      ))}
+      {!multiple && chosen.size > 0 && !disabled ? (
+        <button type="button" className="button button-link answer-clear" onClick={() => onChange(null, true)}>
+          Clear choice
+        </button>
+      ) : null}
+    </div>
+  );
+}
+
+/** The control for an item's kind, sized for a thumb. Photos are attachments (PhotoEvidence). */
+export function AnswerInput(props: AnswerInputProps) {
+  const { item, value, controlId, describedBy, invalid, disabled, onChange } = props;
+  switch (item.kind) {
+    case 'pass_fail':
+      return <ToggleChoices {...props} choices={passFailChoices} />;
+    case 'yes_no':
+      return <ToggleChoices {...props} choices={yesNoChoices} />;
+    case 'number':
+      return <NumberInput {...props} />;
+    case 'text':
+      return (
+        <textarea
+          id={controlId}
+          className="answer-text"
+          rows={3}
+          maxLength={4000}
+          value={typeof value === 'string' ? value : ''}
+          disabled={disabled}
+          aria-invalid={invalid || undefined}
+          aria-describedby={describedBy}
+          onChange={(event) => onChange(event.target.value.trim() === '' ? null : event.target.value, false)}
+        />
+      );
+    case 'single_choice':
+    case 'multi_choice':
+      return <ChoiceInputs {...props} />;
+    case 'date':
+      return (
+        <input
+          id={controlId}
+          className="answer-date"
+          type="date"
+          value={typeof value === 'string' ? value : ''}
+          disabled={disabled}
+          aria-invalid={invalid || undefined}
+          aria-describedby={describedBy}
+          onChange={(event) => onChange(event.target.value === '' ? null : event.target.value, true)}
+        />
+      );
+    case 'signature':
+      return <SignaturePad {...props} />;
+    case 'photo':
+      return null;
+  }
+}

@@ -1,0 +1,132 @@
+import { INSPECTION_STATUSES, STATUS_LABELS } from '@schemas/inspections';
+import { CircleCheck, MapPin } from 'lucide-react';
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { CheckboxField } from '../../../components/ui/checkbox-field';
+import { FormAlert } from '../../../components/ui/form-alert';
+import { LoadMoreButton } from '../../../components/ui/load-more-button';
+import { SelectField } from '../../../components/ui/select-field';
+import { describeError } from '../../../lib/errors';
+import { useInspections, type InspectionFilters } from '../api/get-inspections';
+import type { InspectionStatus } from '../types';
+import { formatDateTime, formatScore } from '../utils/inspection-format';
+import { InspectionStatusBadge, OverdueBadge } from './inspection-status-badge';
+import './inspections.css';
+
+export interface Choice {
+  value: string;
+  label: string;
+}
+
+interface InspectionListProps {
+  orgId: string;
+  orgSlug: string;
+  userId: string;
+  /** Sites to filter by (the route reads them). */
+  sites: Choice[];
+  /** Members who can be assigned (the route reads them). */
+  assignees: Choice[];
+}
+
+const statusOptions: Choice[] = [{ value: '', label: 'Any status' }, ...INSPECTION_STATUSES.map((status) => ({ value: status, label: STATUS_LABELS[status] }))];
+
+/** Inspections newest first, filtered; kept live by the organization's channel (org-live-updates). */
+export function InspectionList({ orgId, orgSlug, userId, sites, assignees }: InspectionListProps) {
+  const [filters, setFilters] = useState<InspectionFilters>({ status: '', siteId: '', assigneeId: '', overdue: false });
+  const inspections = useInspections(orgId, filters);
+  const rows = inspections.data?.pages.flatMap((page) => page.data) ?? [];
+  const filtered = filters.status !== '' || filters.siteId !== '' || filters.assigneeId !== '' || filters.overdue;
+
+  const assigneeOptions: Choice[] = [
+    { value: '', label: 'Anyone' },
+    { value: userId, label: 'Me' },
+    ...assignees.filter((assignee) => assignee.value !== userId),
+  ];
+
+  return (
+    <div className="stack">
+      <div className="inspection-filters" role="search" aria-label="Filter inspections">
+        <SelectField
+          label="Status"
+          name="status"
+          options={statusOptions}
+          value={filters.status}
+          onChange={(event) => setFilters({ ...filters, status: event.target.value as InspectionStatus | '' })}
+        />
+        <SelectField
+          label="Site"
+          name="site_id"
+          options={[{ value: '', label: 'Any site' }, ...sites]}
+          value={filters.siteId}
+          onChange={(event) => setFilters({ ...filters, siteId: event.target.value })}
+        />
+        <SelectField
+          label="Assignee"
+          name="assignee_id"
+          options={assigneeOptions}
+          value={filters.assigneeId}
+          onChange={(event) => setFilters({ ...filters, assigneeId: event.target.value })}
+        />
+        <CheckboxField
+          label="Overdue only"
+          name="overdue"
+          checked={filters.overdue}
+          onChange={(event) => setFilters({ ...filters, overdue: event.target.checked })}
+        />
+      </div>
+
+      {inspections.isPending ? (
+        <p className="muted">Loading inspections…</p>
+      ) : inspections.isError && rows.length === 0 ? (
+        <FormAlert message={describeError(inspections.error).message} />
+      ) : (
+        <>
+          <p className="muted" role="status">
+            {rows.length === 0
+              ? filtered
+                ? 'No inspections match these filters.'
+                : 'No inspections yet.'
+              : `${rows.length}${inspections.hasNextPage ? '+' : ''} ${rows.length === 1 ? 'inspection' : 'inspections'}`}
+          </p>
+          {rows.length > 0 ? (
+            <ul className="inspection-list" aria-label="Inspections" aria-busy={inspections.isPlaceholderData || undefined}>
+              {rows.map((inspection) => {
+                const score = formatScore(inspection);
+                return (
+                  <li key={inspection.id} className="inspection-row">
+                    <div className="inspection-row-main">
+                      <Link to={`/o/${orgSlug}/inspections/${inspection.id}`} className="inspection-row-title">
+                        {inspection.title}
+                      </Link>
+                      <p className="inspection-row-meta">
+                        <span className="inline-icon">
+                          <MapPin aria-hidden="true" size={16} />
+                          {inspection.site_name}
+                        </span>
+                        <span>{inspection.assignee_name ? `Assigned to ${inspection.assignee_name}` : 'Unassigned'}</span>
+                        {inspection.due_at ? <span>Due {formatDateTime(inspection.due_at)}</span> : null}
+                      </p>
+                    </div>
+                    <div className="inspection-row-state">
+                      <InspectionStatusBadge status={inspection.status} />
+                      {inspection.overdue ? <OverdueBadge /> : null}
+                      {score ? (
+                        <span className="inspection-score">
+                          <CircleCheck aria-hidden="true" size={16} />
+                          <span className="visually-hidden">Score </span>
+                          {score}
+                        </span>
+                      ) : null}
+                    </div>
+                  </li>
+                );
+              })}
+            </ul>
+          ) : null}
+          <LoadMoreButton query={inspections} />
+          {inspections.isError ? <FormAlert message={describeError(inspections.error).message} /> : null}
+        </>
+      )}
+    </div>
+  );
+}

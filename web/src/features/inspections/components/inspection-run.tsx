@@ -1,0 +1,265 @@
+import type { Role } from '@schemas/common';
+import { canFillInspection, canReviewInspections, canScheduleInspections } from '@schemas/inspections';
+import { itemsOf, type TemplateItem } from '@schemas/templates';
+import { ArrowRight, CircleCheck, MapPin, Users } from 'lucide-react';
+import { useCallback, useMemo, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { Accordion, AccordionSection } from '../../../components/ui/accordion';
+import { Button } from '../../../components/ui/button';
+import { draftIsShown, useAnswerAutosave, type OverallSaveState } from '../hooks/use-answer-autosave';
+import { useInspectionLive } from '../hooks/use-inspection-live';
+import type { InspectionDetail } from '../types';
+import { answersByKey, isAnswered } from '../utils/answer-values';
+import { formatDateTime, formatDistance, formatScore } from '../utils/inspection-format';
+import { AnswerItem, initials } from './answer-item';
+import { CancelInspectionControl } from './cancel-inspection-control';
+import { InspectionStatusBadge, OverdueBadge } from './inspection-status-badge';
+import { ReviewInspectionPanel } from './review-inspection-panel';
+import { StartInspectionControl } from './start-inspection-control';
+import { SubmitInspectionPanel } from './submit-inspection-panel';
+import './inspections.css';
+
+interface InspectionRunProps {
+  orgId: string;
+  orgSlug: string;
+  userId: string;
+  displayName: string;
+  role: Role;
+  inspection: InspectionDetail;
+}
+
+const saveWords: Record<OverallSaveState, string> = { idle: '', saving: 'Saving…', saved: 'Saved', failed: "Couldn't save" };
+
+/** The run / review page of one inspection: answer items section by section, live with everyone else on it. */
+export function InspectionRun({ orgId, orgSlug, userId, displayName, role, inspection }: InspectionRunProps) {
+  const sections = inspection.template.definition.sections;
+  const items = useMemo(() => itemsOf(inspection.template.definition), [inspection.template.definition]);
+  const itemsByKey = useMemo(() => new Map(items.map((item) => [item.key, item])), [items]);
+  const sectionOfItem = useMemo(() => {
+    const map = new Map<string, string>();
+    for (const section of sections) for (const item of section.items) map.set(item.key, section.key);
+    return map;
+  }, [sections]);
+  const answers = useMemo(() => answersByKey(inspection.answers), [inspection.answers]);
+
+  const mayFill = canFillInspection(role, userId, inspection);
+  const editable = mayFill && inspection.status === 'in_progress';
+  const autosave = useAnswerAutosave({ orgId, inspectionId: inspection.id, items: itemsByKey, answers });
+  const [focusedItemKey, setFocusedItemKey] = useState<string | null>(null);
+  const isEditing = useCallback(
+    (itemKey: string) => itemKey === focusedItemKey || draftIsShown(autosave.drafts.get(itemKey)),
+    [focusedItemKey, autosave.drafts],
+  );
+  const live = useInspectionLive({ orgId, inspectionId: inspection.id, userId, displayName, focusedItemKey, isEditing });
+  const [openSections, setOpenSections] = useState<string[]>(() => (sections[0] ? [sections[0].key] : []));
+
+  const valueOf = (item: TemplateItem) => {
+    const draft = autosave.drafts.get(item.key);
+    if (draftIsShown(draft)) return draft.state === 'invalid' ? null : draft.value;
+    return answers.get(item.key)?.value ?? null;
+  };
+  const answered = (item: TemplateItem) => isAnswered(item, valueOf(item), inspection.attachments);
+  const missing = items.filter((item) => item.required && !answered(item));
+
+  function showItem(itemKey: string) {
+    const sectionKey = sectionOfItem.get(itemKey);
+    if (sectionKey) setOpenSections((open) => (open.includes(sectionKey) ? open : [...open, sectionKey]));
+    // After the section has opened: bring the item into view and put focus on its first control.
+    requestAnimationFrame(() => {
+      const element = document.getElementById(`item-${itemKey}`);
+      if (!element) return;
+      element.scrollIntoView({ behavior: 'smooth', block: 'center' });
+      const control = element.querySelector<HTMLElement>('input:not([type="hidden"]):not([disabled]), textarea:not([disabled]), button:not([disabled]), canvas');
+      (control ?? element).focus({ preventScroll: true });
+    });
+  }
+
+  function nextUnanswered() {
+    const start = focusedItemKey ? items.findIndex((item) => item.key === focusedItemKey) + 1 : 0;
+    const ordered = [...items.slice(start), ...items.slice(0, start)];
+    const next = ordered.find((item) => !answered(item));
+    if (next) showItem(next.key);
+  }
+
+  const othersOn = (itemKey: string) => live.others.filter((presence) => presence.item_key === itemKey);
+  const score = formatScore(inspection);
+  const allAnswered = items.every(answered);
+
+  return (
+    <div className="stack inspection-run">
+      <dl className="details inspection-facts">
+        <div>
+          <dt>Site</dt>
+          <dd>
+            <span className="inline-icon">
+              <MapPin aria-hidden="true" size={18} />
+              <Link to={`/o/${orgSlug}/sites/${inspection.site_id}`}>{inspection.site_name}</Link>
+            </span>
+          </dd>
+        </div>
+        <div>
+          <dt>Status</dt>
+          <dd className="inline-icon">
+            <InspectionStatusBadge status={inspection.status} />
+            {inspection.overdue ? <OverdueBadge /> : null}
+          </dd>
+        </div>
+        <div>
+          <dt>Score</dt>
+          <dd>
+            {score ?? 'Not scored yet'}
+            {inspection.failed_count > 0 ? ` · ${inspection.failed_count} failed` : ''}
+          </dd>
+        </div>
+        <div>
+          <dt>Assignee</dt>
+          <dd>{inspection.assignee_name ?? 'Unassigned'}</dd>
+        </div>
+        {inspection.due_at ? (
+          <div>
+            <dt>Due</dt>
+            <dd>{formatDateTime(inspection.due_at)}</dd>
+          </div>
+        ) : null}
+        <div>
+          <dt>Template</dt>
+          <dd>
+            {inspection.template_name} (version {inspection.template_version})
+          </dd>
+        </div>
+        {inspection.started_at ? (
+          <div>
+            <dt>Started</dt>
+            <dd>
+              {formatDateTime(inspection.started_at)}
+              {inspection.start_distance_m !== null ? ` · ${formatDistance(inspection.start_distance_m)} from the site` : ' · without a location'}
+              {inspection.start_outside_geofence ? (
+                <>
+                  {' '}
+                  <span className="status-badge status-overdue">Outside the geofence</span>
+                </>
+              ) : null}
+            </dd>
+          </div>
+        ) : null}
+        {inspection.review_note ? (
+          <div>
+            <dt>Review note</dt>
+            <dd>{inspection.review_note}</dd>
+          </div>
+        ) : null}
+      </dl>
+
+      <div className="presence" role="status">
+        {live.others.length > 0 ? (
+          <p className="inline-icon presence-line">
+            <Users aria-hidden="true" size={18} />
+            <span>Also here:</span>
+            {live.others.map((presence) => {
+              const on = presence.item_key ? itemsByKey.get(presence.item_key)?.label : undefined;
+              return (
+                <span key={presence.user_id} className="presence-person">
+                  <span className="avatar" aria-hidden="true">
+                    {initials(presence.display_name)}
+                  </span>
+                  {presence.display_name}
+                  {on ? <span className="muted"> (on {on})</span> : null}
+                </span>
+              );
+            })}
+          </p>
+        ) : null}
+      </div>
+
+      {!mayFill && role === 'inspector' && inspection.status !== 'approved' && inspection.status !== 'canceled' ? (
+        <p className="muted">This inspection is assigned to {inspection.assignee_name ?? 'someone else'}: only they or a manager can fill it in.</p>
+      ) : null}
+
+      {mayFill && (inspection.status === 'scheduled' || inspection.status === 'changes_requested') ? (
+        <section className="panel" aria-labelledby="start-heading">
+          <h2 id="start-heading">{inspection.status === 'scheduled' ? 'Start' : 'Continue'}</h2>
+          <StartInspectionControl orgId={orgId} inspection={inspection} />
+        </section>
+      ) : null}
+
+      <div className={editable ? 'run-toolbar' : 'visually-hidden'}>
+        <p className={`save-state save-state-${autosave.overall}`} role="status">
+          {saveWords[autosave.overall]}
+        </p>
+        {editable && !allAnswered ? (
+          <Button variant="secondary" onClick={nextUnanswered}>
+            Next unanswered item
+            <ArrowRight aria-hidden="true" size={18} />
+          </Button>
+        ) : null}
+      </div>
+
+      <Accordion type="multiple" value={openSections} onValueChange={setOpenSections}>
+        {sections.map((section) => {
+          const done = section.items.filter(answered).length;
+          const complete = done === section.items.length && section.items.length > 0;
+          return (
+            <AccordionSection
+              key={section.key}
+              value={section.key}
+              headingLevel={2}
+              title={section.title}
+              keepMounted
+              trailing={
+                <>
+                  <span>
+                    {done} of {section.items.length}
+                  </span>
+                  {complete ? <CircleCheck className="section-done" size={20} role="img" aria-label="complete" /> : null}
+                </>
+              }
+            >
+              <div
+                className="answer-items"
+                onFocus={(event) => {
+                  const key = (event.target as HTMLElement).closest<HTMLElement>('[data-item-key]')?.dataset.itemKey;
+                  if (key && key !== focusedItemKey) setFocusedItemKey(key);
+                }}
+              >
+                {section.items.map((item) => (
+                  <AnswerItem
+                    key={item.key}
+                    orgId={orgId}
+                    inspectionId={inspection.id}
+                    item={item}
+                    answer={answers.get(item.key)}
+                    draft={autosave.drafts.get(item.key)}
+                    attachments={inspection.attachments}
+                    editable={editable}
+                    othersHere={othersOn(item.key)}
+                    changedElsewhere={live.changedElsewhere.get(item.key)}
+                    onEdit={(change, immediate) => autosave.edit(item.key, change, immediate ? 0 : undefined)}
+                    onKeepMine={() => autosave.keepMine(item.key)}
+                    onTakeTheirs={() => autosave.takeTheirs(item.key)}
+                    onRetry={() => autosave.retry(item.key)}
+                    onDismissChange={() => live.dismissChange(item.key)}
+                  />
+                ))}
+              </div>
+            </AccordionSection>
+          );
+        })}
+      </Accordion>
+
+      {editable ? (
+        <SubmitInspectionPanel
+          orgId={orgId}
+          inspectionId={inspection.id}
+          missing={missing}
+          itemsByKey={itemsByKey}
+          settle={autosave.settle}
+          onShowItem={showItem}
+        />
+      ) : null}
+      {inspection.status === 'submitted' && canReviewInspections(role) ? <ReviewInspectionPanel orgId={orgId} inspectionId={inspection.id} /> : null}
+      {(inspection.status === 'scheduled' || inspection.status === 'in_progress') && canScheduleInspections(role) ? (
+        <CancelInspectionControl orgId={orgId} inspectionId={inspection.id} />
+      ) : null}
+    </div>
+  );
+}

@@ -1,0 +1,94 @@
+import { z } from 'zod';
+import { Button } from '../../../components/ui/button';
+import { FormAlert } from '../../../components/ui/form-alert';
+import { SelectField } from '../../../components/ui/select-field';
+import { TextField } from '../../../components/ui/text-field';
+import { useIdempotencyKey } from '../../../lib/idempotency-key';
+import { useValidatedSubmit } from '../../../lib/use-validated-submit';
+import { useCreateInspection } from '../api/create-inspection';
+import type { Inspection, InspectionCreate } from '../types';
+import type { Choice } from './inspection-list';
+
+const scheduleFormSchema = z.object({
+  site_id: z.string().min(1, { error: 'Choose a site.' }),
+  template_id: z.string().min(1, { error: 'Choose a published template.' }),
+  assignee_id: z.string().transform((value) => (value === '' ? null : value)),
+  due_at: z
+    .string()
+    .refine((value) => value === '' || !Number.isNaN(new Date(value).getTime()), { error: 'Enter a date and time.' })
+    // datetime-local is the browser's local time: sent as an instant.
+    .transform((value) => (value === '' ? null : new Date(value).toISOString())),
+  title: z
+    .string()
+    .trim()
+    .max(120, { error: 'Use at most 120 characters.' })
+    .transform((value) => (value === '' ? undefined : value)),
+});
+
+interface ScheduleInspectionFormProps {
+  orgId: string;
+  sites: Choice[];
+  /** Published templates only: an inspection pins the latest published version. */
+  templates: Choice[];
+  /** Members who may fill in inspections. */
+  assignees: Choice[];
+  onScheduled: (inspection: Inspection) => void;
+}
+
+export function ScheduleInspectionForm({ orgId, sites, templates, assignees, onScheduled }: ScheduleInspectionFormProps) {
+  const createInspection = useCreateInspection();
+  const idempotency = useIdempotencyKey();
+  const { failure, handleSubmit } = useValidatedSubmit(scheduleFormSchema, (body: InspectionCreate, { fail }) =>
+    createInspection.mutate(
+      { orgId, body, idempotencyKey: idempotency.keyFor(body) },
+      {
+        onSuccess: (inspection) => {
+          idempotency.reset();
+          onScheduled(inspection);
+        },
+        onError: fail,
+      },
+    ),
+  );
+
+  return (
+    <form className="form" onSubmit={handleSubmit} noValidate aria-label="Schedule an inspection">
+      <FormAlert message={failure?.message} />
+      <SelectField
+        label="Site"
+        name="site_id"
+        options={[{ value: '', label: sites.length === 0 ? 'No active sites' : 'Choose a site' }, ...sites]}
+        defaultValue=""
+        error={failure?.fieldErrors.site_id}
+      />
+      <SelectField
+        label="Template"
+        name="template_id"
+        options={[{ value: '', label: templates.length === 0 ? 'No published templates' : 'Choose a template' }, ...templates]}
+        defaultValue=""
+        hint="Only published templates; the inspection uses the latest published version."
+        error={failure?.fieldErrors.template_id}
+      />
+      <SelectField
+        label="Assignee"
+        name="assignee_id"
+        options={[{ value: '', label: 'Unassigned (any inspector)' }, ...assignees]}
+        defaultValue=""
+        error={failure?.fieldErrors.assignee_id}
+      />
+      <TextField label="Due" name="due_at" type="datetime-local" error={failure?.fieldErrors.due_at} />
+      <TextField
+        label="Title"
+        name="title"
+        maxLength={120}
+        hint="Optional: by default the template's name and the site's."
+        error={failure?.fieldErrors.title}
+      />
+      <div>
+        <Button type="submit" pending={createInspection.isPending}>
+          Schedule inspection
+        </Button>
+      </div>
+    </form>
+  );
+}

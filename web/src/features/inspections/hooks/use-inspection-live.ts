@@ -1,0 +1,97 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { inspectionQueryOptions } from '../api/get-inspection';
+import type { Answer } from '../types';
+import { mergeAnswers } from './use-answer-autosave';
+import { watchInspectionChannel, type InspectionChannelWatch, type InspectionPresence } from '../utils/inspection-channel';
+
+export interface ChangedElsewhere {
+  name: string;
+  at: number;
+}
+
+interface Options {
+  orgId: string;
+  inspectionId: string;
+  userId: string;
+  displayName: string;
+  /** The item this tab is on: shared as presence. */
+  focusedItemKey: string | null;
+  /** Whether the user is editing an item (focused on it, or a change of theirs is not saved yet). */
+  isEditing: (itemKey: string) => boolean;
+}
+
+/**
+ * Keeps the run page live from `inspection:<id>`: answers others save go into the cached
+ * inspection (with a notice on an item the user is editing), transitions and photos refetch it,
+ * and presence tells who else is here and on which item.
+ */
+export function useInspectionLive({ orgId, inspectionId, userId, displayName, focusedItemKey, isEditing }: Options) {
+  const queryClient = useQueryClient();
+  const [presences, setPresences] = useState<InspectionPresence[]>([]);
+  const [changedElsewhere, setChangedElsewhere] = useState<Map<string, ChangedElsewhere>>(new Map());
+  const watch = useRef<InspectionChannelWatch | null>(null);
+  const isEditingRef = useRef(isEditing);
+  isEditingRef.current = isEditing;
+  const namesRef = useRef(new Map<string, string>());
+
+  useEffect(() => {
+    const queryKey = inspectionQueryOptions(orgId, inspectionId).queryKey;
+    const refetch = () => void queryClient.invalidateQueries({ queryKey });
+    watch.current = watchInspectionChannel(inspectionId, userId, {
+      onAnswerSaved(event) {
+        const detail = queryClient.getQueryData(queryKey);
+        const known = detail?.answers.find((answer) => answer.item_key === event.item_key);
+        if (known && known.version >= event.version) return; // our own save, already stored
+        const name =
+          (event.answered_by && namesRef.current.get(event.answered_by)) ??
+          (known?.answered_by === event.answered_by ? known?.answered_by_name : null) ??
+          null;
+        const answer: Answer = { ...event, answered_by_name: name };
+        queryClient.setQueryData(queryKey, (current) => (current ? { ...current, answers: mergeAnswers(current.answers, [answer]) } : current));
+        if (event.answered_by !== userId && isEditingRef.current(event.item_key)) {
+          setChangedElsewhere((current) => new Map(current).set(event.item_key, { name: name ?? 'Someone', at: Date.now() }));
+        }
+      },
+      onInspectionUpdated: refetch,
+      onAttachmentChanged: refetch,
+      onJoined(resumed) {
+        // Events sent while away are not replayed.
+        if (resumed) refetch();
+      },
+      onPresence(next) {
+        for (const presence of next) namesRef.current.set(presence.user_id, presence.display_name);
+        setPresences(next);
+      },
+    });
+    return () => {
+      watch.current?.stop();
+      watch.current = null;
+    };
+  }, [orgId, inspectionId, userId, queryClient]);
+
+  useEffect(() => {
+    watch.current?.track({ user_id: userId, display_name: displayName, item_key: focusedItemKey });
+  }, [userId, displayName, focusedItemKey, inspectionId]);
+
+  /** Everyone else here, one entry per person (several tabs of one person count once). */
+  const others = useMemo(() => {
+    const byUser = new Map<string, InspectionPresence>();
+    for (const presence of presences) {
+      if (presence.user_id === userId) continue;
+      const known = byUser.get(presence.user_id);
+      if (!known || (!known.item_key && presence.item_key)) byUser.set(presence.user_id, presence);
+    }
+    return [...byUser.values()].sort((a, b) => a.display_name.localeCompare(b.display_name));
+  }, [presences, userId]);
+
+  function dismissChange(itemKey: string) {
+    setChangedElsewhere((current) => {
+      const next = new Map(current);
+      next.delete(itemKey);
+      return next;
+    });
+  }
+
+  return { others, changedElsewhere, dismissChange };
+}

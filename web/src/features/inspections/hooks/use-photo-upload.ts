@@ -1,0 +1,73 @@
+import { MAX_PHOTO_BYTES, photoTypeOf } from '@schemas/attachments';
+import { errorCatalogue, formatWording } from '@schemas/errors';
+import { useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import { describeErrorSentence } from '../../../lib/errors';
+import { newIdempotencyKey } from '../../../lib/idempotency-key';
+import { supabase } from '../../../lib/supabase';
+import { confirmAttachment, createAttachment } from '../api/attachments';
+import { inspectionQueryOptions } from '../api/get-inspection';
+
+/** The photo's type by its first bytes, as the server checks it: a renamed file is caught before uploading. */
+async function photoType(file: File) {
+  return photoTypeOf(new Uint8Array(await file.slice(0, 64).arrayBuffer()));
+}
+
+export type UploadStep = 'requesting' | 'uploading' | 'confirming' | 'failed';
+
+export interface PhotoUpload {
+  id: string;
+  fileName: string;
+  step: UploadStep;
+  error?: string;
+}
+
+export const UPLOAD_STEPS: UploadStep[] = ['requesting', 'uploading', 'confirming'];
+
+/**
+ * Adds photos to an item: the api checks and hands out a signed upload URL, the file goes straight
+ * to Storage, then the api checks the stored bytes and confirms it.
+ */
+export function usePhotoUpload(orgId: string, inspectionId: string, itemKey: string) {
+  const queryClient = useQueryClient();
+  const [uploads, setUploads] = useState<PhotoUpload[]>([]);
+
+  function set(id: string, change: Partial<PhotoUpload>) {
+    setUploads((current) => current.map((upload) => (upload.id === id ? { ...upload, ...change } : upload)));
+  }
+
+  async function uploadOne(file: File) {
+    const id = newIdempotencyKey();
+    setUploads((current) => [...current, { id, fileName: file.name, step: 'requesting' }]);
+    const contentType = await photoType(file);
+    if (!contentType) return set(id, { step: 'failed', error: errorCatalogue.unsupported_media_type.title });
+    if (file.size > MAX_PHOTO_BYTES) return set(id, { step: 'failed', error: formatWording(errorCatalogue.payload_too_large.title, { n: 10 }) });
+    try {
+      const { attachment, upload } = await createAttachment(orgId, inspectionId, { item_key: itemKey, content_type: contentType, byte_size: file.size });
+      set(id, { step: 'uploading' });
+      const { error } = await supabase.storage.from('evidence').uploadToSignedUrl(upload.path, upload.token, file, { contentType });
+      if (error) {
+        set(id, { step: 'failed', error: errorCatalogue.service_unavailable.title });
+        return;
+      }
+      set(id, { step: 'confirming' });
+      await confirmAttachment(orgId, inspectionId, attachment.id);
+      setUploads((current) => current.filter((candidate) => candidate.id !== id));
+    } catch (error) {
+      set(id, { step: 'failed', error: describeErrorSentence(error) });
+    } finally {
+      void queryClient.invalidateQueries({ queryKey: inspectionQueryOptions(orgId, inspectionId).queryKey });
+    }
+  }
+
+  /** Uploads the chosen files one after another, in the order chosen. */
+  async function upload(files: File[]) {
+    for (const file of files) await uploadOne(file);
+  }
+
+  function dismiss(id: string) {
+    setUploads((current) => current.filter((upload) => upload.id !== id));
+  }
+
+  return { uploads, upload, dismiss };
+}
