@@ -26,11 +26,11 @@ export function useBrowser() {
   afterEach(async ({ task }) => {
     const failed = task.result?.state === 'fail';
     const file = path.basename(task.file.name, '.test.ts');
-    for (const context of contexts.splice(0)) {
-      // A failed flow leaves a screenshot of each of its pages in test-results/e2e/ for diagnosis.
+    for (const [profile, context] of contexts.splice(0).entries()) {
+      // A failed flow leaves a screenshot of each page of each profile in test-results/e2e/ for diagnosis.
       if (failed) {
         for (const [index, page] of context.pages().entries()) {
-          const name = `${file}-${task.name.replace(/\W+/g, '-').slice(0, 60)}-${index}.png`;
+          const name = `${file}-${task.name.replace(/\W+/g, '-').slice(0, 60)}-${profile}-${index}.png`;
           await page.screenshot({ path: path.join(resultsDir, name), fullPage: true }).catch(() => undefined);
         }
       }
@@ -105,4 +105,23 @@ export function orgNav(page: Page, orgName: string) {
 /** Reads the names in the sites list, for polling until they are as expected. */
 export function siteNames(page: Page) {
   return () => page.getByRole('list', { name: 'Sites' }).getByRole('link').filter({ hasNotText: 'Open map' }).allTextContents();
+}
+
+/**
+ * A phone-sized touch screen (390 × 844, like a current iPhone) for the on-site pages; with a
+ * `position`, the browser shares it as the device's location without asking.
+ */
+export function phone(position?: { latitude: number; longitude: number }): BrowserContextOptions {
+  return {
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+    ...(position ? { geolocation: { ...position, accuracy: 10 }, permissions: ['geolocation'] } : {}),
+  };
+}
+
+/** Signs in through the form and waits for the organization's start page (the user's only organization). */
+export async function signInToOrganization(page: Page, email: string, orgSlug: string) {
+  await submitSignIn(page, email);
+  await page.waitForURL(pathIs(`/o/${orgSlug}`));
 }
