@@ -7,7 +7,7 @@ import { describeErrorSentence } from '../../../lib/errors';
 import { useQueryClient } from '@tanstack/react-query';
 import { deleteAttachment, useAttachmentUrl } from '../api/attachments';
 import { inspectionQueryOptions } from '../api/get-inspection';
-import { UPLOAD_STEPS, usePhotoUpload } from '../hooks/use-photo-upload';
+import { usePhotoUpload } from '../hooks/use-photo-upload';
 import type { Attachment } from '../types';
 
 const stepWords = { requesting: 'Preparing', uploading: 'Uploading', confirming: 'Checking' } as const;
@@ -93,7 +93,8 @@ export function PhotoEvidence({ orgId, inspectionId, item, attachments, editable
               <span>
                 {stepWords[upload.step]} {upload.fileName}…
               </span>
-              <progress max={UPLOAD_STEPS.length} value={UPLOAD_STEPS.indexOf(upload.step) + 0.5} />
+              {/* Indeterminate until the upload starts; then bytes sent, full while the api checks them. */}
+              {upload.step === 'requesting' ? <progress /> : <progress max={upload.size} value={upload.step === 'confirming' ? upload.size : upload.sent} />}
             </label>
           )}
         </div>

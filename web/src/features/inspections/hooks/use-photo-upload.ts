@@ -5,7 +5,7 @@ import { useState } from 'react';
 import { describeErrorSentence } from '../../../lib/errors';
 import { newIdempotencyKey } from '../../../lib/idempotency-key';
 import { supabase } from '../../../lib/supabase';
-import { confirmAttachment, createAttachment } from '../api/attachments';
+import { confirmAttachment, createAttachment, uploadToSignedUrl } from '../api/attachments';
 import { inspectionQueryOptions } from '../api/get-inspection';
 
 /** The photo's type by its first bytes, as the server checks it: a renamed file is caught before uploading. */
@@ -19,10 +19,11 @@ export interface PhotoUpload {
   id: string;
   fileName: string;
   step: UploadStep;
+  /** Bytes sent to Storage so far, out of the request's size (the photo, starting as its size). */
+  sent: number;
+  size: number;
   error?: string;
 }
-
-export const UPLOAD_STEPS: UploadStep[] = ['requesting', 'uploading', 'confirming'];
 
 /**
  * Adds photos to an item: the api checks and hands out a signed upload URL, the file goes straight
@@ -38,15 +39,19 @@ export function usePhotoUpload(orgId: string, inspectionId: string, itemKey: str
 
   async function uploadOne(file: File) {
     const id = newIdempotencyKey();
-    setUploads((current) => [...current, { id, fileName: file.name, step: 'requesting' }]);
+    setUploads((current) => [...current, { id, fileName: file.name, step: 'requesting', sent: 0, size: file.size }]);
     const contentType = await photoType(file);
     if (!contentType) return set(id, { step: 'failed', error: errorCatalogue.unsupported_media_type.title });
     if (file.size > MAX_PHOTO_BYTES) return set(id, { step: 'failed', error: formatWording(errorCatalogue.payload_too_large.title, { n: 10 }) });
     try {
       const { attachment, upload } = await createAttachment(orgId, inspectionId, { item_key: itemKey, content_type: contentType, byte_size: file.size });
       set(id, { step: 'uploading' });
-      const { error } = await supabase.storage.from('evidence').uploadToSignedUrl(upload.path, upload.token, file, { contentType });
-      if (error) {
+      const { data } = await supabase.auth.getSession();
+      // Typed by its first bytes, so the stored object carries the type the server checks, not the file name's.
+      const photo = new Blob([file], { type: contentType });
+      try {
+        await uploadToSignedUrl(upload, data.session?.access_token, photo, (sent, size) => set(id, { sent, size }));
+      } catch {
         set(id, { step: 'failed', error: errorCatalogue.service_unavailable.title });
         return;
       }
