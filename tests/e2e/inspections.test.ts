@@ -285,6 +285,10 @@ describe('inspections in the web app', () => {
     // A answers it: the section is complete, and the inspection goes in.
     await a.getByLabel('Remarks', { exact: true }).fill('Fridge door seal worn; otherwise fine.');
     await sectionProgress(a, 'Kitchen', 9, 9, true).waitFor();
+    // The summary follows: nothing left to list, and the refusal is gone.
+    await a.getByText('Every required item is answered.').waitFor();
+    expect(await missing.count()).toBe(0);
+    expect(await a.getByRole('alert').filter({ hasText: 'Answer all required items' }).count()).toBe(0);
     await a.getByRole('button', { name: 'Submit inspection' }).click();
     await a.getByRole('definition').filter({ hasText: /^Submitted$/ }).waitFor();
 

@@ -22,7 +22,13 @@ export function SubmitInspectionPanel({ orgId, inspectionId, missing, itemsByKey
   const [settling, setSettling] = useState(false);
   const [error, setError] = useState<string | undefined>();
   const [serverMissing, setServerMissing] = useState<string[] | null>(null);
-  const listed = serverMissing ? serverMissing.map((key) => itemsByKey.get(key)).filter((item): item is TemplateItem => item !== undefined) : missing;
+  const missingHere = new Set(missing.map((item) => item.key));
+  // The server's list, less what has been answered on this page since it refused.
+  const listed = serverMissing
+    ? serverMissing.filter((key) => missingHere.has(key)).map((key) => itemsByKey.get(key)).filter((item): item is TemplateItem => item !== undefined)
+    : missing;
+  // Once everything the server listed is answered, its refusal is out of date.
+  const shownError = serverMissing !== null && listed.length === 0 ? undefined : error;
 
   async function onSubmit() {
     setError(undefined);
@@ -67,7 +73,7 @@ export function SubmitInspectionPanel({ orgId, inspectionId, missing, itemsByKey
       ) : (
         <p>Every required item is answered. Once submitted, the answers can no longer be changed.</p>
       )}
-      <FormAlert message={error} />
+      <FormAlert message={shownError} />
       <div className="submit-actions">
         <Button pending={settling || submit.isPending} onClick={() => void onSubmit()}>
           Submit inspection
