@@ -87,7 +87,7 @@ function draftItem(item: TemplateItem): DraftItem {
   }
 }
 
-export function draftFromDefinition(definition: TemplateDefinition): DraftSection[] {
+function draftFromDefinition(definition: TemplateDefinition): DraftSection[] {
   return definition.sections.map((section) => ({ key: section.key, title: section.title, items: section.items.map(draftItem) }));
 }
 
@@ -126,7 +126,7 @@ function itemBody(item: DraftItem): Record<string, unknown> {
 }
 
 /** The definition as typed; the shared schema decides whether it is valid. */
-export function definitionBody(sections: DraftSection[]): unknown {
+function definitionBody(sections: DraftSection[]): unknown {
   return { sections: sections.map((section) => ({ key: section.key, title: section.title, items: section.items.map(itemBody) })) };
 }
 
@@ -153,7 +153,7 @@ export function keysOf(sections: DraftSection[]): Set<string> {
  * A key for a new section or item: random, so two editors never collide, and never changed after,
  * because answers and later versions refer to items by key.
  */
-export function newKey(prefix: string, taken: Set<string>): string {
+function newKey(prefix: string, taken: Set<string>): string {
   for (;;) {
     const random = Array.from(crypto.getRandomValues(new Uint8Array(6)), (byte) => (byte % 36).toString(36)).join('');
     const key = `${prefix}-${random}`;
