@@ -61,7 +61,6 @@ declare
   problem text;
   section_keys text[] := '{}';
   item_keys text[] := '{}';
-  item_total integer := 0;
   kind_keys text[];
   expected_keys text[];
   unknown_key text;

@@ -126,6 +126,33 @@ $$;
 
 revoke all on function private.check_inspection_assignee(uuid, uuid) from public, anon, authenticated;
 
+-- Whether the caller may fill an inspection in (PRODUCT.md §6): owners, admins and managers of
+-- its organization always; inspectors when it is assigned to them or to nobody. The one copy of
+-- the rule behind the answers and attachments policies. security definer so policies can read
+-- the inspection whatever the caller's own policies allow.
+create or replace function private.can_fill_inspection(inspection uuid)
+returns boolean
+language sql
+stable
+security definer
+set search_path = ''
+as $$
+  select exists (
+    select 1
+    from public.inspections i
+    join public.memberships m on m.org_id = i.org_id and m.user_id = (select auth.uid())
+    where i.id = inspection
+      and (m.role in ('owner', 'admin', 'manager')
+           or (m.role = 'inspector' and (i.assignee_id is null or i.assignee_id = (select auth.uid()))))
+  );
+$$;
+
+comment on function private.can_fill_inspection(uuid) is
+  'True when the caller fills this inspection: a manager or above, or an inspector it is assigned to (or unassigned).';
+
+revoke all on function private.can_fill_inspection(uuid) from public, anon;
+grant execute on function private.can_fill_inspection(uuid) to authenticated, service_role;
+
 -- Before a new inspection: the site and template belong to the organization and are usable, the
 -- pinned version is the template's latest published one unless given, the assignee can fill it
 -- in, and the title defaults to "<template> — <site>". security definer so the checks read the
@@ -142,8 +169,10 @@ declare
   template record;
   version_template uuid;
 begin
+  -- A missing org_id counts as not theirs: the checks below would otherwise describe another
+  -- organization's site or template to anyone who names its id.
   if (select auth.uid()) is not null
-     and new.org_id not in (select private.org_ids_of_current_user('{owner,admin,manager}')) then
+     and (new.org_id is null or new.org_id not in (select private.org_ids_of_current_user('{owner,admin,manager}'))) then
     return new;
   end if;
 

@@ -70,8 +70,31 @@ begin
 end;
 $$;
 
-revoke all on function private.missing_required_items(uuid, uuid) from public, anon;
-grant execute on function private.missing_required_items(uuid, uuid) to authenticated, service_role;
+-- Not for the API roles' own calls: it takes any inspection id and reads past RLS. The
+-- transition trigger calls it as its owner.
+revoke all on function private.missing_required_items(uuid, uuid) from public, anon, authenticated;
+grant execute on function private.missing_required_items(uuid, uuid) to service_role;
+
+-- Refuses a status move no row of the table allows: "This inspection is {from}, so it can't be
+-- {verb of the target}." Shared by the two triggers below.
+create or replace function private.refuse_inspection_move(from_status public.inspection_status, to_status public.inspection_status)
+returns void
+language plpgsql
+stable
+set search_path = ''
+as $$
+begin
+  raise exception 'invalid_transition'
+    using detail = json_build_object(
+      'status', private.inspection_status_label(from_status),
+      'verb', coalesce((select t.verb from public.inspection_transitions t where t.to_status = refuse_inspection_move.to_status limit 1), 'changed')
+    )::text;
+end;
+$$;
+
+revoke all on function private.refuse_inspection_move(public.inspection_status, public.inspection_status) from public, anon;
+-- refuse_same_status runs as the caller.
+grant execute on function private.refuse_inspection_move(public.inspection_status, public.inspection_status) to authenticated, service_role;
 
 -- Before every update of an inspection. security definer so it reads the caller's membership,
 -- the site and the answers whatever RLS shows; who the caller is comes from the JWT (auth.uid()).
@@ -85,11 +108,23 @@ set search_path = ''
 as $$
 declare
   caller uuid := (select auth.uid());
+  user_columns constant text[] := '{assignee_id,started_by,submitted_by,reviewed_by,canceled_by,created_by}';
   caller_role public.org_role;
   move public.inspection_transitions;
   site record;
   missing text[];
 begin
+  -- Deleting a user clears their references (on delete set null) in every state: the history
+  -- keeps its rows. Only then are these columns nulled for someone who no longer exists.
+  if (to_jsonb(new) - user_columns) = (to_jsonb(old) - user_columns) and not exists (
+    select 1 from jsonb_each_text(to_jsonb(old)) o
+    where o.key = any (user_columns) and o.value is distinct from to_jsonb(new) ->> o.key
+      and (to_jsonb(new) ->> o.key is not null or exists (select 1 from auth.users u where u.id = o.value::uuid))
+  ) then
+    new.version := old.version + 1;
+    return new;
+  end if;
+
   if caller is not null then
     select m.role into caller_role from public.memberships m where m.org_id = old.org_id and m.user_id = caller;
   end if;
@@ -110,11 +145,7 @@ begin
   if new.status is distinct from old.status then
     select * into move from public.inspection_transitions t where t.from_status = old.status and t.to_status = new.status;
     if not found then
-      raise exception 'invalid_transition'
-        using detail = json_build_object(
-          'status', private.inspection_status_label(old.status),
-          'verb', coalesce((select t.verb from public.inspection_transitions t where t.to_status = new.status limit 1), 'changed')
-        )::text;
+      perform private.refuse_inspection_move(old.status, new.status);
     end if;
     if caller is not null and (
       caller_role is null
@@ -215,11 +246,7 @@ set search_path = ''
 as $$
 begin
   if new.status = old.status then
-    raise exception 'invalid_transition'
-      using detail = json_build_object(
-        'status', private.inspection_status_label(old.status),
-        'verb', coalesce((select t.verb from public.inspection_transitions t where t.to_status = new.status limit 1), 'changed')
-      )::text;
+    perform private.refuse_inspection_move(old.status, new.status);
   end if;
   return new;
 end;

@@ -234,6 +234,12 @@ declare
   problem text;
   caller uuid := (select auth.uid());
 begin
+  -- Deleting the user who answered clears answered_by (on delete set null) in every state; the
+  -- answer itself is unchanged, so none of the rules below applies.
+  if tg_op = 'UPDATE' and old.answered_by is not null and new.answered_by is null
+     and to_jsonb(new) - 'answered_by' = to_jsonb(old) - 'answered_by' then
+    return new;
+  end if;
   select * into target from private.lock_inspection(new.inspection_id);
   if not found then
     -- Not the caller's inspection: no organization, so RLS refuses the row right after.
@@ -373,15 +379,8 @@ create policy "Fillers can answer the inspections they work on"
   for insert
   to authenticated
   with check (
-    org_id in (select private.org_ids_of_current_user('{owner,admin,manager}'))
-    or (
-      org_id in (select private.org_ids_of_current_user('{inspector}'))
-      and exists (
-        select 1 from public.inspections i
-        where i.id = answers.inspection_id
-          and (i.assignee_id is null or i.assignee_id = (select auth.uid()))
-      )
-    )
+    org_id in (select private.org_ids_of_current_user('{owner,admin,manager,inspector}'))
+    and private.can_fill_inspection(inspection_id)
   );
 
 create policy "Fillers can change answers of the inspections they work on"
@@ -389,26 +388,12 @@ create policy "Fillers can change answers of the inspections they work on"
   for update
   to authenticated
   using (
-    org_id in (select private.org_ids_of_current_user('{owner,admin,manager}'))
-    or (
-      org_id in (select private.org_ids_of_current_user('{inspector}'))
-      and exists (
-        select 1 from public.inspections i
-        where i.id = answers.inspection_id
-          and (i.assignee_id is null or i.assignee_id = (select auth.uid()))
-      )
-    )
+    org_id in (select private.org_ids_of_current_user('{owner,admin,manager,inspector}'))
+    and private.can_fill_inspection(inspection_id)
   )
   with check (
-    org_id in (select private.org_ids_of_current_user('{owner,admin,manager}'))
-    or (
-      org_id in (select private.org_ids_of_current_user('{inspector}'))
-      and exists (
-        select 1 from public.inspections i
-        where i.id = answers.inspection_id
-          and (i.assignee_id is null or i.assignee_id = (select auth.uid()))
-      )
-    )
+    org_id in (select private.org_ids_of_current_user('{owner,admin,manager,inspector}'))
+    and private.can_fill_inspection(inspection_id)
   );
 
 -- No delete policy: a null value clears an answer, and the row keeps its version history.

@@ -86,10 +86,27 @@ create trigger inspections_broadcast_progress
   )
   execute function private.broadcast_inspection_progress();
 
--- Realtime evaluates these as the joining user with realtime.topic() set to the channel's topic.
--- The id is taken from the topic only when the topic is exactly `inspection:` and a canonical
--- (lowercase) uuid, so a made-up topic is simply not admitted rather than a cast error, and the
--- inspection is then found by its primary key (an organization may have very many).
+-- The inspection a realtime topic names: only when the topic is exactly `inspection:` and a
+-- canonical (lowercase) uuid, else null, so a made-up topic is simply not admitted rather than a
+-- cast error.
+create or replace function private.inspection_id_of_topic(topic text)
+returns uuid
+language sql
+immutable
+parallel safe
+set search_path = ''
+as $$
+  select case
+    when topic ~ '^inspection:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
+    then substr(topic, 12)::uuid
+  end;
+$$;
+
+revoke all on function private.inspection_id_of_topic(text) from public, anon;
+grant execute on function private.inspection_id_of_topic(text) to authenticated, service_role;
+
+-- Realtime evaluates these as the joining user with realtime.topic() set to the channel's topic;
+-- the inspection is found by its primary key (an organization may have very many).
 create policy "Members can receive live events of their organization's inspections"
   on realtime.messages
   for select
@@ -99,13 +116,7 @@ create policy "Members can receive live events of their organization's inspectio
     and exists (
       select 1
       from public.inspections i
-      where i.id = (
-          select case
-            when t.topic ~ '^inspection:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
-            then substr(t.topic, 12)::uuid
-          end
-          from (select realtime.topic() as topic) t
-        )
+      where i.id = (select private.inspection_id_of_topic(realtime.topic()))
         and i.org_id in (select private.org_ids_of_current_user())
     )
   );
@@ -121,13 +132,7 @@ create policy "Members can share presence on their organization's inspections"
     and exists (
       select 1
       from public.inspections i
-      where i.id = (
-          select case
-            when t.topic ~ '^inspection:[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$'
-            then substr(t.topic, 12)::uuid
-          end
-          from (select realtime.topic() as topic) t
-        )
+      where i.id = (select private.inspection_id_of_topic(realtime.topic()))
         and i.org_id in (select private.org_ids_of_current_user())
     )
   );

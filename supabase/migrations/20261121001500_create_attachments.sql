@@ -29,32 +29,6 @@ create index attachments_inspection_id_item_key_idx on public.attachments (inspe
 create index attachments_org_id_idx on public.attachments (org_id);
 create index attachments_uploaded_by_idx on public.attachments (uploaded_by);
 
--- Whether the caller may work on an inspection: owners, admins and managers of its organization
--- always; inspectors when it is assigned to them or to nobody (PRODUCT.md §6). security definer
--- so the policies below can read the inspection whatever the caller's own policies allow.
-create or replace function private.can_attach_to_inspection(inspection uuid)
-returns boolean
-language sql
-stable
-security definer
-set search_path = ''
-as $$
-  select exists (
-    select 1
-    from public.inspections i
-    join public.memberships m on m.org_id = i.org_id and m.user_id = (select auth.uid())
-    where i.id = inspection
-      and (m.role in ('owner', 'admin', 'manager')
-           or (m.role = 'inspector' and (i.assignee_id is null or i.assignee_id = (select auth.uid()))))
-  );
-$$;
-
-comment on function private.can_attach_to_inspection(uuid) is
-  'True when the caller fills this inspection: a manager or above, or an inspector it is assigned to (or unassigned).';
-
-revoke all on function private.can_attach_to_inspection(uuid) from public, anon;
-grant execute on function private.can_attach_to_inspection(uuid) to authenticated, service_role;
-
 -- The file extension each allowed type is stored under.
 create or replace function private.photo_extension(content_type text)
 returns text
@@ -73,17 +47,19 @@ $$;
 revoke all on function private.photo_extension(text) from public, anon;
 grant execute on function private.photo_extension(text) to authenticated, service_role;
 
--- The inspection must be in progress for any change to its photos.
+-- The inspection must be in progress for any change to its photos. It is locked as answers lock
+-- it, so a submit or cancel waits for the photo change (and then counts it), and two uploads to
+-- one item cannot both take its last place.
 create or replace function private.require_inspection_in_progress(inspection uuid)
 returns void
 language plpgsql
-stable
+volatile
 set search_path = ''
 as $$
 declare
   current_status public.inspection_status;
 begin
-  select i.status into current_status from public.inspections i where i.id = inspection;
+  select l.status into current_status from private.lock_inspection(inspection) l;
   if current_status is distinct from 'in_progress' then
     raise exception 'invalid_transition'
       using detail = json_build_object('status', coalesce(private.inspection_status_label(current_status), 'gone'), 'verb', 'changed')::text;
@@ -91,7 +67,8 @@ begin
 end;
 $$;
 
--- The confirm trigger runs as the caller, so the API role may call it (it only reads a status).
+-- The confirm trigger runs as the caller, so the API role may call it (it locks only an
+-- inspection of the caller's organizations).
 revoke all on function private.require_inspection_in_progress(uuid) from public, anon;
 grant execute on function private.require_inspection_in_progress(uuid) to authenticated, service_role;
 
@@ -112,7 +89,7 @@ declare
   folder text := new.org_id || '/' || new.inspection_id || '/' || new.item_key || '/';
 begin
   -- A caller who may not fill this inspection is refused by RLS next, told nothing about it here.
-  if (select auth.uid()) is not null and not private.can_attach_to_inspection(new.inspection_id) then
+  if (select auth.uid()) is not null and not private.can_fill_inspection(new.inspection_id) then
     return new;
   end if;
   select * into inspection from public.inspections i where i.id = new.inspection_id;
@@ -121,11 +98,9 @@ begin
   end if;
   perform private.require_inspection_in_progress(new.inspection_id);
 
-  select it into item
-  from public.template_versions v,
-       jsonb_array_elements(v.definition -> 'sections') s,
-       jsonb_array_elements(s -> 'items') it
-  where v.id = inspection.template_version_id and it ->> 'key' = new.item_key;
+  select private.template_item(v.definition, new.item_key) into item
+  from public.template_versions v
+  where v.id = inspection.template_version_id;
   if item is null then
     raise exception 'validation_failed' using detail = json_build_object('field', 'item_key', 'message', 'Choose an item of this inspection''s template.')::text;
   end if;
@@ -133,8 +108,7 @@ begin
     raise exception 'validation_failed' using detail = json_build_object('field', 'item_key', 'message', 'Photos can only be added to photo items.')::text;
   end if;
 
-  -- One writer per item at a time, so two uploads at once cannot both take the last place.
-  perform pg_advisory_xact_lock(hashtextextended(new.inspection_id::text || '/' || new.item_key, 0));
+  -- The inspection is locked since require_inspection_in_progress: the count below holds.
   max_photos := coalesce((item ->> 'max_photos')::integer, 1);
   select count(*) into taken
   from public.attachments a
@@ -246,8 +220,9 @@ $$;
 
 revoke all on function private.broadcast_attachment_change() from public, anon, authenticated;
 
+-- Confirming is the only update worth announcing; deleting the uploader (uploaded_by set null) is not.
 create trigger attachments_broadcast_change
-  after insert or update or delete on public.attachments
+  after insert or update of confirmed_at or delete on public.attachments
   for each row execute function private.broadcast_attachment_change();
 
 create trigger attachments_write_audit_log
@@ -272,7 +247,7 @@ create policy "People filling an inspection can add photos to it"
   to authenticated
   with check (
     org_id in (select private.org_ids_of_current_user('{owner,admin,manager,inspector}'))
-    and private.can_attach_to_inspection(inspection_id)
+    and private.can_fill_inspection(inspection_id)
   );
 
 create policy "People filling an inspection can confirm its photos"
@@ -281,11 +256,11 @@ create policy "People filling an inspection can confirm its photos"
   to authenticated
   using (
     org_id in (select private.org_ids_of_current_user('{owner,admin,manager,inspector}'))
-    and private.can_attach_to_inspection(inspection_id)
+    and private.can_fill_inspection(inspection_id)
   )
   with check (
     org_id in (select private.org_ids_of_current_user('{owner,admin,manager,inspector}'))
-    and private.can_attach_to_inspection(inspection_id)
+    and private.can_fill_inspection(inspection_id)
   );
 
 create policy "People filling an inspection can remove its photos"
@@ -294,7 +269,7 @@ create policy "People filling an inspection can remove its photos"
   to authenticated
   using (
     org_id in (select private.org_ids_of_current_user('{owner,admin,manager,inspector}'))
-    and private.can_attach_to_inspection(inspection_id)
+    and private.can_fill_inspection(inspection_id)
   );
 
 revoke all on table public.attachments from anon, authenticated;
