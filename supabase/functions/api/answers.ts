@@ -9,13 +9,11 @@ import type { Tx } from '../_shared/db.ts';
 import { ApiError } from '../_shared/errors.ts';
 import { fieldErrorsOf, route } from '../_shared/http.ts';
 import { type Answer, type AnswersSaved, answersBatchSchema } from '../_shared/schemas/answers.ts';
-import { idSchema, type Role } from '../_shared/schemas/common.ts';
+import { idSchema } from '../_shared/schemas/common.ts';
 import type { FieldError } from '../_shared/schemas/errors.ts';
+import { canFillInspection, INSPECTION_FILLERS } from '../_shared/schemas/inspections.ts';
 import { answerValueSchemaFor, itemsOf, type TemplateDefinition, type TemplateItem } from '../_shared/schemas/templates.ts';
 import { iso, requireRole, requireUser } from './access.ts';
-
-/** Owners, admins, managers and inspectors fill inspections in (PRODUCT.md §6). */
-const FILLERS = ['owner', 'admin', 'manager', 'inspector'] as const satisfies readonly Role[];
 
 const answersParams = z.strictObject({ org: idSchema, id: idSchema });
 
@@ -23,14 +21,20 @@ interface LockedInspection {
   org_id: string;
   status: string;
   status_label: string;
-  template_version_id: string;
   assignee_id: string | null;
+  definition: TemplateDefinition;
 }
 
 /** An answers row with its author's name, as postgres.js returns it. */
-interface AnswerRow extends Omit<Answer, 'answered_at'> {
+export interface AnswerRow extends Omit<Answer, 'answered_at'> {
   answered_at: Date;
 }
+
+/** Answers with their author's name; also the `answers` of an inspection's detail. */
+export const selectAnswers = (tx: Tx) => tx`
+  select a.item_key, a.value, a.note, a.failed, a.answered_by, p.display_name as answered_by_name, a.answered_at, a.version
+  from public.answers a left join public.profiles p on p.user_id = a.answered_by
+`;
 
 export function answerOf(row: AnswerRow): Answer {
   return {
@@ -45,11 +49,15 @@ export function answerOf(row: AnswerRow): Answer {
   };
 }
 
-/** The inspection, locked until the transaction ends; 404 unless it is in this organization. */
+/**
+ * The inspection, locked until the transaction ends, with its pinned version's definition (one
+ * round trip on the hot path); 404 unless it is in this organization.
+ */
 async function lockInspection(tx: Tx, orgId: string, id: string): Promise<LockedInspection> {
   const [row] = await tx<LockedInspection[]>`
-    select l.org_id, l.status, private.inspection_status_label(l.status) as status_label, l.template_version_id, l.assignee_id
+    select l.org_id, l.status, private.inspection_status_label(l.status) as status_label, l.assignee_id, v.definition
     from private.lock_inspection(${id}) l
+    join public.template_versions v on v.id = l.template_version_id
     where l.org_id = ${orgId}
   `;
   if (!row) throw ApiError.notFound('inspection');
@@ -64,18 +72,13 @@ export const saveAnswers = route({
   handler: async ({ principal, params, body, db }): Promise<AnswersSaved> => {
     const user = requireUser(principal);
     return await db(async (tx) => {
-      const role = await requireRole(tx, params.org, FILLERS);
+      const role = await requireRole(tx, params.org, INSPECTION_FILLERS);
       const inspection = await lockInspection(tx, params.org, params.id);
-      if (role === 'inspector' && inspection.assignee_id !== null && inspection.assignee_id !== user.userId) {
-        throw ApiError.forbidden('This inspection is assigned to someone else.');
-      }
+      if (!canFillInspection(role, user.userId, inspection)) throw ApiError.forbidden('This inspection is assigned to someone else.');
       if (inspection.status !== 'in_progress') throw ApiError.invalidTransition(inspection.status_label, 'answered');
 
       // Each value against its item in the pinned version; every problem of the batch at once.
-      const [version] = await tx<{ definition: TemplateDefinition }[]>`
-        select definition from public.template_versions where id = ${inspection.template_version_id}
-      `;
-      const items = new Map<string, TemplateItem>(itemsOf(version.definition).map((item) => [item.key, item]));
+      const items = new Map<string, TemplateItem>(itemsOf(inspection.definition).map((item) => [item.key, item]));
       const errors: FieldError[] = [];
       const values = body.answers.map((answer, i) => {
         const item = items.get(answer.item_key);
@@ -95,9 +98,7 @@ export const saveAnswers = route({
       // With the inspection locked, these rows stay as read until this transaction ends.
       const keys = body.answers.map((answer) => answer.item_key);
       const currentRows = await tx<AnswerRow[]>`
-        select a.item_key, a.value, a.note, a.failed, a.answered_by, p.display_name as answered_by_name, a.answered_at, a.version
-        from public.answers a left join public.profiles p on p.user_id = a.answered_by
-        where a.inspection_id = ${params.id} and a.item_key in ${tx(keys)}
+        ${selectAnswers(tx)} where a.inspection_id = ${params.id} and a.item_key in ${tx(keys)}
       `;
       const current = new Map(currentRows.map((row) => [row.item_key, row]));
       const stale = body.answers.filter((answer) => (current.get(answer.item_key)?.version ?? null) !== answer.base_version);

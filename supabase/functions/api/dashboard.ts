@@ -3,6 +3,7 @@
 import { route } from '../_shared/http.ts';
 import { type Dashboard, INSPECTION_STATUSES, type InspectionStatus } from '../_shared/schemas/inspections.ts';
 import { requireRole, requireUser } from './access.ts';
+import { overdueCondition } from './inspections.ts';
 import { orgParams } from './orgs.ts';
 
 export const getDashboard = route({
@@ -22,7 +23,7 @@ export const getDashboard = route({
         tx<{ overdue: number; failed: number }[]>`
           select
             (select count(*)::int from public.inspections i
-             where i.org_id = ${params.org} and i.status in ('scheduled', 'in_progress') and i.due_at < now()) as overdue,
+             where i.org_id = ${params.org} and ${overdueCondition(tx)}) as overdue,
             (select count(*)::int from public.answers a join public.inspections i on i.id = a.inspection_id
              where a.org_id = ${params.org} and a.failed and a.answered_at >= now() - interval '7 days'
                and i.status <> 'canceled') as failed

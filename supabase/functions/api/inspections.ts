@@ -11,8 +11,6 @@ import { decodeCursor, pageOf } from '../_shared/pagination.ts';
 import { idSchema, type Role } from '../_shared/schemas/common.ts';
 import {
   type Inspection,
-  type InspectionAnswer,
-  type InspectionAttachment,
   inspectionCreateSchema,
   type InspectionDetail,
   inspectionListQuerySchema,
@@ -21,9 +19,11 @@ import {
   type InspectionStatus,
   inspectionUpdateSchema,
 } from '../_shared/schemas/inspections.ts';
-import type { TemplateVersion } from '../_shared/schemas/templates.ts';
 import { iso, requireRole, requireUser, SITE_MANAGERS } from './access.ts';
+import { answerOf, type AnswerRow, selectAnswers } from './answers.ts';
+import { attachmentOf, type AttachmentRow } from './attachments.ts';
 import { orgParams } from './orgs.ts';
+import { selectTemplateVersions, templateVersionOf, type TemplateVersionRow } from './templates.ts';
 
 /** Owners, admins and managers schedule, edit, review and cancel inspections. */
 export const INSPECTION_MANAGERS = SITE_MANAGERS;
@@ -51,11 +51,14 @@ type InspectionRow =
 
 const inspectionParams = z.strictObject({ org: idSchema, id: idSchema });
 
-/** Inspections with what a list shows beside them; overdue is derived, never stored. */
+/** Overdue is derived, never stored: due_at has passed while the work is open (inspections as `i`). */
+export const overdueCondition = (tx: Tx) => tx`(i.status in ('scheduled', 'in_progress') and i.due_at is not null and i.due_at < now())`;
+
+/** Inspections with what a list shows beside them. */
 const selectInspections = (tx: Tx) => tx`
   select i.*, s.name as site_name, v.version as template_version, v.name as template_name,
          p.display_name as assignee_name,
-         (i.status in ('scheduled', 'in_progress') and i.due_at is not null and i.due_at < now()) as overdue,
+         ${overdueCondition(tx)} as overdue,
          -- The cursor keeps created_at's microseconds: JavaScript dates stop at milliseconds.
          to_char(i.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_at_key
   from public.inspections i
@@ -112,16 +115,17 @@ async function readInspection(tx: Tx, orgId: string, id: string): Promise<Inspec
 
 /**
  * Applies one update as the caller and returns the inspection as it is afterwards. RLS hides the
- * row from members who may not change it (viewers, inspectors on someone else's): a 403, since
- * they can read it; the transitions trigger raises the product errors itself.
+ * row from members who may not change it (viewers, inspectors on someone else's): a 403 when they
+ * can read it, else a 404; the transitions trigger raises the product errors itself.
  */
 async function updateInspection(tx: Tx, orgId: string, id: string, changes: Record<string, unknown>): Promise<Inspection> {
-  await readInspection(tx, orgId, id);
   const [updated] = await tx`
     update public.inspections set ${tx(changes)} where org_id = ${orgId} and id = ${id} returning id
   `;
+  // Read after the update, so one query serves both the result and the 404 of a missing row.
+  const row = await readInspection(tx, orgId, id);
   if (!updated) throw ApiError.forbidden();
-  return inspectionOf(await readInspection(tx, orgId, id));
+  return inspectionOf(row);
 }
 
 export const listInspections = route({
@@ -134,20 +138,17 @@ export const listInspections = route({
     const after = decodeCursor(query.cursor, ['timestamp', 'uuid']);
     const rows = await db(async (tx) => {
       await requireRole(tx, params.org);
-      const overdue = tx`(i.status in ('scheduled', 'in_progress') and i.due_at is not null and i.due_at < now())`;
-      const filters = [
-        query.status ? tx`i.status in ${tx(query.status)}` : tx`true`,
-        query.site_id ? tx`i.site_id = ${query.site_id}` : tx`true`,
-        query.assignee_id ? tx`i.assignee_id = ${query.assignee_id}` : tx`true`,
-        query.overdue === undefined ? tx`true` : query.overdue ? overdue : tx`not ${overdue}`,
-        // Inclusive: a change in the same instant as the caller's last sync is not missed.
-        query.updated_since ? tx`i.updated_at >= ${query.updated_since}::timestamptz` : tx`true`,
-        after ? tx`(i.created_at, i.id) < (${after[0] as string}::text::timestamptz, ${after[1] as string}::uuid)` : tx`true`,
-      ];
+      const overdue = overdueCondition(tx);
       return await tx<InspectionRow[]>`
         ${selectInspections(tx)}
         where i.org_id = ${params.org}
-          and ${filters[0]} and ${filters[1]} and ${filters[2]} and ${filters[3]} and ${filters[4]} and ${filters[5]}
+          and ${query.status ? tx`i.status in ${tx(query.status)}` : tx`true`}
+          and ${query.site_id ? tx`i.site_id = ${query.site_id}` : tx`true`}
+          and ${query.assignee_id ? tx`i.assignee_id = ${query.assignee_id}` : tx`true`}
+          and ${query.overdue === undefined ? tx`true` : query.overdue ? overdue : tx`not ${overdue}`}
+          -- Inclusive: a change in the same instant as the caller's last sync is not missed.
+          and ${query.updated_since ? tx`i.updated_at >= ${query.updated_since}::timestamptz` : tx`true`}
+          and ${after ? tx`(i.created_at, i.id) < (${after[0] as string}::text::timestamptz, ${after[1] as string}::uuid)` : tx`true`}
         order by i.created_at desc, i.id desc
         limit ${query.limit + 1}
       `;
@@ -174,20 +175,6 @@ export const createInspection = route({
   },
 });
 
-interface AnswerRow extends Omit<InspectionAnswer, 'answered_at'> {
-  answered_at: Date;
-}
-
-interface AttachmentRow extends Omit<InspectionAttachment, 'byte_size' | 'status' | 'created_at' | 'confirmed_at'> {
-  byte_size: string;
-  created_at: Date;
-  confirmed_at: Date | null;
-}
-
-interface VersionRow extends Omit<TemplateVersion, 'published_at'> {
-  published_at: Date;
-}
-
 export const getInspection = route({
   method: 'GET',
   path: '/orgs/:org/inspections/:id',
@@ -198,33 +185,15 @@ export const getInspection = route({
       await requireRole(tx, params.org);
       const row = await readInspection(tx, params.org, params.id);
       const [[version], answers, attachments] = await Promise.all([
-        tx<VersionRow[]>`
-          select id, template_id, org_id, version, name, description, definition, published_by, published_at
-          from public.template_versions where id = ${row.template_version_id}
-        `,
-        tx<AnswerRow[]>`
-          select a.item_key, a.value, a.note, a.failed, a.answered_by, p.display_name as answered_by_name, a.answered_at, a.version
-          from public.answers a left join public.profiles p on p.user_id = a.answered_by
-          where a.inspection_id = ${params.id}
-          order by a.item_key
-        `,
-        tx<AttachmentRow[]>`
-          select id, inspection_id, item_key, content_type, byte_size, uploaded_by, created_at, confirmed_at
-          from public.attachments where inspection_id = ${params.id}
-          order by created_at, id
-        `,
+        tx<TemplateVersionRow[]>`${selectTemplateVersions(tx)} where v.id = ${row.template_version_id}`,
+        tx<AnswerRow[]>`${selectAnswers(tx)} where a.inspection_id = ${params.id} order by a.item_key`,
+        tx<AttachmentRow[]>`select * from public.attachments where inspection_id = ${params.id} order by created_at, id`,
       ]);
       return {
         ...inspectionOf(row),
-        template: { ...version, published_at: iso(version.published_at) },
-        answers: answers.map((a) => ({ ...a, answered_at: iso(a.answered_at) })),
-        attachments: attachments.map((a) => ({
-          ...a,
-          byte_size: Number(a.byte_size),
-          status: a.confirmed_at === null ? 'pending' : 'confirmed',
-          created_at: iso(a.created_at),
-          confirmed_at: iso(a.confirmed_at),
-        })),
+        template: templateVersionOf(version),
+        answers: answers.map(answerOf),
+        attachments: attachments.map(attachmentOf),
       };
     });
   },
@@ -245,11 +214,15 @@ export const patchInspection = route({
 });
 
 /** A status move by a member; who may make it is for the database to say. */
-function moveTo(status: InspectionStatus, allowed?: readonly Role[]) {
-  return async (tx: Tx, orgId: string, id: string, extra: Record<string, unknown> = {}) => {
-    await requireRole(tx, orgId, allowed);
-    return await updateInspection(tx, orgId, id, { status, ...extra });
-  };
+async function moveTo(
+  tx: Tx,
+  orgId: string,
+  id: string,
+  changes: { status: InspectionStatus; review_note?: string | null },
+  allowed?: readonly Role[],
+) {
+  await requireRole(tx, orgId, allowed);
+  return await updateInspection(tx, orgId, id, changes);
 }
 
 export const startInspection = route({
@@ -275,7 +248,7 @@ export const submitInspection = route({
   params: inspectionParams,
   handler: async ({ principal, params, db }) => {
     requireUser(principal);
-    return await db((tx) => moveTo('submitted')(tx, params.org, params.id));
+    return await db((tx) => moveTo(tx, params.org, params.id, { status: 'submitted' }));
   },
 });
 
@@ -287,7 +260,7 @@ export const reviewInspection = route({
   handler: async ({ principal, params, body, db }) => {
     requireUser(principal);
     const status = body.decision === 'approve' ? 'approved' : 'changes_requested';
-    return await db((tx) => moveTo(status, INSPECTION_MANAGERS)(tx, params.org, params.id, { review_note: body.note ?? null }));
+    return await db((tx) => moveTo(tx, params.org, params.id, { status, review_note: body.note ?? null }, INSPECTION_MANAGERS));
   },
 });
 
@@ -297,6 +270,6 @@ export const cancelInspection = route({
   params: inspectionParams,
   handler: async ({ principal, params, db }) => {
     requireUser(principal);
-    return await db((tx) => moveTo('canceled', INSPECTION_MANAGERS)(tx, params.org, params.id));
+    return await db((tx) => moveTo(tx, params.org, params.id, { status: 'canceled' }, INSPECTION_MANAGERS));
   },
 });

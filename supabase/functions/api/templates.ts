@@ -30,7 +30,7 @@ type TemplateRow = Omit<TemplateSummary, 'archived_at' | 'created_at' | 'updated
   updated_at: Date;
 };
 
-type TemplateVersionRow = Omit<TemplateVersion, 'published_at'> & { published_at: Date };
+export type TemplateVersionRow = Omit<TemplateVersion, 'published_at'> & { published_at: Date };
 
 const templateParams = z.strictObject({ org: idSchema, id: idSchema });
 const versionParams = templateParams.extend({
@@ -51,6 +51,16 @@ const summaryColumns = (tx: Tx) => tx`
   private.has_unpublished_changes(templates) as has_unpublished_changes
 `;
 const templateColumns = (tx: Tx) => tx`${summaryColumns(tx)}, templates.definition`;
+
+/** Versions as the API returns them; also the `template` of an inspection's detail. */
+export const selectTemplateVersions = (tx: Tx) => tx`
+  select v.id, v.template_id, v.org_id, v.version, v.name, v.description, v.definition, v.published_by, v.published_at
+  from public.template_versions v
+`;
+
+export function templateVersionOf(row: TemplateVersionRow): TemplateVersion {
+  return { ...row, published_at: iso(row.published_at) };
+}
 
 function summaryOf(row: TemplateRow): TemplateSummary {
   return {
@@ -218,12 +228,11 @@ export const getTemplateVersion = route({
     requireUser(principal);
     const [row] = await db((tx) =>
       tx<TemplateVersionRow[]>`
-        select v.id, v.template_id, v.org_id, v.version, v.name, v.description, v.definition, v.published_by, v.published_at
-        from public.template_versions v
+        ${selectTemplateVersions(tx)}
         where v.org_id = ${params.org} and v.template_id = ${params.id} and v.version = ${params.n}
       `
     );
     if (!row) throw ApiError.notFound('template version');
-    return { ...row, published_at: iso(row.published_at) } satisfies TemplateVersion;
+    return templateVersionOf(row);
   },
 });

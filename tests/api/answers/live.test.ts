@@ -4,7 +4,10 @@
 // item; members of other organizations cannot join.
 import type { RealtimeChannel, SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { call, expectStatus, inspectionPath, inspectionWorldAndStranger, scheduleInspection, startInspection } from '../inspections/support.ts';
+import {
+  call, expectStatus, inspectionPath, inspectionWorldAndStranger, scheduleInspection, startInspection, waitFor,
+} from '../inspections/support.ts';
+import { subscribe } from '../realtime/support.ts';
 
 const { world, stranger } = inspectionWorldAndStranger();
 const channels: RealtimeChannel[] = [];
@@ -22,26 +25,8 @@ async function join(client: SupabaseClient, topic: string, listen: (channel: Rea
   // supabase-js asks for presence on join only when something listens for it, as the run page does.
   channel.on('presence', { event: 'sync' }, () => {});
   listen(channel);
-  const status = await new Promise<string>((resolve) => {
-    let settled = false;
-    channel.subscribe((s) => {
-      if (!settled) {
-        settled = true;
-        resolve(s);
-      }
-    });
-  });
+  const { status } = await subscribe(channel);
   return { status, channel };
-}
-
-async function waitFor<T>(what: string, check: () => T | undefined, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = check();
-    if (value !== undefined) return value;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 async function startedInspection(): Promise<string> {

@@ -4,8 +4,9 @@
 import type { RealtimeChannel, SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
-  db, expectStatus, inspectionPath, inspectionWorldAndStranger, post, scheduleInspection, startInspection,
+  db, expectStatus, inspectionPath, inspectionWorldAndStranger, post, scheduleInspection, startInspection, waitFor,
 } from './support.ts';
+import { subscribe } from '../realtime/support.ts';
 
 const { world, stranger } = inspectionWorldAndStranger();
 const channels: Array<{ client: SupabaseClient; channel: RealtimeChannel }> = [];
@@ -20,26 +21,8 @@ async function listen(client: SupabaseClient, topic: string) {
   const channel = client.channel(topic, { config: { private: true } });
   channels.push({ client, channel });
   channel.on('broadcast', { event: '*' }, (message) => events.push({ event: message.event, payload: message.payload }));
-  const status = await new Promise<string>((resolve) => {
-    let settled = false;
-    channel.subscribe((s) => {
-      if (!settled) {
-        settled = true;
-        resolve(s);
-      }
-    });
-  });
+  const { status } = await subscribe(channel);
   return { status, events };
-}
-
-async function waitFor<T>(find: () => T | undefined, what: string): Promise<T> {
-  const deadline = Date.now() + 5000;
-  for (;;) {
-    const found = find();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
 }
 
 describe('org:<id> inspection events', () => {
@@ -50,29 +33,23 @@ describe('org:<id> inspection events', () => {
     expect(outsider.status).not.toBe('SUBSCRIBED');
 
     const inspection = await scheduleInspection(world);
-    const created = await waitFor(
-      () => member.events.find((e) => e.event === 'inspection_created' && e.payload.id === inspection.id),
-      'inspection_created',
-    );
+    const created = await waitFor('inspection_created', () =>
+      member.events.find((e) => e.event === 'inspection_created' && e.payload.id === inspection.id));
     expect(created.payload).toMatchObject({
       entity: 'inspection', action: 'created', id: inspection.id, org_id: world.org.id, actor_id: world.manager.userId, status: 'scheduled',
     });
 
     await startInspection(world, inspection.id, world.inspector);
-    const started = await waitFor(
-      () => member.events.find((e) => e.event === 'inspection_updated' && e.payload.id === inspection.id && e.payload.status === 'in_progress'),
-      'inspection_updated to in_progress',
-    );
+    const started = await waitFor('inspection_updated to in_progress', () =>
+      member.events.find((e) => e.event === 'inspection_updated' && e.payload.id === inspection.id && e.payload.status === 'in_progress'));
     expect(started.payload.actor_id).toBe(world.inspector.userId);
 
     // A score-only change (as the answers trigger makes it) stays off the organization topic.
     const before = member.events.length;
     await db()`update public.inspections set score = score + 1 where id = ${inspection.id}`;
     expectStatus(await post(world.manager.client, `${inspectionPath(world.org.id, inspection.id)}/cancel`, undefined), 200);
-    const canceled = await waitFor(
-      () => member.events.find((e) => e.payload?.id === inspection.id && e.payload.status === 'canceled'),
-      'inspection_updated to canceled',
-    );
+    const canceled = await waitFor('inspection_updated to canceled', () =>
+      member.events.find((e) => e.payload?.id === inspection.id && e.payload.status === 'canceled'));
     expect(member.events.slice(before)).toEqual([canceled]);
     expect(outsider.events).toEqual([]);
   });

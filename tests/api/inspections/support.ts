@@ -223,6 +223,17 @@ export async function inspectionSnapshot(orgId: string) {
   return { inspections: [...inspections], answers: [...answers], attachments: [...attachments], auditEntries: audit[0].n };
 }
 
+/** Polls `find` until it returns something (a realtime event, a presence state); fails with `what` after `timeoutMs`. */
+export async function waitFor<T>(what: string, find: () => T | undefined, timeoutMs = 5000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const found = find();
+    if (found !== undefined) return found;
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
 /** Moves an inspection straight to `status` with the superuser, for tests about a given state. */
 export async function forceStatus(id: string, status: string): Promise<void> {
   const sql = db();

@@ -1,8 +1,9 @@
 // Evidence photos (issue 4, product use of Storage): bucket `evidence` from config.toml (private,
 // 10 MB, JPEG/PNG/WebP/HEIC) and the storage.objects policies of the product. Members read their
-// organization's files, nobody uploads directly — only through a signed upload URL (which the
-// api function will issue after its checks; here the service role issues it, as the function
-// will) — and people outside the organization get nothing.
+// organization's files, nobody uploads directly — only through a signed upload URL — and people
+// outside the organization get nothing. The api function signs upload URLs as the caller, for the
+// path of their pending attachment (docs/evidence.md); these tests sign with the service role to
+// check the bucket and the read/remove policies apart from that flow.
 import { randomUUID } from 'node:crypto';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import postgres from 'postgres';
@@ -26,7 +27,7 @@ let viewer: SupabaseClient;
 let outsider: SupabaseClient;
 let orgId: string;
 
-/** Uploads through a signed upload URL issued with the service role, as the api function will. */
+/** Uploads through a signed upload URL issued with the service role (the api signs as the caller instead). */
 async function uploadEvidence(uploader: SupabaseClient, path: string, body: Uint8Array | Blob = JPEG, contentType = 'image/jpeg') {
   const signed = await service.storage.from('evidence').createSignedUploadUrl(path);
   if (signed.error) throw signed.error;

@@ -4,6 +4,8 @@
 import { z } from 'zod';
 import { idSchema, nameSchema, optionalTextSchema, pageQuerySchema, type Role } from './common.ts';
 import { latitudeSchema, longitudeSchema } from './sites.ts';
+import type { Answer } from './answers.ts';
+import type { Attachment } from './attachments.ts';
 import type { TemplateVersion } from './templates.ts';
 
 export const INSPECTION_STATUSES = ['scheduled', 'in_progress', 'submitted', 'changes_requested', 'approved', 'canceled'] as const;
@@ -156,28 +158,10 @@ export interface Inspection {
 }
 
 /** An answer as the detail and the answers route return it. */
-export interface InspectionAnswer {
-  item_key: string;
-  value: unknown;
-  note: string | null;
-  failed: boolean | null;
-  answered_by: string | null;
-  answered_by_name: string | null;
-  answered_at: string;
-  version: number;
-}
+export type InspectionAnswer = Answer;
 
-export interface InspectionAttachment {
-  id: string;
-  inspection_id: string;
-  item_key: string;
-  content_type: string;
-  byte_size: number;
-  status: 'pending' | 'confirmed';
-  uploaded_by: string | null;
-  created_at: string;
-  confirmed_at: string | null;
-}
+/** A photo as the detail and the attachments routes return it. */
+export type InspectionAttachment = Attachment;
 
 export interface InspectionDetail extends Inspection {
   template: TemplateVersion;
@@ -190,6 +174,9 @@ export interface Dashboard {
   overdue: number;
   failed_items_this_week: number;
 }
+
+/** Owners, admins, managers and inspectors start, answer and submit (PRODUCT.md §6). */
+export const INSPECTION_FILLERS = ['owner', 'admin', 'manager', 'inspector'] as const satisfies readonly Role[];
 
 /** Who may do what with inspections (PRODUCT.md §6); the web shows only the buttons a role allows. */
 export function canScheduleInspections(role: Role): boolean {
