@@ -9,6 +9,7 @@ import { ApiError, type ErrorLogger, renderProblem } from './errors.ts';
 import {
   claimIdempotencyKey,
   idempotencyKeyOf,
+  releaseIdempotencyKey,
   REPLAYED_HEADER,
   requestHash,
   storeIdempotentResponse,
@@ -45,7 +46,8 @@ export interface RouteContext<P, Q, B> {
   body: B;
   /**
    * Runs `fn` in the request's transaction as the caller (RLS applies). Every call of one
-   * request shares the transaction when the request is idempotent; otherwise each call is one.
+   * request shares the transaction when the request is idempotent (unless the route
+   * `commitsOwnWork`); otherwise each call is one.
    */
   db: <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>;
 }
@@ -63,6 +65,13 @@ export interface RouteDefinition<
   body?: B;
   /** Success status when the handler returns data (default 200). */
   status?: number;
+  /**
+   * The handler's writes must be committed before it returns, because another service reads them
+   * mid-request (Storage checks a pending attachment). Each `db` call then commits on its own, and
+   * an Idempotency-Key is claimed and answered in short transactions around the handler instead of
+   * one holding a pooled connection while the handler opens more.
+   */
+  commitsOwnWork?: boolean;
   handler: (
     ctx: RouteContext<z.output<P>, z.output<Q>, B extends AnySchema ? z.output<B> : undefined>,
   ) => Promise<unknown>;
@@ -272,8 +281,23 @@ export function createHandler(options: HandlerOptions): (req: Request) => Promis
       const db = <T>(fn: (tx: Tx) => Promise<T>) => withCaller(principal, fn);
       return responseOf(await definition.handler({ ...context, db }), status);
     }
-    // One transaction for the key and the handler's writes: both commit, or neither does.
     const hash = await requestHash(req.method, url.pathname, rawBody);
+    if (definition.commitsOwnWork) {
+      const stored = await withCaller(principal, (tx) => claimIdempotencyKey(tx, key, hash, { ahead: true }));
+      if (stored) return withHeaders(responseOf(stored.body ?? undefined, stored.status), { [REPLAYED_HEADER]: 'true' });
+      let result: unknown;
+      try {
+        result = await definition.handler({ ...context, db: (fn) => withCaller(principal, fn) });
+      } catch (error) {
+        // A failed request leaves no key behind, as on the one-transaction path.
+        await withCaller(principal, (tx) => releaseIdempotencyKey(tx, key)).catch(() => undefined);
+        throw error;
+      }
+      if (result instanceof Response) return result;
+      await withCaller(principal, (tx) => storeIdempotentResponse(tx, key, { status: result === undefined ? 204 : status, body: result ?? null }));
+      return responseOf(result, status);
+    }
+    // One transaction for the key and the handler's writes: both commit, or neither does.
     return await withCaller(principal, async (tx) => {
       const stored = await claimIdempotencyKey(tx, key, hash);
       if (stored) return withHeaders(responseOf(stored.body ?? undefined, stored.status), { [REPLAYED_HEADER]: 'true' });

@@ -9,6 +9,10 @@ import { idempotencyKeySchema } from './schemas/common.ts';
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
 export const REPLAYED_HEADER = 'idempotent-replayed';
 
+// The key row's lifetime (its expires_at default) and how long a claim made ahead may go unanswered.
+const IDEMPOTENCY_KEY_LIFETIME = '24 hours';
+const ABANDONED_CLAIM_AFTER = '1 minute';
+
 export interface StoredResponse {
   status: number;
   body: unknown;
@@ -47,7 +51,12 @@ export async function requestHash(method: string, path: string, body: unknown): 
  * or null when this request is the first and should run; throws idempotency_conflict when the
  * key was used for a different request.
  */
-export async function claimIdempotencyKey(tx: Tx, key: string, hash: string): Promise<StoredResponse | null> {
+export async function claimIdempotencyKey(
+  tx: Tx,
+  key: string,
+  hash: string,
+  { ahead = false }: { ahead?: boolean } = {},
+): Promise<StoredResponse | null> {
   // Expired keys (24 h) are the caller's to reuse; purge them first, cheaply, by index.
   await tx`delete from public.idempotency_keys where principal_id = (select auth.uid()) and expires_at <= now()`;
   const claimed = await tx`
@@ -62,8 +71,30 @@ export async function claimIdempotencyKey(tx: Tx, key: string, hash: string): Pr
     from public.idempotency_keys
     where principal_id = (select auth.uid()) and key = ${key}
   `;
-  if (!stored || stored.request_hash !== hash || stored.response_status === null) throw ApiError.idempotencyConflict();
+  if (!stored || stored.request_hash !== hash) throw ApiError.idempotencyConflict();
+  if (stored.response_status === null) {
+    // Only a claim made ahead (a route that commits its own work) is visible before its answer.
+    if (!ahead) throw ApiError.idempotencyConflict();
+    // A claim whose request died before answering is taken over after a minute; until then the
+    // first request is still running, and a retry a moment later gets its answer.
+    const [abandoned] = await tx`
+      delete from public.idempotency_keys
+      where principal_id = (select auth.uid()) and key = ${key} and response_status is null
+        and expires_at < now() + ${IDEMPOTENCY_KEY_LIFETIME}::interval - ${ABANDONED_CLAIM_AFTER}::interval
+      returning 1
+    `;
+    if (!abandoned) throw ApiError.serviceUnavailable();
+    return await claimIdempotencyKey(tx, key, hash, { ahead });
+  }
   return { status: stored.response_status, body: stored.response_body };
+}
+
+/** Drops a claim made ahead when its request failed, so the request may be retried. */
+export async function releaseIdempotencyKey(tx: Tx, key: string): Promise<void> {
+  await tx`
+    delete from public.idempotency_keys
+    where principal_id = (select auth.uid()) and key = ${key} and response_status is null
+  `;
 }
 
 export async function storeIdempotentResponse(tx: Tx, key: string, response: StoredResponse): Promise<void> {

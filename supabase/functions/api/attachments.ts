@@ -5,9 +5,9 @@
 // attachment of the caller (storage policy in 20261121001550), so the row is committed first.
 import { z } from 'zod';
 import type { UserPrincipal } from '../_shared/auth.ts';
-import { type Tx, withCaller } from '../_shared/db.ts';
+import type { Tx } from '../_shared/db.ts';
 import { ApiError } from '../_shared/errors.ts';
-import { route } from '../_shared/http.ts';
+import { route, type RouteContext } from '../_shared/http.ts';
 import {
   type Attachment,
   attachmentCreateSchema,
@@ -23,9 +23,9 @@ import {
   pixelCountOf,
 } from '../_shared/schemas/attachments.ts';
 import { idSchema, type Role } from '../_shared/schemas/common.ts';
+import { canFillInspection, INSPECTION_FILLERS } from '../_shared/schemas/inspections.ts';
 import { iso, requireRole, requireUser } from './access.ts';
 
-const FILLERS = ['owner', 'admin', 'manager', 'inspector'] as const satisfies readonly Role[];
 const BUCKET = 'evidence';
 // Enough for every PNG and WebP header and the frame header of nearly every JPEG (EXIF first).
 const HEADER_BYTES = 64 * 1024;
@@ -47,7 +47,7 @@ export interface AttachmentRow {
   created_at: Date;
 }
 
-/** The API's Attachment of a row (also used by the inspection detail). */
+/** The API's Attachment of a row; also the `attachments` of an inspection's detail. */
 export function attachmentOf(row: AttachmentRow): Attachment {
   return {
     id: row.id,
@@ -140,11 +140,10 @@ async function removeObject(req: Request, path: string): Promise<void> {
 
 // --- checks ----------------------------------------------------------------------------------
 
+/** The inspection's state, for the in-progress check of the routes that change photos. */
 interface InspectionAccess {
-  role: Role;
   status: string;
   statusLabel: string;
-  assignee_id: string | null;
 }
 
 /**
@@ -159,11 +158,9 @@ async function requireFiller(tx: Tx, user: UserPrincipal, orgId: string, inspect
     from public.inspections where org_id = ${orgId} and id = ${inspectionId}
   `;
   if (!inspection) throw ApiError.notFound('inspection');
-  if (!(FILLERS as readonly Role[]).includes(role)) throw ApiError.forbidden();
-  if (role === 'inspector' && inspection.assignee_id !== null && inspection.assignee_id !== user.userId) {
-    throw ApiError.forbidden('This inspection is assigned to someone else.');
-  }
-  return { role, status: inspection.status, statusLabel: inspection.status_label, assignee_id: inspection.assignee_id };
+  if (!(INSPECTION_FILLERS as readonly Role[]).includes(role)) throw ApiError.forbidden();
+  if (!canFillInspection(role, user.userId, inspection)) throw ApiError.forbidden('This inspection is assigned to someone else.');
+  return { status: inspection.status, statusLabel: inspection.status_label };
 }
 
 function requireInProgress(access: InspectionAccess): void {
@@ -179,8 +176,8 @@ async function readAttachment(tx: Tx, params: { org: string; id: string; att: st
 }
 
 /** Removes a refused upload, row and object together, in a transaction of its own. */
-async function discard(req: Request, user: UserPrincipal, row: AttachmentRow): Promise<void> {
-  await withCaller(user, async (tx) => {
+async function discard(req: Request, db: RouteContext<unknown, unknown, unknown>['db'], row: AttachmentRow): Promise<void> {
+  await db(async (tx) => {
     await tx`delete from public.attachments where id = ${row.id}`;
     await removeObject(req, row.object_path);
   });
@@ -194,10 +191,11 @@ export const createAttachment = route({
   params: inspectionParams,
   body: attachmentCreateSchema,
   status: 201,
-  handler: async ({ req, principal, params, body }): Promise<AttachmentUpload> => {
+  // Storage must see the committed row when it checks the caller may upload to its path.
+  commitsOwnWork: true,
+  handler: async ({ req, principal, params, body, db }): Promise<AttachmentUpload> => {
     const user = requireUser(principal);
-    // Its own transaction even under an Idempotency-Key: Storage must see the committed row.
-    const row = await withCaller(user, async (tx) => {
+    const row = await db(async (tx) => {
       const access = await requireFiller(tx, user, params.org, params.id);
       if (!isPhotoType(body.content_type)) throw ApiError.unsupportedMediaType();
       if (body.byte_size > MAX_PHOTO_BYTES) throw ApiError.payloadTooLarge(MAX_PHOTO_BYTES);
@@ -220,7 +218,7 @@ export const createAttachment = route({
     try {
       signed = await signUpload(req, row.object_path);
     } catch (error) {
-      await withCaller(user, (tx) => tx`delete from public.attachments where id = ${row.id}`);
+      await db((tx) => tx`delete from public.attachments where id = ${row.id}`);
       throw error;
     }
     return { attachment: attachmentOf(row), upload: { path: row.object_path, token: signed.token, signed_url: signed.signedUrl } };
@@ -231,6 +229,8 @@ export const confirmAttachment = route({
   method: 'POST',
   path: '/orgs/:org/inspections/:id/attachments/:att/confirm',
   params: attachmentParams,
+  // Storage is read between the checks and the update; no transaction is held open meanwhile.
+  commitsOwnWork: true,
   handler: async ({ req, principal, params, db }): Promise<Attachment> => {
     const user = requireUser(principal);
     const row = await db(async (tx) => {
@@ -244,20 +244,20 @@ export const confirmAttachment = route({
     const size = await storedSize(req, row.object_path);
     if (size === null) throw ApiError.validation([{ field: 'file', message: 'Upload the photo before confirming it.' }]);
     if (size !== Number(row.byte_size)) {
-      await discard(req, user, row);
+      await discard(req, db, row);
       throw ApiError.validation([{ field: 'file', message: `The uploaded file has ${size} bytes, not the ${row.byte_size} declared.` }]);
     }
     const head = await firstBytes(req, row.object_path);
     const actual = photoTypeOf(head);
     if (actual !== row.content_type) {
-      await discard(req, user, row);
+      await discard(req, db, row);
       throw ApiError.unsupportedMediaType(
         actual ? `The file is a ${PHOTO_EXTENSIONS[actual].toUpperCase()} photo, not the type declared.` : 'The file is not a JPEG, PNG, WebP or HEIC photo.',
       );
     }
     const pixels = pixelCountOf(actual, head);
     if (pixels !== null && pixels > MAX_PHOTO_PIXELS) {
-      await discard(req, user, row);
+      await discard(req, db, row);
       throw ApiError.validation([{ field: 'file', message: `Use a photo of at most ${MAX_PHOTO_PIXELS / 1_000_000} megapixels.` }]);
     }
 

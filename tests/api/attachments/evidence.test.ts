@@ -142,6 +142,38 @@ describe('checking in with an Idempotency-Key', () => {
     expect((await rowsOf(inspectionId)).map((r) => r.id)).toEqual([first.attachment.id]);
     expect((await uploadTo(world.inspector, first.upload, JPEG)).error).toBeNull();
   });
+
+  it('serves more keyed check-ins at once than the function has database connections (5)', async () => {
+    const inspections = await Promise.all([inProgressInspection(), inProgressInspection(), inProgressInspection()]);
+    const body = { item_key: 'photo', content_type: 'image/jpeg', byte_size: JPEG.length };
+    const responses = await Promise.all(
+      [...inspections, ...inspections].map((id) => post(world.inspector.client, attachmentsPath(id), body, { 'Idempotency-Key': randomUUID() })),
+    );
+    expect(responses.map((r) => r.status)).toEqual([201, 201, 201, 201, 201, 201]);
+    for (const id of inspections) expect(await rowsOf(id)).toHaveLength(2);
+  });
+
+  it('runs concurrent duplicates once: the others replay it or ask for a retry in a moment', async () => {
+    const inspectionId = await inProgressInspection();
+    const key = randomUUID();
+    const body = { item_key: 'photo', content_type: 'image/jpeg', byte_size: JPEG.length };
+    const responses = await Promise.all([1, 2, 3].map(() => post(world.inspector.client, attachmentsPath(inspectionId), body, { 'Idempotency-Key': key })));
+    expect(responses.every((r) => r.status === 201 || r.status === 503)).toBe(true);
+    const rows = await rowsOf(inspectionId);
+    expect(rows).toHaveLength(1);
+    const retry = expectStatus(await post(world.inspector.client, attachmentsPath(inspectionId), body, { 'Idempotency-Key': key }), 201);
+    expect(retry.attachment.id).toBe(rows[0].id);
+  });
+
+  it('keeps no key for a refused check-in, so the same key works with a corrected body', async () => {
+    const inspectionId = await inProgressInspection();
+    const key = randomUUID();
+    const tooBig = await post(world.inspector.client, attachmentsPath(inspectionId), { item_key: 'photo', content_type: 'image/jpeg', byte_size: 10 * 1024 * 1024 + 1 }, { 'Idempotency-Key': key });
+    expect(tooBig.status).toBe(413);
+    const fixed = await post(world.inspector.client, attachmentsPath(inspectionId), { item_key: 'photo', content_type: 'image/jpeg', byte_size: JPEG.length }, { 'Idempotency-Key': key });
+    expect(fixed.status).toBe(201);
+    expect(await rowsOf(inspectionId)).toHaveLength(1);
+  });
 });
 
 describe('Storage signs upload URLs only for a pending photo of the caller', () => {
