@@ -84,7 +84,7 @@ export function useOrgLiveUpdates(membership: Membership | undefined, userId: st
 
     let removal: ReturnType<typeof setTimeout> | undefined;
     const watch = watchOrgChannel(orgId, userId, {
-      onChange(change) {
+      onEvent(change) {
         const name = orgName.current ?? 'The organization';
         if (change.event === 'organization_deleted') {
           clearTimeout(removal);

@@ -1,6 +1,4 @@
-import type { Page } from '@schemas/common';
 import { canFillInspection, canScheduleInspections } from '@schemas/inspections';
-import type { Site } from '@schemas/sites';
 import { CalendarPlus } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
@@ -9,14 +7,22 @@ import { Button } from '../../components/ui/button';
 import { useAllPages } from '../../features/inspections/hooks/use-all-pages';
 import { InspectionList, type Choice } from '../../features/inspections/components/inspection-list';
 import { ScheduleInspectionForm } from '../../features/inspections/components/schedule-inspection-form';
+import type { SiteSearch } from '../../features/inspections/components/site-search-select';
 import { useMembers } from '../../features/members/api/get-members';
 import { useSites } from '../../features/sites/api/get-sites';
 import { useTemplates } from '../../features/templates/api/get-templates';
 import { useDebouncedValue } from '../../lib/use-debounced-value';
 import { useOrgRoute } from '../org-context';
 
-function choicesOfSites(pages: Page<Site>[] | undefined): Choice[] {
-  return (pages?.flatMap((page) => page.data) ?? []).map((site) => ({ value: site.id, label: site.name }));
+/** Active sites matching a search typed by the user: an organization may have thousands, too many to list. */
+function useSiteSearch(orgId: string): SiteSearch {
+  const [query, setQuery] = useState('');
+  const sites = useSites(orgId, { q: useDebouncedValue(query), near: null, archived: 'false' });
+  const choices = useMemo<Choice[]>(
+    () => (sites.data?.pages.flatMap((page) => page.data) ?? []).map((site) => ({ value: site.id, label: site.name })),
+    [sites.data],
+  );
+  return { query, onQueryChange: setQuery, choices, more: sites.hasNextPage };
 }
 
 /** `/o/:org/inspections`: the live list, and scheduling for managers. */
@@ -27,18 +33,14 @@ export function InspectionsRoute() {
   const canSchedule = canScheduleInspections(membership.role);
   const [scheduling, setScheduling] = useState(false);
   // The pickers' choices come from the other features; the inspection components take them as plain options.
-  const sites = useSites(orgId, { q: '', near: null, archived: 'false' });
-  // An organization may have thousands of sites: the schedule form searches them rather than listing all.
-  const [siteQuery, setSiteQuery] = useState('');
-  const foundSites = useSites(orgId, { q: useDebouncedValue(siteQuery), near: null, archived: 'false' });
+  const filterSites = useSiteSearch(orgId);
+  const scheduleSites = useSiteSearch(orgId);
   const members = useMembers(orgId);
   const templates = useTemplates(orgId, { q: '', status: 'published' });
   // Members and published templates are few enough to list completely.
   useAllPages(members);
   useAllPages(templates);
 
-  const siteChoices = useMemo(() => choicesOfSites(sites.data?.pages), [sites.data]);
-  const foundSiteChoices = useMemo(() => choicesOfSites(foundSites.data?.pages), [foundSites.data]);
   const assigneeChoices = useMemo<Choice[]>(
     () =>
       (members.data?.pages.flatMap((page) => page.data) ?? [])
@@ -73,10 +75,7 @@ export function InspectionsRoute() {
           <h2 id="schedule-heading">Schedule an inspection</h2>
           <ScheduleInspectionForm
             orgId={orgId}
-            sites={foundSiteChoices}
-            siteQuery={siteQuery}
-            onSiteQueryChange={setSiteQuery}
-            moreSites={foundSites.hasNextPage}
+            sites={scheduleSites}
             templates={templateChoices}
             assignees={assigneeChoices}
             onScheduled={(inspection) => navigate(`/o/${membership.org_slug}/inspections/${inspection.id}`)}
@@ -89,7 +88,7 @@ export function InspectionsRoute() {
         </section>
       ) : null}
       <section className={scheduling ? 'panel' : undefined} aria-label="Inspection list">
-        <InspectionList orgId={orgId} orgSlug={membership.org_slug} userId={userId} sites={siteChoices} assignees={assigneeChoices} />
+        <InspectionList orgId={orgId} orgSlug={membership.org_slug} userId={userId} sites={filterSites} assignees={assigneeChoices} />
       </section>
     </ContentLayout>
   );

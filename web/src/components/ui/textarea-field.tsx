@@ -1,5 +1,5 @@
 import type { ComponentPropsWithRef } from 'react';
-import { useField } from '../../../components/ui/use-field';
+import { useField } from './use-field';
 
 interface TextAreaFieldProps extends Omit<ComponentPropsWithRef<'textarea'>, 'id'> {
   label: string;

@@ -31,7 +31,7 @@ interface AnswerItemProps {
 function rangeHint(item: TemplateItem): string | null {
   if (item.kind !== 'number' || (item.min === null && item.max === null)) return null;
   const unit = item.unit ? ` ${item.unit}` : '';
-  if (item.min !== null && item.max !== null) return `Expected ${item.min}–${item.max}${unit}.`;
+  if (item.min !== null && item.max !== null) return `Expected ${item.min} to ${item.max}${unit}.`;
   return item.min !== null ? `Expected at least ${item.min}${unit}.` : `Expected at most ${item.max}${unit}.`;
 }
 

@@ -7,10 +7,12 @@ import { FormAlert } from '../../../components/ui/form-alert';
 import { LoadMoreButton } from '../../../components/ui/load-more-button';
 import { SelectField } from '../../../components/ui/select-field';
 import { describeError } from '../../../lib/errors';
+import { formatDateTime } from '../../../lib/format';
 import { useInspections, type InspectionFilters } from '../api/get-inspections';
 import type { InspectionStatus } from '../types';
-import { formatDateTime, formatScore } from '../utils/inspection-format';
+import { formatScore } from '../utils/inspection-format';
 import { InspectionStatusBadge, OverdueBadge } from './inspection-status-badge';
+import { SiteSearchSelect, type SiteSearch } from './site-search-select';
 import './inspections.css';
 
 export interface Choice {
@@ -22,8 +24,8 @@ interface InspectionListProps {
   orgId: string;
   orgSlug: string;
   userId: string;
-  /** Sites to filter by (the route reads them). */
-  sites: Choice[];
+  /** Sites to filter by (the route searches them). */
+  sites: SiteSearch;
   /** Members who can be assigned (the route reads them). */
   assignees: Choice[];
 }
@@ -33,6 +35,8 @@ const statusOptions: Choice[] = [{ value: '', label: 'Any status' }, ...INSPECTI
 /** Inspections newest first, filtered; kept live by the organization's channel (org-live-updates). */
 export function InspectionList({ orgId, orgSlug, userId, sites, assignees }: InspectionListProps) {
   const [filters, setFilters] = useState<InspectionFilters>({ status: '', siteId: '', assigneeId: '', overdue: false });
+  // The filtering site stays offered while a new search leaves it out.
+  const [filterSite, setFilterSite] = useState<Choice | undefined>();
   const inspections = useInspections(orgId, filters);
   const rows = inspections.data?.pages.flatMap((page) => page.data) ?? [];
   const filtered = filters.status !== '' || filters.siteId !== '' || filters.assigneeId !== '' || filters.overdue;
@@ -53,12 +57,16 @@ export function InspectionList({ orgId, orgSlug, userId, sites, assignees }: Ins
           value={filters.status}
           onChange={(event) => setFilters({ ...filters, status: event.target.value as InspectionStatus | '' })}
         />
-        <SelectField
-          label="Site"
-          name="site_id"
-          options={[{ value: '', label: 'Any site' }, ...sites]}
+        <SiteSearchSelect
+          search={sites}
+          noneLabel="Any site"
+          selected={filterSite}
           value={filters.siteId}
-          onChange={(event) => setFilters({ ...filters, siteId: event.target.value })}
+          onChange={(event) => {
+            const siteId = event.target.value;
+            if (siteId !== filterSite?.value) setFilterSite(sites.choices.find((choice) => choice.value === siteId));
+            setFilters({ ...filters, siteId });
+          }}
         />
         <SelectField
           label="Assignee"

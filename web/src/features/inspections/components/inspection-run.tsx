@@ -6,11 +6,12 @@ import { useCallback, useMemo, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Accordion, AccordionSection } from '../../../components/ui/accordion';
 import { Button } from '../../../components/ui/button';
+import { formatDateTime, formatDistance } from '../../../lib/format';
 import { draftIsShown, useAnswerAutosave, type OverallSaveState } from '../hooks/use-answer-autosave';
 import { useInspectionLive } from '../hooks/use-inspection-live';
 import type { InspectionDetail } from '../types';
 import { answersByKey, isAnswered } from '../utils/answer-values';
-import { formatDateTime, formatDistance, formatScore } from '../utils/inspection-format';
+import { formatScore } from '../utils/inspection-format';
 import { AnswerItem, initials } from './answer-item';
 import { CancelInspectionControl } from './cancel-inspection-control';
 import { InspectionStatusBadge, OverdueBadge } from './inspection-status-badge';
@@ -182,7 +183,7 @@ export function InspectionRun({ orgId, orgSlug, userId, displayName, role, inspe
         </section>
       ) : null}
 
-      <div className={editable ? 'run-toolbar' : 'visually-hidden'}>
+      <div className={editable ? 'sticky-bar' : 'visually-hidden'}>
         <p className={`save-state save-state-${autosave.overall}`} role="status">
           {saveWords[autosave.overall]}
         </p>

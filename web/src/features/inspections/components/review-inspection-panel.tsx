@@ -1,13 +1,13 @@
-import { useId, useState } from 'react';
+import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';
+import { TextAreaField } from '../../../components/ui/textarea-field';
 import { describeErrorSentence } from '../../../lib/errors';
 import { useReviewInspection } from '../api/review-inspection';
 
 /** A manager's decision on a submitted inspection: approve, or send it back with a note. */
 export function ReviewInspectionPanel({ orgId, inspectionId }: { orgId: string; inspectionId: string }) {
   const review = useReviewInspection();
-  const noteId = useId();
   const [note, setNote] = useState('');
   const [error, setError] = useState<string | undefined>();
   const decide = (decision: 'approve' | 'request_changes') => {
@@ -25,11 +25,16 @@ export function ReviewInspectionPanel({ orgId, inspectionId }: { orgId: string; 
     <section className="panel" aria-labelledby="review-heading">
       <h2 id="review-heading">Review</h2>
       <div className="stack">
-        <div className="field">
-          <label htmlFor={noteId}>Review note</label>
-          <p className="field-hint">Optional when approving; tells the inspector what to change when sending it back.</p>
-          <textarea id={noteId} className="review-note" rows={3} maxLength={2000} value={note} onChange={(event) => setNote(event.target.value)} />
-        </div>
+        <TextAreaField
+          label="Review note"
+          name="review_note"
+          className="review-note"
+          hint="Optional when approving; tells the inspector what to change when sending it back."
+          rows={3}
+          maxLength={2000}
+          value={note}
+          onChange={(event) => setNote(event.target.value)}
+        />
         <FormAlert message={error} />
         <div className="button-row">
           <Button pending={review.isPending && review.variables?.decision === 'approve'} disabled={review.isPending} onClick={() => decide('approve')}>

@@ -8,6 +8,7 @@ import { useValidatedSubmit } from '../../../lib/use-validated-submit';
 import { useCreateInspection } from '../api/create-inspection';
 import type { Inspection, InspectionCreate } from '../types';
 import type { Choice } from './inspection-list';
+import { SiteSearchSelect, type SiteSearch } from './site-search-select';
 
 const scheduleFormSchema = z.object({
   site_id: z.string().min(1, { error: 'Choose a site.' }),
@@ -27,12 +28,7 @@ const scheduleFormSchema = z.object({
 
 interface ScheduleInspectionFormProps {
   orgId: string;
-  /** Active sites matching `siteQuery`. */
-  sites: Choice[];
-  siteQuery: string;
-  onSiteQueryChange: (query: string) => void;
-  /** More sites match than `sites` holds. */
-  moreSites: boolean;
+  sites: SiteSearch;
   /** Published templates only: an inspection pins the latest published version. */
   templates: Choice[];
   /** Members who may fill in inspections. */
@@ -40,7 +36,7 @@ interface ScheduleInspectionFormProps {
   onScheduled: (inspection: Inspection) => void;
 }
 
-export function ScheduleInspectionForm({ orgId, sites, siteQuery, onSiteQueryChange, moreSites, templates, assignees, onScheduled }: ScheduleInspectionFormProps) {
+export function ScheduleInspectionForm({ orgId, sites, templates, assignees, onScheduled }: ScheduleInspectionFormProps) {
   const createInspection = useCreateInspection();
   const idempotency = useIdempotencyKey();
   const { failure, handleSubmit } = useValidatedSubmit(scheduleFormSchema, (body: InspectionCreate, { fail }) =>
@@ -59,23 +55,9 @@ export function ScheduleInspectionForm({ orgId, sites, siteQuery, onSiteQueryCha
   return (
     <form className="form" onSubmit={handleSubmit} noValidate aria-label="Schedule an inspection">
       <FormAlert message={failure?.message} />
-      <TextField
-        // Not "site" in the label: getByLabel('Site') (the select) must stay unambiguous.
-        label="Search by name or address"
-        name="site_query"
-        type="search"
-        value={siteQuery}
-        onChange={(event) => onSiteQueryChange(event.target.value)}
-        // Enter narrows the list; it must not submit a form whose site is not chosen yet.
-        onKeyDown={(event) => {
-          if (event.key === 'Enter') event.preventDefault();
-        }}
-        hint={moreSites ? `Narrows the sites below: only the first ${sites.length} matches are listed.` : 'Narrows the sites below.'}
-      />
-      <SelectField
-        label="Site"
-        name="site_id"
-        options={[{ value: '', label: sites.length === 0 ? (siteQuery.trim() === '' ? 'No active sites' : 'No sites match') : 'Choose a site' }, ...sites]}
+      <SiteSearchSelect
+        search={sites}
+        noneLabel={sites.choices.length === 0 ? (sites.query.trim() === '' ? 'No active sites' : 'No sites match') : 'Choose a site'}
         defaultValue=""
         error={failure?.fieldErrors.site_id}
       />

@@ -3,7 +3,8 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { inspectionQueryOptions } from '../api/get-inspection';
 import type { Answer } from '../types';
 import { mergeAnswers } from './use-answer-autosave';
-import { watchInspectionChannel, type InspectionChannelWatch, type InspectionPresence } from '../utils/inspection-channel';
+import type { PrivateChannelWatch } from '../../../lib/private-channel';
+import { watchInspectionChannel, type AnswerSavedEvent, type InspectionPresence } from '../utils/inspection-channel';
 
 export interface ChangedElsewhere {
   name: string;
@@ -30,7 +31,7 @@ export function useInspectionLive({ orgId, inspectionId, userId, displayName, fo
   const queryClient = useQueryClient();
   const [presences, setPresences] = useState<InspectionPresence[]>([]);
   const [changedElsewhere, setChangedElsewhere] = useState<Map<string, ChangedElsewhere>>(new Map());
-  const watch = useRef<InspectionChannelWatch | null>(null);
+  const watch = useRef<PrivateChannelWatch<InspectionPresence> | null>(null);
   const isEditingRef = useRef(isEditing);
   isEditingRef.current = isEditing;
   const namesRef = useRef(new Map<string, string>());
@@ -38,27 +39,32 @@ export function useInspectionLive({ orgId, inspectionId, userId, displayName, fo
   useEffect(() => {
     const queryKey = inspectionQueryOptions(orgId, inspectionId).queryKey;
     const refetch = () => void queryClient.invalidateQueries({ queryKey });
+    function onAnswerSaved(event: AnswerSavedEvent) {
+      const detail = queryClient.getQueryData(queryKey);
+      const known = detail?.answers.find((answer) => answer.item_key === event.item_key);
+      if (known && known.version >= event.version) return; // our own save, already stored
+      const name =
+        (event.answered_by && namesRef.current.get(event.answered_by)) ??
+        (known?.answered_by === event.answered_by ? known?.answered_by_name : null) ??
+        null;
+      const answer: Answer = { ...event, answered_by_name: name };
+      queryClient.setQueryData(queryKey, (current) => (current ? { ...current, answers: mergeAnswers(current.answers, [answer]) } : current));
+      if (event.answered_by !== userId && isEditingRef.current(event.item_key)) {
+        setChangedElsewhere((current) => new Map(current).set(event.item_key, { name: name ?? 'Someone', at: Date.now() }));
+      }
+    }
     watch.current = watchInspectionChannel(inspectionId, userId, {
-      onAnswerSaved(event) {
-        const detail = queryClient.getQueryData(queryKey);
-        const known = detail?.answers.find((answer) => answer.item_key === event.item_key);
-        if (known && known.version >= event.version) return; // our own save, already stored
-        const name =
-          (event.answered_by && namesRef.current.get(event.answered_by)) ??
-          (known?.answered_by === event.answered_by ? known?.answered_by_name : null) ??
-          null;
-        const answer: Answer = { ...event, answered_by_name: name };
-        queryClient.setQueryData(queryKey, (current) => (current ? { ...current, answers: mergeAnswers(current.answers, [answer]) } : current));
-        if (event.answered_by !== userId && isEditingRef.current(event.item_key)) {
-          setChangedElsewhere((current) => new Map(current).set(event.item_key, { name: name ?? 'Someone', at: Date.now() }));
-        }
+      onEvent(message) {
+        // Transitions and photos change more than the payload says: read the inspection again.
+        if (message.event === 'answer_saved') onAnswerSaved(message.answer);
+        else refetch();
       },
-      onInspectionUpdated: refetch,
-      onAttachmentChanged: refetch,
       onJoined(resumed) {
         // Events sent while away are not replayed.
         if (resumed) refetch();
       },
+      // Refused: the inspection is gone or no longer ours; reading it again says so, and the page then leaves the channel.
+      onRefused: refetch,
       onPresence(next) {
         for (const presence of next) namesRef.current.set(presence.user_id, presence.display_name);
         setPresences(next);

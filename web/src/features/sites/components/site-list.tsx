@@ -7,10 +7,11 @@ import { LoadMoreButton } from '../../../components/ui/load-more-button';
 import { SelectField } from '../../../components/ui/select-field';
 import { TextField } from '../../../components/ui/text-field';
 import { describeError } from '../../../lib/errors';
+import { formatDistance } from '../../../lib/format';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useSites, type ArchivedFilter, type SiteFilters } from '../api/get-sites';
 import { useCurrentPosition } from '../hooks/use-current-position';
-import { formatDistance, hasPosition, openStreetMapUrl } from '../utils/site-format';
+import { hasPosition, openStreetMapUrl } from '../utils/site-format';
 
 const archivedOptions: Array<{ value: ArchivedFilter; label: string }> = [
   { value: 'false', label: 'Active' },

@@ -7,7 +7,7 @@ export function useSiteChangedElsewhere(orgId: string, siteId: string, userId: s
 
   useEffect(() => {
     const watch = watchOrgChannel(orgId, userId, {
-      onChange(change) {
+      onEvent(change) {
         if (change.entity === 'site' && change.id === siteId && change.actor_id !== userId) setChanged(true);
       },
     });

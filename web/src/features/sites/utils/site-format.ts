@@ -9,14 +9,6 @@ export function hasPosition(site: Site): site is Site & { latitude: number; long
   return site.latitude !== null && site.longitude !== null;
 }
 
-const metres = new Intl.NumberFormat(undefined, { style: 'unit', unit: 'meter', maximumFractionDigits: 0 });
-const kilometres = new Intl.NumberFormat(undefined, { style: 'unit', unit: 'kilometer', maximumFractionDigits: 1 });
-
-/** "350 m", "1.2 km". */
-export function formatDistance(distanceM: number): string {
-  return distanceM < 1000 ? metres.format(distanceM) : kilometres.format(distanceM / 1000);
-}
-
 /** The browser's own zone, e.g. "Europe/Paris". */
 export function browserTimeZone(): string {
   return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';

@@ -15,7 +15,7 @@ import { TextField } from '../../../components/ui/text-field';
 import { useField } from '../../../components/ui/use-field';
 import { newOption, type DraftItem, type DraftOption } from '../utils/draft';
 import { itemKindDescriptions, itemKindLabels } from '../utils/template-format';
-import { TextAreaField } from './textarea-field';
+import { TextAreaField } from '../../../components/ui/textarea-field';
 
 export interface ItemEditorProps {
   item: DraftItem;

@@ -7,7 +7,7 @@ import { TextField } from '../../../components/ui/text-field';
 import { useIdempotencyKey } from '../../../lib/idempotency-key';
 import { useValidatedSubmit } from '../../../lib/use-validated-submit';
 import { useCreateTemplate } from '../api/create-template';
-import { TextAreaField } from './textarea-field';
+import { TextAreaField } from '../../../components/ui/textarea-field';
 
 interface NewTemplateFormProps {
   orgId: string;

@@ -28,7 +28,7 @@ import { issuesByPath, placeErrors, sectionsWithErrors } from '../utils/field-er
 import { itemCountText, itemKindLabels } from '../utils/template-format';
 import { itemName } from './item-editor';
 import { SectionEditor, sectionName } from './section-editor';
-import { TextAreaField } from './textarea-field';
+import { TextAreaField } from '../../../components/ui/textarea-field';
 import '../templates.css';
 
 interface TemplateEditorProps {
@@ -390,7 +390,7 @@ export function TemplateEditor({ orgId, template, initialNotice }: TemplateEdito
         </div>
       </section>
 
-      <div className="template-savebar">
+      <div className="sticky-bar template-savebar">
         {blocker.state === 'blocked' ? (
           <div className="template-leave" role="alert">
             <p>You have unsaved changes. Leave this page without saving them?</p>

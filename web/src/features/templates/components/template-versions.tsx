@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { SelectField } from '../../../components/ui/select-field';
 import { describeError } from '../../../lib/errors';
+import { formatDateTime } from '../../../lib/format';
 import { useTemplateVersion } from '../api/get-template-version';
 import { TemplatePreview } from './template-preview';
 
@@ -10,8 +11,6 @@ interface TemplateVersionsProps {
   templateId: string;
   latestVersion: number;
 }
-
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /** The published versions, newest first: pick one to read it as inspections scheduled with it see it. */
 export function TemplateVersions({ orgId, templateId, latestVersion }: TemplateVersionsProps) {
@@ -39,7 +38,7 @@ export function TemplateVersions({ orgId, templateId, latestVersion }: TemplateV
       ) : (
         <div className="stack">
           <p className="muted">
-            {version.data.name} · published {dateTime.format(new Date(version.data.published_at))}
+            {version.data.name} · published {formatDateTime(version.data.published_at)}
           </p>
           <TemplatePreview key={shown} definition={version.data.definition} />
         </div>
