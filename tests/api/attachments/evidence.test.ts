@@ -334,6 +334,12 @@ describe('who may add and remove photos, and when', () => {
     expectProblem(await del(world.inspector.client, `${attachmentsPath(inspectionId)}/${created.attachment.id}`), 409, 'invalid_transition');
     expect(await rowsOf(inspectionId)).toHaveLength(1);
     expect(await objectExists(created.upload.path)).toBe(true);
+    // Nor around the api, straight through Storage, even for the owner.
+    for (const person of [world.inspector, world.owner]) {
+      const { data } = await person.client.storage.from('evidence').remove([created.upload.path]);
+      expect(data ?? []).toEqual([]);
+    }
+    expect(await objectExists(created.upload.path)).toBe(true);
     // Still shown to every member.
     expectStatus(await call(world.viewer.client, `${attachmentsPath(inspectionId)}/${created.attachment.id}/url`), 200);
   });
