@@ -56,3 +56,8 @@ export async function withCaller<T>(principal: Principal, fn: (tx: Tx) => Promis
   });
   return result as T;
 }
+
+/** An `ilike` pattern matching `q` anywhere: `%`, `_` and `\` in a search are literal characters. */
+export function containsPattern(q: string): string {
+  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}

@@ -2,7 +2,7 @@
 // reads them; owners, admins and managers change them. DELETE archives, so inspection history
 // keeps its site; PATCH `archived: false` brings a site back.
 import { z } from 'zod';
-import type { Tx } from '../_shared/db.ts';
+import { containsPattern, type Tx } from '../_shared/db.ts';
 import { ApiError } from '../_shared/errors.ts';
 import { route } from '../_shared/http.ts';
 import { decodeCursor, pageOf } from '../_shared/pagination.ts';
@@ -52,11 +52,6 @@ function columnsOf(body: Partial<Record<(typeof SITE_COLUMNS)[number], unknown>>
   return Object.fromEntries(SITE_COLUMNS.filter((c) => body[c] !== undefined).map((c) => [c, body[c]]));
 }
 
-/** `%`, `_` and `\` in a search are literal characters, not patterns. */
-function likePattern(q: string): string {
-  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 export const listSites = route({
   method: 'GET',
   path: '/orgs/:org/sites',
@@ -75,7 +70,7 @@ export const listSites = route({
         : tx`s.archived_at is null`;
       // The same expression as sites_search_idx, so the trigram index serves it.
       const search = query.q
-        ? tx`(s.name || ' ' || coalesce(s.address, '') || ' ' || coalesce(s.external_ref, '')) ilike ${likePattern(query.q)}`
+        ? tx`(s.name || ' ' || coalesce(s.address, '') || ' ' || coalesce(s.external_ref, '')) ilike ${containsPattern(query.q)}`
         : tx`true`;
       if (!near) {
         return await tx<SiteRow[]>`

@@ -3,7 +3,7 @@
 // them; owners, admins and managers build them. The database numbers versions, keeps them
 // immutable and refuses edits of archived templates; these routes only choose the status code.
 import { z } from 'zod';
-import type { Tx } from '../_shared/db.ts';
+import { containsPattern, type Tx } from '../_shared/db.ts';
 import { ApiError } from '../_shared/errors.ts';
 import { route } from '../_shared/http.ts';
 import { decodeCursor, pageOf } from '../_shared/pagination.ts';
@@ -99,11 +99,6 @@ function statusesOf(status: 'active' | TemplateStatus): TemplateStatus[] {
   return status === 'active' ? ['draft', 'published'] : [status];
 }
 
-/** `%`, `_` and `\` in a search are literal characters, not patterns. */
-function likePattern(q: string): string {
-  return `%${q.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 export const listTemplates = route({
   method: 'GET',
   path: '/orgs/:org/templates',
@@ -117,7 +112,7 @@ export const listTemplates = route({
       return await tx<TemplateRow[]>`
         select ${summaryColumns(tx)} from public.templates
         where templates.org_id = ${params.org} and templates.status = any(${statusesOf(query.status)}::public.template_status[])
-          and ${query.q ? tx`templates.name ilike ${likePattern(query.q)}` : tx`true`}
+          and ${query.q ? tx`templates.name ilike ${containsPattern(query.q)}` : tx`true`}
           and ${after ? tx`(templates.name, templates.id) > (${after[0] as string}, ${after[1] as string}::uuid)` : tx`true`}
         order by templates.name, templates.id
         limit ${query.limit + 1}

@@ -70,6 +70,14 @@ export const pageQuerySchema = z.strictObject({
   cursor: z.string().min(1).max(1024).optional(),
 });
 
+/** `?q=`: a case-insensitive substring search of a list (its SQL side is `containsPattern`). */
+export const searchQuerySchema = z
+  .string()
+  .trim()
+  .max(200, { error: 'Use at most 200 characters.' })
+  .refine((value) => !value.includes('\u0000'), { error: 'Remove the control characters.' })
+  .optional();
+
 /** Every list response: a page of rows and the cursor of the next page (null on the last). */
 export interface Page<T> {
   data: T[];

@@ -1,7 +1,7 @@
 // Sites (`/orgs/{org}/sites`): the places an organization inspects. DELETE archives. The database
 // repeats every rule as a constraint on public.sites.
 import { z } from 'zod';
-import { nameSchema, optionalTextSchema, pageQuerySchema } from './common.ts';
+import { nameSchema, optionalTextSchema, pageQuerySchema, searchQuerySchema } from './common.ts';
 import { geofenceSchema } from './organizations.ts';
 
 export const ADDRESS_MAX_LENGTH = 500;
@@ -84,12 +84,7 @@ export const nearSchema = z
   });
 
 export const siteListQuerySchema = pageQuerySchema.extend({
-  q: z
-    .string()
-    .trim()
-    .max(200, { error: 'Use at most 200 characters.' })
-    .refine((value) => !value.includes('\u0000'), { error: 'Remove the control characters.' })
-    .optional(),
+  q: searchQuerySchema,
   near: nearSchema.optional(),
   /** false (default): active sites; true: archived ones; all: both. */
   archived: z.enum(['false', 'true', 'all'], { error: 'Use archived=false, true or all.' }).default('false'),

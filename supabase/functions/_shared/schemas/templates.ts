@@ -3,7 +3,7 @@
 // union on `kind`, shared by the api function and the editor; the database repeats every rule in
 // private.template_definition_problem (docs/templates.md).
 import { z } from 'zod';
-import { CONTROL_CHARACTERS, nameSchema, optionalTextSchema, pageQuerySchema, type Role } from './common.ts';
+import { CONTROL_CHARACTERS, nameSchema, optionalTextSchema, pageQuerySchema, type Role, searchQuerySchema } from './common.ts';
 
 export const MAX_SECTIONS = 50;
 export const MAX_ITEMS = 500;
@@ -226,12 +226,7 @@ export const templateListQuerySchema = pageQuerySchema.extend({
   status: z
     .enum(['active', ...TEMPLATE_STATUSES], { error: 'Use status=active, draft, published or archived.' })
     .default('active'),
-  q: z
-    .string()
-    .trim()
-    .max(200, { error: 'Use at most 200 characters.' })
-    .refine((value) => !value.includes('\u0000'), { error: 'Remove the control characters.' })
-    .optional(),
+  q: searchQuerySchema,
 });
 
 export type TemplateCreate = z.infer<typeof templateCreateSchema>;
