@@ -118,11 +118,12 @@ export async function benchAnswerSave(): Promise<void> {
                  set_config('request.jwt.claim.role', 'authenticated', true)
         `;
         await tx`select role from public.memberships where org_id = ${org.id} and user_id = (select auth.uid())`;
-        const [locked] = await tx`
-          select l.org_id, l.status, private.inspection_status_label(l.status) as status_label, l.template_version_id, l.assignee_id
-          from private.lock_inspection(${state.id}) l where l.org_id = ${org.id}
+        await tx`
+          select l.org_id, l.status, private.inspection_status_label(l.status) as status_label, l.assignee_id, v.definition
+          from private.lock_inspection(${state.id}) l
+          join public.template_versions v on v.id = l.template_version_id
+          where l.org_id = ${org.id}
         `;
-        await tx`select definition from public.template_versions where id = ${locked.template_version_id}`;
         const current = await tx`
           select a.item_key, a.value, a.note, a.failed, a.answered_by, p.display_name as answered_by_name, a.answered_at, a.version
           from public.answers a left join public.profiles p on p.user_id = a.answered_by
