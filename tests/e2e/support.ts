@@ -1,6 +1,7 @@
 // What the browser tests share: one Chromium per test file, a fresh profile per page, screenshots
 // of a failed flow, and the app's own steps to sign up, sign in and turn on an authenticator.
 import path from 'node:path';
+import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { launchBrowser } from '../support/browser.ts';
@@ -124,4 +125,11 @@ export function phone(position?: { latitude: number; longitude: number }): Brows
 export async function signInToOrganization(page: Page, email: string, orgSlug: string) {
   await submitSignIn(page, email);
   await page.waitForURL(pathIs(`/o/${orgSlug}`));
+}
+
+/** Set-up through the api function (what a test arranges, not what it asserts); throws on any error. */
+export async function api<T>(client: SupabaseClient, route: string, method: 'GET' | 'POST' | 'PATCH' = 'GET', body?: Record<string, unknown>): Promise<T> {
+  const { data, error } = await client.functions.invoke<T>(`api/${route}`, { method, body });
+  if (error) throw new Error(`${method} ${route} failed: ${await error.context?.text?.()}`);
+  return data as T;
 }

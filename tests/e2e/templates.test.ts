@@ -8,7 +8,7 @@ import postgres from 'postgres';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { signedInClient, uniqueEmail } from '../support/clients.ts';
 import { stack } from '../support/stack.ts';
-import { PASSWORD, signInToOrganization, uniqueSuffix, useBrowser } from './support.ts';
+import { api, PASSWORD, signInToOrganization, uniqueSuffix, useBrowser } from './support.ts';
 
 const sql = postgres(stack.DB_URL, { max: 2, onnotice: () => {} });
 const { openPage } = useBrowser();
@@ -16,12 +16,6 @@ const { openPage } = useBrowser();
 afterAll(async () => {
   await sql.end();
 });
-
-async function api<T>(client: SupabaseClient, route: string, method: 'GET' | 'POST' = 'GET', body?: Record<string, unknown>): Promise<T> {
-  const { data, error } = await client.functions.invoke<T>(`api/${route}`, { method, body });
-  if (error) throw new Error(`${method} ${route} failed: ${await error.context?.text?.()}`);
-  return data as T;
-}
 
 interface Editors {
   orgId: string;
