@@ -1,8 +1,9 @@
 -- Live inspections list and dashboard (PRODUCT.md §4, §7 "Realtime"): every new inspection and
 -- every change of its status or scheduling details is broadcast on the organization's topic
 -- `org:<id>` as inspection_created / inspection_updated, with the status, so lists and counts
--- refresh without a reload. Score-only changes (each saved answer) go to `inspection:<id>`
--- instead (docs/realtime.md), so one busy inspection does not flood the whole organization.
+-- refresh without a reload; so is a change in the number of failed items, which the dashboard
+-- counts. Score-only changes (most saved answers) go to `inspection:<id>` only
+-- (docs/realtime.md), so one busy inspection does not flood the whole organization.
 
 -- security definer because it writes realtime.messages, which callers may not insert into.
 create or replace function private.broadcast_inspection_change()
@@ -15,8 +16,8 @@ declare
   action text := case tg_op when 'INSERT' then 'created' else 'updated' end;
 begin
   if tg_op = 'UPDATE'
-     and (to_jsonb(new) - '{score,max_score,failed_count,version,updated_at}'::text[])
-       = (to_jsonb(old) - '{score,max_score,failed_count,version,updated_at}'::text[]) then
+     and (to_jsonb(new) - '{score,max_score,version,updated_at}'::text[])
+       = (to_jsonb(old) - '{score,max_score,version,updated_at}'::text[]) then
     return null;
   end if;
   perform realtime.send(

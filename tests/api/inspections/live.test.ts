@@ -1,6 +1,7 @@
 // Inspections on the organization topic: scheduling and every move are broadcast on org:<id> as
-// inspection_created / inspection_updated with the status, to members only; score-only changes
-// are not (they go to inspection:<id>).
+// inspection_created / inspection_updated with the status, to members only, and so is a change in
+// the number of failed items (a dashboard count); score-only changes are not (they go to
+// inspection:<id>).
 import type { RealtimeChannel, SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
@@ -44,13 +45,18 @@ describe('org:<id> inspection events', () => {
       member.events.find((e) => e.event === 'inspection_updated' && e.payload.id === inspection.id && e.payload.status === 'in_progress'));
     expect(started.payload.actor_id).toBe(world.inspector.userId);
 
-    // A score-only change (as the answers trigger makes it) stays off the organization topic.
+    // A score-only change (as the answers trigger makes it) stays off the organization topic; one
+    // more failed item, which the dashboard counts, does not.
     const before = member.events.length;
     await db()`update public.inspections set score = score + 1 where id = ${inspection.id}`;
+    await db()`update public.inspections set failed_count = failed_count + 1 where id = ${inspection.id}`;
+    const failed = await waitFor('inspection_updated for a failed item', () =>
+      member.events.slice(before).find((e) => e.event === 'inspection_updated' && e.payload.id === inspection.id));
+    expect(failed.payload.status).toBe('in_progress');
     expectStatus(await post(world.manager.client, `${inspectionPath(world.org.id, inspection.id)}/cancel`, undefined), 200);
     const canceled = await waitFor('inspection_updated to canceled', () =>
       member.events.find((e) => e.payload?.id === inspection.id && e.payload.status === 'canceled'));
-    expect(member.events.slice(before)).toEqual([canceled]);
+    expect(member.events.slice(before)).toEqual([failed, canceled]);
     expect(outsider.events).toEqual([]);
   });
 });
