@@ -1,7 +1,9 @@
 // Idempotency-Key for POSTs (PRODUCT.md §7, §9). The key is claimed in the same transaction as
 // the request's own writes, so either both commit or neither does: a failed request leaves no
 // key behind and may simply be retried. A concurrent request with the same key waits on the
-// key's primary key until the first one commits, then replays its response.
+// key's primary key until the first one commits, then replays its response. Routes that commit
+// their own work mid-request (`commitsOwnWork`) claim the key "ahead", in a short transaction of
+// its own, and answer it in another; a duplicate meanwhile is asked to retry in a moment.
 import type { Tx } from './db.ts';
 import { ApiError } from './errors.ts';
 import { idempotencyKeySchema } from './schemas/common.ts';
