@@ -1,7 +1,8 @@
 -- Demo data for local development (`npm run db:reset`, `supabase db reset`). Never runs on a
 -- hosted project. Logins are listed in README.md; every demo password is fieldcheck-demo-1.
 
--- One person per role. Token columns are '' rather than null because GoTrue scans them as strings.
+-- One person per role, and a second inspector so two people can fill the same inspection at once
+-- (README). Token columns are '' rather than null because GoTrue scans them as strings.
 insert into auth.users (instance_id, id, aud, role, email, encrypted_password, email_confirmed_at,
                         confirmation_token, recovery_token, email_change_token_new, email_change,
                         raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
@@ -13,7 +14,8 @@ from (values
   ('d0000000-0000-4000-8000-000000000002'::uuid, 'admin@demo.fieldcheck.test', 'Adam Admin'),
   ('d0000000-0000-4000-8000-000000000003'::uuid, 'manager@demo.fieldcheck.test', 'Maya Manager'),
   ('d0000000-0000-4000-8000-000000000004'::uuid, 'inspector@demo.fieldcheck.test', 'Ivan Inspector'),
-  ('d0000000-0000-4000-8000-000000000005'::uuid, 'viewer@demo.fieldcheck.test', 'Vera Viewer')
+  ('d0000000-0000-4000-8000-000000000005'::uuid, 'viewer@demo.fieldcheck.test', 'Vera Viewer'),
+  ('d0000000-0000-4000-8000-000000000006'::uuid, 'inspector2@demo.fieldcheck.test', 'Iris Inspector')
 ) as demo (id, email, display_name);
 
 insert into auth.identities (provider_id, user_id, identity_data, provider, last_sign_in_at, created_at, updated_at)
@@ -30,7 +32,8 @@ insert into public.memberships (org_id, user_id, role)
 values ('0d000000-0000-4000-8000-000000000001', 'd0000000-0000-4000-8000-000000000002', 'admin'),
        ('0d000000-0000-4000-8000-000000000001', 'd0000000-0000-4000-8000-000000000003', 'manager'),
        ('0d000000-0000-4000-8000-000000000001', 'd0000000-0000-4000-8000-000000000004', 'inspector'),
-       ('0d000000-0000-4000-8000-000000000001', 'd0000000-0000-4000-8000-000000000005', 'viewer');
+       ('0d000000-0000-4000-8000-000000000001', 'd0000000-0000-4000-8000-000000000005', 'viewer'),
+       ('0d000000-0000-4000-8000-000000000001', 'd0000000-0000-4000-8000-000000000006', 'inspector');
 
 -- A dozen places around Puget Sound: restaurants, a central kitchen, warehouses; one archived.
 insert into public.sites (org_id, name, address, latitude, longitude, geofence_m, timezone, external_ref, archived_at, created_by)
@@ -50,22 +53,6 @@ from (values
   ('Everett Distribution Center', '11400 Airport Rd, Everett, WA 98204', 47.9030, -122.2700, 400, 'HF-WH2', null),
   ('Queen Anne Pop-up (closed)', '100 Mercer St, Seattle, WA 98109', 47.6249, -122.3540, 100, 'HF-009', now() - interval '30 days')
 ) as s (name, address, latitude, longitude, geofence_m, external_ref, archived_at);
-
--- A second inspector, so two people can fill the same inspection at once (README).
-insert into auth.users (instance_id, id, aud, role, email, encrypted_password, email_confirmed_at,
-                        confirmation_token, recovery_token, email_change_token_new, email_change,
-                        raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
-values ('00000000-0000-0000-0000-000000000000', 'd0000000-0000-4000-8000-000000000006', 'authenticated', 'authenticated',
-        'inspector2@demo.fieldcheck.test', extensions.crypt('fieldcheck-demo-1', extensions.gen_salt('bf', 10)), now(),
-        '', '', '', '', '{"provider":"email","providers":["email"]}', '{"display_name":"Iris Inspector"}', now(), now());
-
-insert into auth.identities (provider_id, user_id, identity_data, provider, last_sign_in_at, created_at, updated_at)
-values ('d0000000-0000-4000-8000-000000000006', 'd0000000-0000-4000-8000-000000000006',
-        '{"sub":"d0000000-0000-4000-8000-000000000006","email":"inspector2@demo.fieldcheck.test","email_verified":true}',
-        'email', now(), now(), now());
-
-insert into public.memberships (org_id, user_id, role)
-values ('0d000000-0000-4000-8000-000000000001', 'd0000000-0000-4000-8000-000000000006', 'inspector');
 
 -- Templates, inspections and answers are written as the demo people who would write them (JWT
 -- claims set as the api sets them), so their triggers, audit entries and "by" columns read true.
@@ -800,13 +787,12 @@ from (values
 ) as i (id, site_ref, template_id, title, assignee_id, due_in)
 join public.sites s on s.org_id = '0d000000-0000-4000-8000-000000000001' and s.external_ref = i.site_ref;
 
--- A passing answer for every item but photos, as `person`; the items in `failing` fail.
-create function pg_temp.answer_all(inspection uuid, person uuid, failing text[]) returns void language plpgsql as $$
+-- A passing answer for every item but photos, by whoever the seed acts as; the items in `failing` fail.
+create function pg_temp.answer_all(inspection uuid, failing text[]) returns void language plpgsql as $$
 declare
   item jsonb;
   answer jsonb;
 begin
-  perform pg_temp.act_as(person);
   for item in
     select i from public.inspections n
     join public.template_versions v on v.id = n.template_version_id,
@@ -851,19 +837,18 @@ insert into public.answers (inspection_id, item_key, value) values
 -- Submitted: the Central Kitchen walk, started 600 m away (outside its geofence, flagged).
 update public.inspections set status = 'in_progress', start_latitude = 47.5534, start_longitude = -122.3215, start_accuracy_m = 30
 where id = '1e000000-0000-4000-8000-000000000004';
-select pg_temp.answer_all('1e000000-0000-4000-8000-000000000004', 'd0000000-0000-4000-8000-000000000004', '{doors-open-easily,extinguisher-pressure}');
+select pg_temp.answer_all('1e000000-0000-4000-8000-000000000004', '{doors-open-easily,extinguisher-pressure}');
 update public.inspections set status = 'submitted' where id = '1e000000-0000-4000-8000-000000000004';
 
 -- Kent warehouse (to be approved) and Fremont (to be sent back), both by Iris.
 select pg_temp.act_as('d0000000-0000-4000-8000-000000000006');
 update public.inspections set status = 'in_progress', start_latitude = 47.41435, start_longitude = -122.24195, start_accuracy_m = 8
 where id = '1e000000-0000-4000-8000-000000000005';
-select pg_temp.answer_all('1e000000-0000-4000-8000-000000000005', 'd0000000-0000-4000-8000-000000000006', '{}');
+select pg_temp.answer_all('1e000000-0000-4000-8000-000000000005', '{}');
 update public.inspections set status = 'submitted' where id = '1e000000-0000-4000-8000-000000000005';
-select pg_temp.act_as('d0000000-0000-4000-8000-000000000006');
 update public.inspections set status = 'in_progress', start_latitude = 47.65105, start_longitude = -122.35045, start_accuracy_m = 10
 where id = '1e000000-0000-4000-8000-000000000006';
-select pg_temp.answer_all('1e000000-0000-4000-8000-000000000006', 'd0000000-0000-4000-8000-000000000006', '{reach-in-fridge-temp,no-expired-stock}');
+select pg_temp.answer_all('1e000000-0000-4000-8000-000000000006', '{reach-in-fridge-temp,no-expired-stock}');
 update public.inspections set status = 'submitted' where id = '1e000000-0000-4000-8000-000000000006';
 
 -- Maya reviews: Kent approved, Fremont sent back; Everett canceled (site closed this week).

@@ -198,13 +198,13 @@ grant execute on function private.answer_failed(jsonb, jsonb) to authenticated, 
 -- server roles without a user. security definer because taking the row lock needs update rights
 -- on inspections, which fillers do not have; the membership check stands in for RLS.
 create or replace function private.lock_inspection(inspection_id uuid)
-returns table (org_id uuid, status public.inspection_status, template_version_id uuid, assignee_id uuid, version integer)
+returns table (org_id uuid, status public.inspection_status, template_version_id uuid, assignee_id uuid)
 language sql
 volatile
 security definer
 set search_path = ''
 as $$
-  select i.org_id, i.status, i.template_version_id, i.assignee_id, i.version
+  select i.org_id, i.status, i.template_version_id, i.assignee_id
   from public.inspections i
   where i.id = inspection_id
     and ((select auth.uid()) is null or i.org_id in (select private.org_ids_of_current_user()))

@@ -74,16 +74,12 @@ comment on function private.broadcast_inspection_progress() is
 
 revoke all on function private.broadcast_inspection_progress() from public, anon, authenticated;
 
+-- Every update bumps the version (private.enforce_inspection_transition), so a change of status
+-- or score is always a change of version too.
 create trigger inspections_broadcast_progress
   after update on public.inspections
   for each row
-  when (
-    old.status is distinct from new.status
-    or old.score is distinct from new.score
-    or old.max_score is distinct from new.max_score
-    or old.failed_count is distinct from new.failed_count
-    or old.version is distinct from new.version
-  )
+  when (old.version is distinct from new.version)
   execute function private.broadcast_inspection_progress();
 
 -- The inspection a realtime topic names: only when the topic is exactly `inspection:` and a

@@ -21,19 +21,6 @@ $$;
 create function pg_temp.item_problem(item jsonb) returns text language sql immutable as $$
   select private.template_definition_problem(pg_temp.one_section(jsonb_build_array(item)));
 $$;
--- The message and detail of the error a statement raises (null when it succeeds).
-create function pg_temp.error_of(query text) returns text language plpgsql as $$
-declare
-  message text;
-  detail text;
-begin
-  execute query;
-  return null;
-exception when others then
-  get stacked diagnostics message = message_text, detail = pg_exception_detail;
-  return message || coalesce(' ' || detail, '');
-end;
-$$;
 
 -- Every kind once, with its settings in use.
 create temp table fixtures on commit drop as
@@ -105,7 +92,7 @@ select throws_ok($$insert into public.templates (org_id, name, revision) select 
 select throws_ok($$insert into public.templates (org_id, name, created_by) select org_a, 'Credited', viewer from actors$$,
   '42501', null, 'a template cannot be credited to another user');
 select throws_ok($$insert into public.templates (org_id, name) select org_b, 'Into B' from actors$$, '42501', null, 'the owner of A cannot create a template in B');
-select is(pg_temp.error_of($$insert into public.templates (org_id, name, definition) select org_a, 'Bad', '{"sections": [{"key": "s"}]}' from actors$$),
+select is(tests.error_of($$insert into public.templates (org_id, name, definition) select org_a, 'Bad', '{"sections": [{"key": "s"}]}' from actors$$),
   'validation_failed {"field" : "definition.sections.0.title", "message" : "Add this field."}',
   'a bad definition is refused as a form error on its path');
 select tests.reset_role();
@@ -149,7 +136,7 @@ select throws_ok($$update public.templates set latest_version = 1 where id = (se
 select throws_ok($$update public.templates set org_id = org_b from actors where id = t_a$$, '42501', null, 'a template cannot move to another organization');
 select throws_ok($$update public.templates set status = 'published' where id = (select t_a from actors)$$,
   '23514', null, 'a draft cannot be marked published without publishing a version');
-select is(pg_temp.error_of($$update public.templates set definition = '{"sections": [], "extra": 1}' where id = (select t_a from actors)$$),
+select is(tests.error_of($$update public.templates set definition = '{"sections": [], "extra": 1}' where id = (select t_a from actors)$$),
   'validation_failed {"field" : "definition.extra", "message" : "This field is not allowed."}', 'an edit to a bad definition is refused on its path');
 
 -- Publish: an insert naming the template; the database numbers it and copies the draft.
@@ -191,11 +178,11 @@ select results_eq($$select version, definition from public.template_versions whe
   'versions 1, 2 and 3 exist without gaps, version 1 still the definition it was published with');
 select results_eq($$select status::text, latest_version, revision from public.templates where id = (select t_a from actors)$$,
   $$values ('published', 3, 6)$$, 'the template points at version 3; publishing did not bump the revision');
-select is(pg_temp.error_of($$insert into public.template_versions (template_id) select empty_a from actors$$),
+select is(tests.error_of($$insert into public.template_versions (template_id) select empty_a from actors$$),
   'validation_failed {"field" : "definition", "message" : "Add at least one item before publishing."}', 'a template without items cannot be published');
 select throws_ok($$update public.templates set status = 'draft' where id = (select t_a from actors)$$, 'P0001', 'invalid_transition',
   'a published template cannot go back to draft');
-select is(pg_temp.error_of($$update public.templates set status = 'draft' where id = (select t_a from actors)$$),
+select is(tests.error_of($$update public.templates set status = 'draft' where id = (select t_a from actors)$$),
   'invalid_transition {"thing" : "template", "status" : "published", "verb" : "returned to draft"}', '... and says so about the template');
 select tests.reset_role();
 select throws_ok($$update public.templates set latest_version = 2 where id = (select t_a from actors)$$,
@@ -240,11 +227,11 @@ select results_eq($$update public.templates set status = 'archived' where id = (
 select tests.act_as((select owner from actors));
 select results_eq($$update public.templates set status = 'archived' where name = 'By owner' returning status::text$$,
   $$values ('archived')$$, 'the owner archives a template');
-select is(pg_temp.error_of($$update public.templates set name = 'Revived' where id = (select t_a from actors)$$),
+select is(tests.error_of($$update public.templates set name = 'Revived' where id = (select t_a from actors)$$),
   'invalid_transition {"thing" : "template", "status" : "archived", "verb" : "edited"}', 'an archived template cannot be edited');
-select is(pg_temp.error_of($$update public.templates set status = 'published' where id = (select t_a from actors)$$),
+select is(tests.error_of($$update public.templates set status = 'published' where id = (select t_a from actors)$$),
   'invalid_transition {"thing" : "template", "status" : "archived", "verb" : "edited"}', 'an archived template cannot be unarchived');
-select is(pg_temp.error_of($$insert into public.template_versions (template_id) select t_a from actors$$),
+select is(tests.error_of($$insert into public.template_versions (template_id) select t_a from actors$$),
   'invalid_transition {"thing" : "template", "status" : "archived", "verb" : "published"}', 'an archived template cannot be published');
 select tests.reset_role();
 select throws_ok($$update public.templates set name = 'Superuser revived' where id = (select t_a from actors)$$, 'P0001', 'invalid_transition',

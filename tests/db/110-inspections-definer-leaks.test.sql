@@ -7,24 +7,11 @@
 begin;
 select plan(9);
 
-create temp table actors on commit drop as select * from tests.create_org_matrix('110g');
-alter table actors add column b_archived_site uuid, add column site uuid, add column template uuid, add column version_id uuid, add column inspection uuid;
-with created as (insert into public.sites (org_id, name) select org_a, 'Depot' from actors returning id)
-update actors set site = (select id from created);
-with created as (
-  insert into public.templates (org_id, name, definition)
-  select org_a, 'Walk', '{"sections":[{"key":"s","title":"S","items":[
-    {"key":"floor","kind":"pass_fail","label":"Floor clean","help":null,"required":true,"weight":1}]}]}'
-  from actors returning id
-)
-update actors set template = (select id from created);
-with created as (insert into public.template_versions (template_id) select template from actors returning id)
-update actors set version_id = (select id from created);
-with created as (insert into public.inspections (org_id, site_id, template_id) select org_a, site, template from actors returning id)
-update actors set inspection = (select id from created);
-set local session_replication_role = replica;
-update public.inspections set status = 'in_progress', started_at = now() where id = (select inspection from actors);
-set local session_replication_role = origin;
+create temp table actors on commit drop as
+  select m.*, p.* from tests.create_org_matrix('110g') m, tests.create_published_template(m.org_a, '[
+    {"key":"floor","kind":"pass_fail","label":"Floor clean","help":null,"required":true,"weight":1}]') p;
+alter table actors add column b_archived_site uuid, add column inspection uuid;
+update actors set inspection = tests.create_inspection(org_a, site, template);
 with created as (insert into public.sites (org_id, name, archived_at) select org_b, 'Closed depot B', now() from actors returning id)
 update actors set b_archived_site = (select id from created);
 grant select on actors to anon, authenticated, service_role;

@@ -6,37 +6,17 @@
 begin;
 select plan(13);
 
-create temp table actors on commit drop as select * from tests.create_org_matrix('110t');
-alter table actors add column site uuid, add column template uuid;
-with created as (insert into public.sites (org_id, name) select org_a, 'Depot' from actors returning id)
-update actors set site = (select id from created);
 -- One optional item, so a submission never waits for answers here.
-with created as (
-  insert into public.templates (org_id, name, definition)
-  select org_a, 'Walk', '{"sections":[{"key":"s","title":"S","items":[{"key":"note","kind":"text","label":"Note","help":null,"required":false,"weight":0}]}]}'
-  from actors returning id
-)
-update actors set template = (select id from created);
-insert into public.template_versions (org_id, template_id, version, name, definition)
-select org_a, template, 1, 'Walk', '{}' from actors;
+create temp table actors on commit drop as
+  select m.*, p.* from tests.create_org_matrix('110t') m, tests.create_published_template(m.org_a,
+    '[{"key":"note","kind":"text","label":"Note","help":null,"required":false,"weight":0}]') p;
 
--- A fresh inspection of A placed straight in `status`, past the triggers (replica mode).
-create function tests.inspection_in(status public.inspection_status, assignee uuid default null)
+-- A fresh unassigned inspection of A placed straight in `status`, past the triggers (replica mode).
+create function tests.inspection_in(status public.inspection_status)
 returns uuid
-language plpgsql
+language sql
 as $$
-declare
-  created uuid;
-begin
-  insert into public.inspections (org_id, site_id, template_id, assignee_id)
-  select org_a, site, template, assignee from actors returning id into created;
-  perform set_config('session_replication_role', 'replica', true);
-  update public.inspections set status = inspection_in.status,
-    started_at = case when inspection_in.status <> 'scheduled' then now() - interval '1 hour' end
-  where id = created;
-  perform set_config('session_replication_role', 'origin', true);
-  return created;
-end;
+  select tests.create_inspection(org_a, site, template, inspection_in.status) from actors;
 $$;
 
 -- What happens when `actor` writes status = `target` on `inspection`: ok, no row (RLS hid it)

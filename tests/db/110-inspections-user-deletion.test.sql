@@ -7,19 +7,11 @@
 begin;
 select plan(11);
 
-create temp table actors on commit drop as select * from tests.create_org_matrix('110d');
-alter table actors add column site uuid, add column template uuid, add column inspection uuid;
-with created as (insert into public.sites (org_id, name) select org_a, 'Kitchen' from actors returning id)
-update actors set site = (select id from created);
-with created as (
-  insert into public.templates (org_id, name, definition)
-  select org_a, 'Audit', '{"sections": [{"key": "s", "title": "Section", "items": [
+create temp table actors on commit drop as
+  select m.*, p.* from tests.create_org_matrix('110d') m, tests.create_published_template(m.org_a, '[
     {"key": "pf", "kind": "pass_fail", "label": "Floor clean", "help": null, "required": true, "weight": 1},
-    {"key": "photo", "kind": "photo", "label": "Photos", "help": null, "required": false, "weight": 0, "max_photos": 5}]}]}'
-  from actors returning id
-)
-update actors set template = (select id from created);
-insert into public.template_versions (template_id) select template from actors;
+    {"key": "photo", "kind": "photo", "label": "Photos", "help": null, "required": false, "weight": 0, "max_photos": 5}]') p;
+alter table actors add column inspection uuid;
 grant select, update on actors to authenticated;
 
 -- Scheduled by the manager, assigned to the inspector, who starts, answers, adds a photo and submits.

@@ -6,21 +6,13 @@
 begin;
 select plan(23);
 
-create temp table actors on commit drop as select * from tests.create_org_matrix('120l');
-alter table actors add column site_a uuid, add column inspection uuid, add column other_inspection uuid;
-with s as (insert into public.sites (org_id, name) select org_a, 'Live kitchen' from actors returning id) update actors set site_a = (select id from s);
-create temp table templates on commit drop as select null::uuid as id;
-with t as (
-  insert into public.templates (org_id, name, definition) select org_a, 'Live audit', '{"sections":[{"key":"main","title":"Main","items":[
+create temp table actors on commit drop as
+  select m.*, p.* from tests.create_org_matrix('120l') m, tests.create_published_template(m.org_a, '[
     {"key":"pf","kind":"pass_fail","label":"Floor clean","help":null,"required":false,"weight":2},
-    {"key":"remarks","kind":"text","label":"Remarks","help":null,"required":false,"weight":0}]}]}' from actors
-  returning id)
-update templates set id = (select id from t);
-insert into public.template_versions (template_id) select id from templates;
-with i as (insert into public.inspections (org_id, site_id, template_id) select org_a, site_a, (select id from templates) from actors returning id)
-update actors set inspection = (select id from i);
-with i as (insert into public.inspections (org_id, site_id, template_id) select org_a, site_a, (select id from templates) from actors returning id)
-update actors set other_inspection = (select id from i);
+    {"key":"remarks","kind":"text","label":"Remarks","help":null,"required":false,"weight":0}]') p;
+alter table actors add column inspection uuid, add column other_inspection uuid;
+update actors set inspection = tests.create_inspection(org_a, site, template, 'scheduled'),
+                  other_inspection = tests.create_inspection(org_a, site, template, 'scheduled');
 grant select on actors to authenticated;
 
 -- Which extensions `who` may receive on `topic`: probe rows as the superuser, read as the caller.

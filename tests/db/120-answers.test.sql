@@ -7,69 +7,40 @@
 begin;
 select plan(69);
 
-create temp table actors on commit drop as select * from tests.create_org_matrix('120');
-alter table actors add column inspector2 uuid, add column site_a uuid, add column site_b uuid,
-  add column version_a uuid, add column version_b uuid;
-update actors set inspector2 = tests.create_user('inspector2-120@example.test', 'Iris 120');
-select tests.add_member(org_a, inspector2, 'inspector') from actors;
-
-create temp table definition on commit drop as select '{"sections":[{"key":"main","title":"Main","items":[
+create temp table items on commit drop as select '[
   {"key":"pf","kind":"pass_fail","label":"Floor clean","help":null,"required":true,"weight":2},
   {"key":"yn","kind":"yes_no","label":"Locked","help":null,"required":true,"weight":1,"fail_on":"no"},
   {"key":"temp","kind":"number","label":"Temperature","help":null,"required":true,"weight":3,"min":0,"max":5,"unit":"°C"},
   {"key":"remarks","kind":"text","label":"Remarks","help":null,"required":false,"weight":4},
   {"key":"clean","kind":"single_choice","label":"Cleanliness","help":null,"required":false,"weight":5,"options":["Good","Poor"],"failing_options":["Poor"]},
   {"key":"photo","kind":"photo","label":"Kitchen","help":null,"required":false,"weight":0,"max_photos":2}
-]}]}'::jsonb as d;
+]'::jsonb as value;
+create temp table actors on commit drop as
+  select m.*, a.site as site_a, a.template as template_a, b.site as site_b, b.template as template_b
+  from tests.create_org_matrix('120') m,
+       tests.create_published_template(m.org_a, (select value from items)) a,
+       tests.create_published_template(m.org_b, (select value from items)) b;
+alter table actors add column inspector2 uuid;
+update actors set inspector2 = tests.create_user('inspector2-120@example.test', 'Iris 120');
+select tests.add_member(org_a, inspector2, 'inspector') from actors;
 
-with s as (insert into public.sites (org_id, name) select org_a, 'Kitchen A' from actors returning id) update actors set site_a = (select id from s);
-with s as (insert into public.sites (org_id, name) select org_b, 'Kitchen B' from actors returning id) update actors set site_b = (select id from s);
-create temp table templates (org_id uuid, template_id uuid) on commit drop;
-with t as (
-  insert into public.templates (org_id, name, definition)
-  select o, 'Audit', (select d from definition) from actors, unnest(array[org_a, org_b]) o
-  returning org_id, id)
-insert into templates select org_id, id from t;
--- Publishing: a version row for the template, which its trigger fills from the draft.
-insert into public.template_versions (template_id) select template_id from templates;
-
--- One inspection per case: name → id.
+-- One inspection per case: name → id. In progress unless named after another status, which it is
+-- placed in directly: this file is about answers.
 create temp table insp (name text primary key, id uuid) on commit drop;
-grant select on actors, insp, definition to anon, authenticated;
-create function pg_temp.schedule(name text, org uuid, site uuid, assignee uuid) returns void language sql as $$
-  with i as (
-    insert into public.inspections (org_id, site_id, template_id, assignee_id)
-    select org, site, t.template_id, assignee from templates t where t.org_id = org
-    returning id)
-  insert into insp select name, i.id from i;
+grant select on actors, insp to anon, authenticated;
+create function pg_temp.schedule(name text, org uuid, site uuid, template uuid, assignee uuid default null,
+                                 status public.inspection_status default 'in_progress') returns void language sql as $$
+  insert into insp values (name, tests.create_inspection(org, site, template, status, assignee));
 $$;
-select pg_temp.schedule('open', org_a, site_a, null) from actors;
-select pg_temp.schedule('mine', org_a, site_a, inspector) from actors;
-select pg_temp.schedule('theirs', org_a, site_a, inspector2) from actors;
-select pg_temp.schedule('scores', org_a, site_a, null) from actors;
-select pg_temp.schedule('second', org_a, site_a, null) from actors;
-select pg_temp.schedule('org_b', org_b, site_b, null) from actors;
-update public.inspections set status = 'in_progress' where id in (select id from insp);
--- One inspection in each other status, moved there directly: this file is about answers.
-select pg_temp.schedule(s, org_a, site_a, null) from actors, unnest('{scheduled,submitted,changes_requested,approved,canceled}'::text[]) s;
-set local session_replication_role = replica;
-update public.inspections i set status = insp.name::public.inspection_status from insp
-  where i.id = insp.id and insp.name in ('submitted', 'changes_requested', 'approved', 'canceled');
-set local session_replication_role = origin;
+select pg_temp.schedule('open', org_a, site_a, template_a) from actors;
+select pg_temp.schedule('mine', org_a, site_a, template_a, inspector) from actors;
+select pg_temp.schedule('theirs', org_a, site_a, template_a, inspector2) from actors;
+select pg_temp.schedule('scores', org_a, site_a, template_a) from actors;
+select pg_temp.schedule('second', org_a, site_a, template_a) from actors;
+select pg_temp.schedule('org_b', org_b, site_b, template_b) from actors;
+select pg_temp.schedule(s, org_a, site_a, template_a, status => s::public.inspection_status)
+from actors, unnest('{scheduled,submitted,changes_requested,approved,canceled}'::text[]) s;
 
--- The message and detail of the error a statement raises (null when it succeeds).
-create function pg_temp.error_of(query text) returns text language plpgsql as $$
-declare
-  message text;
-  detail text;
-begin
-  execute query;
-  return null;
-exception when others then
-  get stacked diagnostics message = message_text, detail = pg_exception_detail;
-  return message || coalesce(' ' || detail, '');
-end;
-$$;
 create function pg_temp.answer_sql(inspection text, item_key text, value text) returns text language sql as $$
   select format('insert into public.answers (inspection_id, item_key, value) values (%L, %L, %L::jsonb)',
                 (select id from insp where name = inspection), item_key, value);
@@ -86,15 +57,15 @@ select results_eq(
     where inspection_id = (select id from insp where name = 'open') and item_key = 'pf'$$,
   $$select org_a, '"fail"'::jsonb, true, 2::numeric, inspector, 1 from actors$$,
   'the new answer gets the organization, failed, the item''s weight, its author and version 1');
-select is(pg_temp.error_of(pg_temp.answer_sql('open', 'nope', '"pass"')),
+select is(tests.error_of(pg_temp.answer_sql('open', 'nope', '"pass"')),
   'validation_failed {"field" : "item_key", "message" : "This item is not in the inspection''s template."}',
   'an item that is not in the pinned version is refused on item_key');
-select is(pg_temp.error_of(pg_temp.answer_sql('open', 'temp', '"warm"')),
+select is(tests.error_of(pg_temp.answer_sql('open', 'temp', '"warm"')),
   'validation_failed {"field" : "value", "message" : "Enter a number."}', 'a value that does not fit its item is refused on value');
-select is(pg_temp.error_of(pg_temp.answer_sql('open', 'photo', '"x.jpg"')),
+select is(tests.error_of(pg_temp.answer_sql('open', 'photo', '"x.jpg"')),
   'validation_failed {"field" : "value", "message" : "Add photos as attachments; a photo item has no value."}',
   'a photo item takes no value');
-select is(pg_temp.error_of(pg_temp.answer_sql('open', 'clean', '"Fine"')),
+select is(tests.error_of(pg_temp.answer_sql('open', 'clean', '"Fine"')),
   'validation_failed {"field" : "value", "message" : "Choose one of the options."}', 'a choice that is not an option is refused');
 select lives_ok(
   format($$insert into public.answers (org_id, inspection_id, item_key, value, note) values (%L, %L, 'temp', '9', 'Too warm')$$,
@@ -163,24 +134,24 @@ select is((select count(*)::int from public.audit_log where entity = 'answers'
 
 -- Frozen outside in_progress: every other status refuses new answers and changes.
 select tests.act_as((select owner from actors));
-select is(pg_temp.error_of(pg_temp.answer_sql('scheduled', 'pf', '"pass"')),
+select is(tests.error_of(pg_temp.answer_sql('scheduled', 'pf', '"pass"')),
   'invalid_transition {"status" : "scheduled", "verb" : "answered"}', 'a scheduled inspection cannot be answered');
-select is(pg_temp.error_of(pg_temp.answer_sql('submitted', 'pf', '"pass"')),
+select is(tests.error_of(pg_temp.answer_sql('submitted', 'pf', '"pass"')),
   'invalid_transition {"status" : "submitted", "verb" : "answered"}', 'a submitted inspection cannot be answered');
-select is(pg_temp.error_of(pg_temp.answer_sql('changes_requested', 'pf', '"pass"')),
+select is(tests.error_of(pg_temp.answer_sql('changes_requested', 'pf', '"pass"')),
   'invalid_transition {"status" : "sent back for changes", "verb" : "answered"}', 'an inspection sent back cannot be answered before it is continued');
-select is(pg_temp.error_of(pg_temp.answer_sql('approved', 'pf', '"pass"')),
+select is(tests.error_of(pg_temp.answer_sql('approved', 'pf', '"pass"')),
   'invalid_transition {"status" : "approved", "verb" : "answered"}', 'an approved inspection cannot be answered');
-select is(pg_temp.error_of(pg_temp.answer_sql('canceled', 'pf', '"pass"')),
+select is(tests.error_of(pg_temp.answer_sql('canceled', 'pf', '"pass"')),
   'invalid_transition {"status" : "canceled", "verb" : "answered"}', 'a canceled inspection cannot be answered');
 select tests.reset_role();
 set local session_replication_role = replica;
 update public.inspections set status = 'submitted' where id = (select id from insp where name = 'second');
 set local session_replication_role = origin;
 select tests.act_as((select owner from actors));
-select is(pg_temp.error_of(format($$update public.answers set value = '"fail"' where inspection_id = %L$$, (select id from insp where name = 'second'))),
+select is(tests.error_of(format($$update public.answers set value = '"fail"' where inspection_id = %L$$, (select id from insp where name = 'second'))),
   'invalid_transition {"status" : "submitted", "verb" : "answered"}', 'an answer of a submitted inspection cannot be changed');
-select is(pg_temp.error_of(format($$update public.answers set note = 'Late note' where inspection_id = %L$$, (select id from insp where name = 'second'))),
+select is(tests.error_of(format($$update public.answers set note = 'Late note' where inspection_id = %L$$, (select id from insp where name = 'second'))),
   'invalid_transition {"status" : "submitted", "verb" : "answered"}', '... nor its note');
 select tests.reset_role();
 select is((select count(*)::int from public.answers where inspection_id in (select id from insp where name in

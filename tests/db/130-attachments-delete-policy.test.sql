@@ -5,23 +5,11 @@
 begin;
 select plan(10);
 
-create temp table actors on commit drop as select * from tests.create_org_matrix('130d');
-alter table actors add column site uuid, add column template uuid, add column inspection uuid;
-with created as (insert into public.sites (org_id, name) select org_a, 'Kitchen' from actors returning id)
-update actors set site = (select id from created);
-with created as (
-  insert into public.templates (org_id, name, definition)
-  select org_a, 'Audit', '{"sections": [{"key": "s", "title": "Section", "items": [
-    {"key": "photo", "kind": "photo", "label": "Photos", "help": null, "required": false, "weight": 0, "max_photos": 5}]}]}'
-  from actors returning id
-)
-update actors set template = (select id from created);
-insert into public.template_versions (template_id) select template from actors;
-with created as (insert into public.inspections (org_id, site_id, template_id) select org_a, site, template from actors returning id)
-update actors set inspection = (select id from created);
-set local session_replication_role = replica;
-update public.inspections set status = 'in_progress', started_at = now() where id = (select inspection from actors);
-set local session_replication_role = origin;
+create temp table actors on commit drop as
+  select m.*, p.* from tests.create_org_matrix('130d') m, tests.create_published_template(m.org_a, '[
+    {"key": "photo", "kind": "photo", "label": "Photos", "help": null, "required": false, "weight": 0, "max_photos": 5}]') p;
+alter table actors add column inspection uuid;
+update actors set inspection = tests.create_inspection(org_a, site, template);
 grant select on actors to authenticated;
 
 -- Two attached photos and one file of the organization's folder that no attachment names.

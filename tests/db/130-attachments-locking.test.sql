@@ -8,29 +8,15 @@ select plan(8);
 
 create extension if not exists pgrowlocks with schema extensions;
 
-create temp table actors on commit drop as select * from tests.create_org_matrix('130l');
-alter table actors add column site uuid, add column template uuid, add column adding uuid, add column confirming uuid,
-  add column removing uuid;
-with created as (insert into public.sites (org_id, name) select org_a, 'Kitchen' from actors returning id)
-update actors set site = (select id from created);
-with created as (
-  insert into public.templates (org_id, name, definition)
-  select org_a, 'Audit', '{"sections": [{"key": "s", "title": "Section", "items": [
-    {"key": "photo", "kind": "photo", "label": "Photos", "help": null, "required": true, "weight": 0, "max_photos": 5}]}]}'
-  from actors returning id
-)
-update actors set template = (select id from created);
-insert into public.template_versions (template_id) select template from actors;
-with created as (insert into public.inspections (org_id, site_id, template_id, title) select org_a, site, template, 'Adding' from actors returning id)
-update actors set adding = (select id from created);
-with created as (insert into public.inspections (org_id, site_id, template_id, title) select org_a, site, template, 'Confirming' from actors returning id)
-update actors set confirming = (select id from created);
-with created as (insert into public.inspections (org_id, site_id, template_id, title) select org_a, site, template, 'Removing' from actors returning id)
-update actors set removing = (select id from created);
-
--- In progress, and a pending photo on two of them, past the triggers (replica mode): no lock yet.
+create temp table actors on commit drop as
+  select m.*, p.* from tests.create_org_matrix('130l') m, tests.create_published_template(m.org_a, '[
+    {"key": "photo", "kind": "photo", "label": "Photos", "help": null, "required": true, "weight": 0, "max_photos": 5}]') p;
+alter table actors add column adding uuid, add column confirming uuid, add column removing uuid;
+-- In progress past the triggers (replica mode), and so is a pending photo on two of them: no lock yet.
+update actors set adding = tests.create_inspection(org_a, site, template, title => 'Adding'),
+                  confirming = tests.create_inspection(org_a, site, template, title => 'Confirming'),
+                  removing = tests.create_inspection(org_a, site, template, title => 'Removing');
 set local session_replication_role = replica;
-update public.inspections set status = 'in_progress', started_at = now() where org_id = (select org_a from actors);
 insert into public.attachments (org_id, inspection_id, item_key, object_path, content_type, byte_size, uploaded_by)
 select org_a, i.id, 'photo', org_a || '/' || i.id || '/photo/' || gen_random_uuid() || '.jpg', 'image/jpeg', 10, inspector
 from actors, public.inspections i where i.id in (confirming, removing);

@@ -7,45 +7,29 @@
 begin;
 select plan(52);
 
-create temp table actors on commit drop as select * from tests.create_org_matrix('130');
+-- In each organization a template with a roomy photo item, a photo item that takes two, and an
+-- item that is no photo.
+create temp table items on commit drop as select '[
+  {"key": "photo", "kind": "photo", "label": "Photos", "help": null, "required": false, "weight": 0, "max_photos": 10},
+  {"key": "pair", "kind": "photo", "label": "Two photos", "help": null, "required": false, "weight": 0, "max_photos": 2},
+  {"key": "check", "kind": "pass_fail", "label": "Check", "help": null, "required": false, "weight": 1}
+]'::jsonb as value;
+create temp table actors on commit drop as
+  select m.*, a.site as site_a, a.template as template_a, b.site as site_b, b.template as template_b
+  from tests.create_org_matrix('130') m,
+       tests.create_published_template(m.org_a, (select value from items)) a,
+       tests.create_published_template(m.org_b, (select value from items)) b;
 alter table actors
-  add column inspector2 uuid, add column site_a uuid, add column site_b uuid, add column template_a uuid,
-  add column template_b uuid, add column insp_open uuid, add column insp_other uuid, add column insp_sched uuid,
+  add column inspector2 uuid, add column insp_open uuid, add column insp_other uuid, add column insp_sched uuid,
   add column insp_b uuid;
 update actors set inspector2 = tests.create_user('inspector2-130@example.test', 'Inspector two 130');
 select tests.add_member(org_a, inspector2, 'inspector') from actors;
 
-with created as (insert into public.sites (org_id, name) select org_a, 'Kitchen A' from actors returning id)
-update actors set site_a = (select id from created);
-with created as (insert into public.sites (org_id, name) select org_b, 'Kitchen B' from actors returning id)
-update actors set site_b = (select id from created);
-
--- A template with a roomy photo item, a photo item that takes two, and an item that is no photo.
-create temp table definition on commit drop as select '{"sections": [{"key": "s", "title": "Section", "items": [
-  {"key": "photo", "kind": "photo", "label": "Photos", "help": null, "required": false, "weight": 0, "max_photos": 10},
-  {"key": "pair", "kind": "photo", "label": "Two photos", "help": null, "required": false, "weight": 0, "max_photos": 2},
-  {"key": "check", "kind": "pass_fail", "label": "Check", "help": null, "required": false, "weight": 1}
-]}]}'::jsonb as value;
-with created as (insert into public.templates (org_id, name, definition) select org_a, 'Audit A', (select value from definition) from actors returning id)
-update actors set template_a = (select id from created);
-with created as (insert into public.templates (org_id, name, definition) select org_b, 'Audit B', (select value from definition) from actors returning id)
-update actors set template_b = (select id from created);
--- Publishing: the version copies the draft (the templates' own trigger fills it in).
-insert into public.template_versions (template_id) select template_a from actors;
-insert into public.template_versions (template_id) select template_b from actors;
-
-with created as (insert into public.inspections (org_id, site_id, template_id) select org_a, site_a, template_a from actors returning id)
-update actors set insp_open = (select id from created);
-with created as (insert into public.inspections (org_id, site_id, template_id, assignee_id) select org_a, site_a, template_a, inspector2 from actors returning id)
-update actors set insp_other = (select id from created);
-with created as (insert into public.inspections (org_id, site_id, template_id) select org_a, site_a, template_a from actors returning id)
-update actors set insp_sched = (select id from created);
-with created as (insert into public.inspections (org_id, site_id, template_id) select org_b, site_b, template_b from actors returning id)
-update actors set insp_b = (select id from created);
--- Straight to in progress: the transitions have their own tests.
-set local session_replication_role = replica;
-update public.inspections set status = 'in_progress' where id in (select insp_open from actors union all select insp_other from actors union all select insp_b from actors);
-set local session_replication_role = origin;
+-- Straight to in progress but one: the transitions have their own tests.
+update actors set insp_open = tests.create_inspection(org_a, site_a, template_a),
+                  insp_other = tests.create_inspection(org_a, site_a, template_a, assignee => inspector2),
+                  insp_sched = tests.create_inspection(org_a, site_a, template_a, 'scheduled'),
+                  insp_b = tests.create_inspection(org_b, site_b, template_b);
 grant select on actors to anon, authenticated;
 
 -- The path of a new photo of an inspection's item.

@@ -1,0 +1,68 @@
+-- Fixtures for the template, inspection, answer and photo tests. Like the organization fixtures
+-- they write as the superuser, so call them before acting as anyone.
+
+-- A site of the organization and a template whose one section holds `items`, published as
+-- version 1 (the version's own trigger copies the draft).
+create or replace function tests.create_published_template(org uuid, items jsonb)
+returns table (site uuid, template uuid, version_id uuid)
+language plpgsql
+as $$
+declare
+  new_site uuid;
+  new_template uuid;
+  new_version uuid;
+begin
+  insert into public.sites (org_id, name) values (org, 'Kitchen') returning id into new_site;
+  insert into public.templates (org_id, name, definition)
+  values (org, 'Audit', jsonb_build_object('sections', jsonb_build_array(
+    jsonb_build_object('key', 's', 'title', 'Section', 'items', items))))
+  returning id into new_template;
+  insert into public.template_versions (template_id) values (new_template) returning id into new_version;
+  return query select new_site, new_template, new_version;
+end;
+$$;
+
+-- An inspection of the template placed straight in `status` past the transition rules (replica
+-- mode), started an hour ago unless scheduled: for files about what a state allows, not how it
+-- is reached.
+create or replace function tests.create_inspection(org uuid, site uuid, template uuid,
+                                                   status public.inspection_status default 'in_progress',
+                                                   assignee uuid default null, title text default null)
+returns uuid
+language plpgsql
+as $$
+declare
+  created uuid;
+begin
+  insert into public.inspections (org_id, site_id, template_id, assignee_id, title)
+  values (org, site, template, assignee, title)
+  returning id into created;
+  if status <> 'scheduled' then
+    perform set_config('session_replication_role', 'replica', true);
+    update public.inspections i set status = create_inspection.status, started_at = now() - interval '1 hour'
+    where i.id = created;
+    perform set_config('session_replication_role', 'origin', true);
+  end if;
+  return created;
+end;
+$$;
+
+-- The message and detail of the error a statement raises (null when it succeeds), as the api
+-- reads them: 'validation_failed {"field" : …, "message" : …}'.
+create or replace function tests.error_of(statement text)
+returns text
+language plpgsql
+as $$
+declare
+  message text;
+  detail text;
+begin
+  execute statement;
+  return null;
+exception when others then
+  get stacked diagnostics message = message_text, detail = pg_exception_detail;
+  return message || coalesce(' ' || detail, '');
+end;
+$$;
+
+grant execute on all functions in schema tests to anon, authenticated, service_role;
