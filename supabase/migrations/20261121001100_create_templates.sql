@@ -463,28 +463,8 @@ begin
 end;
 $$;
 
--- template_created / template_updated on `org:<id>`, like the organization's other entities,
--- with the status so lists can move the template between their tabs without a reload.
-create or replace function private.broadcast_template_change()
-returns trigger
-language plpgsql
-security definer
-set search_path = ''
-as $$
-declare
-  row_data public.templates := coalesce(new, old);
-  action text := case tg_op when 'INSERT' then 'created' when 'UPDATE' then 'updated' else 'deleted' end;
-begin
-  perform realtime.send(
-    jsonb_build_object('entity', 'template', 'action', action, 'id', row_data.id, 'org_id', row_data.org_id,
-                       'actor_id', (select auth.uid()), 'at', now(), 'status', row_data.status),
-    'template_' || action, 'org:' || row_data.org_id::text, true);
-  return null;
-end;
-$$;
-
 revoke all on function private.prepare_template(), private.guard_template_change(), private.copy_draft_into_version(),
-  private.point_template_at_version(), private.refuse_template_version_change(), private.broadcast_template_change()
+  private.point_template_at_version(), private.refuse_template_version_change()
   from public, anon, authenticated;
 
 create trigger templates_prepare
@@ -507,9 +487,10 @@ create trigger templates_write_audit_log
   after insert or update or delete on public.templates
   for each row execute function private.write_audit_log();
 
+-- template_created / template_updated on `org:<id>`, with the status (20261121001050).
 create trigger templates_broadcast_change
   after insert or update or delete on public.templates
-  for each row execute function private.broadcast_template_change();
+  for each row execute function private.broadcast_organization_change();
 
 -- Before-row triggers fire in name order: the copy fills org_id before the MFA check reads it.
 create trigger template_versions_copy_draft
