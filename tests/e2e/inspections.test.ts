@@ -3,13 +3,11 @@
 // on phone-sized touch screens run it together, live, with a photo, up to submission. Users, the
 // organization and the site are made through the API, memberships straight in the database;
 // everything asserted happens in the UI.
-import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Locator, Page } from 'playwright-core';
 import postgres from 'postgres';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { signedInClient, uniqueEmail } from '../support/clients.ts';
 import { stack } from '../support/stack.ts';
-import { api, orgNav, PASSWORD, pathIs, phone, signInToOrganization, UI_TIMEOUT, uniqueSuffix, useBrowser } from './support.ts';
+import { api, isFocused, orgNav, pathIs, person, phone, signInToOrganization, UI_TIMEOUT, uniqueSuffix, useBrowser, type Person } from './support.ts';
 
 const sql = postgres(stack.DB_URL, { max: 2, onnotice: () => {} });
 const { openPage } = useBrowser();
@@ -17,13 +15,6 @@ const { openPage } = useBrowser();
 afterAll(async () => {
   await sql.end();
 });
-
-interface Person {
-  id: string;
-  email: string;
-  name: string;
-  client: SupabaseClient;
-}
 
 // The site's position, and the phones' a few metres from it (well inside the geofence).
 const SITE_POSITION = { latitude: 51.5072, longitude: -0.1276 };
@@ -38,11 +29,6 @@ interface Crew {
   manager: Person;
   inspectorA: Person;
   inspectorB: Person;
-}
-
-async function person(label: string, displayName: string): Promise<Person> {
-  const user = await signedInClient({ email: uniqueEmail(label), password: PASSWORD, displayName });
-  return { id: user.user.id, email: user.email, name: displayName, client: user.client };
 }
 
 /** An owner's organization with a site that has a position, a manager and two inspectors. */
@@ -102,7 +88,7 @@ async function addItem(region: Locator, kind: string, position: number): Promise
   const item = region.getByRole('group', { name: `Item ${position} · ${kind}`, exact: true });
   await item.waitFor();
   // Focus goes to the new item's label, ready to type.
-  await expect.poll(() => item.getByLabel('Label', { exact: true }).evaluate((input) => input === document.activeElement)).toBe(true);
+  await expect.poll(() => isFocused(item.getByLabel('Label', { exact: true }))).toBe(true);
   return item;
 }
 
@@ -149,7 +135,7 @@ describe('inspections in the web app', () => {
 
     await manager.getByRole('button', { name: 'Add section' }).click();
     const title = manager.getByLabel('Section title');
-    await expect.poll(() => title.evaluate((input) => input === document.activeElement)).toBe(true);
+    await expect.poll(() => isFocused(title)).toBe(true);
     await title.fill('Kitchen');
     const kitchen = manager.getByRole('region', { name: /^Kitchen/ });
 

@@ -2,9 +2,10 @@
 // of a failed flow, and the app's own steps to sign up, sign in and turn on an authenticator.
 import path from 'node:path';
 import type { SupabaseClient } from '@supabase/supabase-js';
-import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { launchBrowser } from '../support/browser.ts';
+import { signedInClient, uniqueEmail } from '../support/clients.ts';
 import { stack } from '../support/stack.ts';
 import { totpFor } from '../support/totp.ts';
 
@@ -132,4 +133,22 @@ export async function api<T>(client: SupabaseClient, route: string, method: 'GET
   const { data, error } = await client.functions.invoke<T>(`api/${route}`, { method, body });
   if (error) throw new Error(`${method} ${route} failed: ${await error.context?.text?.()}`);
   return data as T;
+}
+
+export interface Person {
+  id: string;
+  email: string;
+  name: string;
+  client: SupabaseClient;
+}
+
+/** A new user, signed in through the API, whose display name is `displayName`. */
+export async function person(label: string, displayName: string): Promise<Person> {
+  const user = await signedInClient({ email: uniqueEmail(label), password: PASSWORD, displayName });
+  return { id: user.user.id, email: user.email, name: displayName, client: user.client };
+}
+
+/** Whether the element is the page's focused one. */
+export async function isFocused(locator: Locator): Promise<boolean> {
+  return locator.evaluate((element) => element === document.activeElement);
 }

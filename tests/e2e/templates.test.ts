@@ -2,13 +2,11 @@
 // accordion driven from the keyboard, problems show beside the field they are about, and only
 // managers get an editor. The organization, its members and the templates are made through the
 // API and SQL; everything asserted happens in the UI.
-import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Locator, Page } from 'playwright-core';
 import postgres from 'postgres';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { signedInClient, uniqueEmail } from '../support/clients.ts';
 import { stack } from '../support/stack.ts';
-import { api, PASSWORD, signInToOrganization, uniqueSuffix, useBrowser } from './support.ts';
+import { api, isFocused, person, signInToOrganization, uniqueSuffix, useBrowser, type Person } from './support.ts';
 
 const sql = postgres(stack.DB_URL, { max: 2, onnotice: () => {} });
 const { openPage } = useBrowser();
@@ -20,22 +18,22 @@ afterAll(async () => {
 interface Editors {
   orgId: string;
   slug: string;
-  manager: { email: string; client: SupabaseClient };
-  inspector: { email: string };
+  manager: Person;
+  inspector: Person;
 }
 
 /** An owner's organization with a manager and an inspector. */
 async function organization(): Promise<Editors> {
   const suffix = uniqueSuffix();
-  const owner = await signedInClient({ email: uniqueEmail('tpl-owner'), password: PASSWORD, displayName: `Ada Owner ${suffix}` });
-  const manager = await signedInClient({ email: uniqueEmail('tpl-manager'), password: PASSWORD, displayName: `Ben Manager ${suffix}` });
-  const inspector = await signedInClient({ email: uniqueEmail('tpl-inspector'), password: PASSWORD, displayName: `Ivy Inspector ${suffix}` });
+  const owner = await person('tpl-owner', `Ada Owner ${suffix}`);
+  const manager = await person('tpl-manager', `Ben Manager ${suffix}`);
+  const inspector = await person('tpl-inspector', `Ivy Inspector ${suffix}`);
   const org = await api<{ id: string; slug: string }>(owner.client, 'orgs', 'POST', { name: `Template Works ${suffix}` });
   await sql`
     insert into public.memberships (org_id, user_id, role)
-    values (${org.id}, ${manager.user.id}, 'manager'), (${org.id}, ${inspector.user.id}, 'inspector')
+    values (${org.id}, ${manager.id}, 'manager'), (${org.id}, ${inspector.id}, 'inspector')
   `;
-  return { orgId: org.id, slug: org.slug, manager: { email: manager.email, client: manager.client }, inspector: { email: inspector.email } };
+  return { orgId: org.id, slug: org.slug, manager, inspector };
 }
 
 const twoSections = {
@@ -67,10 +65,6 @@ async function openTemplate(page: Page, editors: Editors, email: string, templat
   await signInToOrganization(page, email, editors.slug);
   await page.goto(`/o/${editors.slug}/templates/${template.id}`);
   await page.getByRole('heading', { level: 1, name: template.name }).waitFor();
-}
-
-async function isFocused(locator: Locator): Promise<boolean> {
-  return locator.evaluate((element) => element === document.activeElement);
 }
 
 /** The text of the elements that describe a control (its hint and error), by aria-describedby. */

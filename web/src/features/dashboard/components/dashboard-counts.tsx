@@ -6,7 +6,6 @@ import { describeError } from '../../../lib/errors';
 import { useDashboard } from '../api/get-dashboard';
 import './dashboard.css';
 
-
 /** Inspections by status, overdue work and failed items this week; refreshed live by org events. */
 export function DashboardCounts({ orgId, inspectionsPath }: { orgId: string; inspectionsPath: string }) {
   const dashboard = useDashboard(orgId);

@@ -1,6 +1,7 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
 import { apiPath, callApi } from '../../../lib/api';
-import type { Inspection, InspectionDetail } from '../types';
+import type { Answer, Inspection, InspectionDetail } from '../types';
+import { mergeAnswers } from '../utils/answer-values';
 import { inspectionKeys } from './get-inspections';
 
 /** `GET /orgs/{org}/inspections/{id}`: the inspection with its pinned template, answers and photos. */
@@ -22,4 +23,16 @@ export function storeSavedInspection(queryClient: QueryClient, orgId: string, in
     detail ? { ...detail, ...inspection, template: detail.template, answers: detail.answers, attachments: detail.attachments } : detail,
   );
   return queryClient.invalidateQueries({ queryKey: inspectionKeys.lists(orgId) });
+}
+
+/** Saved answer rows (and the inspection's new score, when the save returned it) into the cached inspection. */
+export function storeAnswers(queryClient: QueryClient, orgId: string, inspectionId: string, answers: Answer[], inspection?: Partial<Inspection>) {
+  queryClient.setQueryData(inspectionQueryOptions(orgId, inspectionId).queryKey, (detail) =>
+    detail ? { ...detail, ...inspection, answers: mergeAnswers(detail.answers, answers) } : detail,
+  );
+}
+
+/** Reads the inspection again, after a change no event or answer carries whole (a transition, a photo). */
+export function refetchInspection(queryClient: QueryClient, orgId: string, inspectionId: string) {
+  return queryClient.invalidateQueries({ queryKey: inspectionQueryOptions(orgId, inspectionId).queryKey });
 }

@@ -15,7 +15,6 @@ export const inspectionKeys = {
   all: (orgId: string) => ['inspections', orgId] as const,
   lists: (orgId: string) => ['inspections', orgId, 'list'] as const,
   list: (orgId: string, filters: InspectionFilters) => ['inspections', orgId, 'list', filters] as const,
-  details: (orgId: string) => ['inspections', orgId, 'detail'] as const,
   detail: (orgId: string, inspectionId: string) => ['inspections', orgId, 'detail', inspectionId] as const,
   attachmentUrl: (orgId: string, attachmentId: string) => ['inspections', orgId, 'attachment-url', attachmentId] as const,
 };

@@ -1,5 +1,7 @@
 import { itemFails, type TemplateItem } from '@schemas/templates';
 import { useEffect, useId, useState } from 'react';
+import { numberField } from '../../../lib/validation';
+import { passFailChoices, yesNoChoices, type AnswerChoice } from '../utils/answer-values';
 import { SignaturePad } from './signature-pad';
 
 export interface AnswerInputProps {
@@ -16,18 +18,8 @@ export interface AnswerInputProps {
   onChange: (value: unknown, immediate: boolean) => void;
 }
 
-const passFailChoices = [
-  { value: 'pass', label: 'Pass' },
-  { value: 'fail', label: 'Fail' },
-  { value: 'na', label: 'N/A' },
-];
-const yesNoChoices = [
-  { value: 'yes', label: 'Yes' },
-  { value: 'no', label: 'No' },
-];
-
 /** Big toggle buttons; tapping the chosen one again clears the answer. */
-function ToggleChoices({ item, choices, value, labelId, describedBy, disabled, onChange }: AnswerInputProps & { choices: typeof passFailChoices }) {
+function ToggleChoices({ item, choices, value, labelId, describedBy, disabled, onChange }: AnswerInputProps & { choices: AnswerChoice[] }) {
   return (
     <div className="answer-toggles" role="group" aria-labelledby={labelId} aria-describedby={describedBy}>
       {choices.map((choice) => (
@@ -69,10 +61,8 @@ function NumberInput({ item, value, controlId, describedBy, invalid, disabled, o
         aria-describedby={describedBy}
         onChange={(event) => {
           setText(event.target.value);
-          const trimmed = event.target.value.trim();
-          const number = Number(trimmed.replace(',', '.'));
           // Not a number: kept as text so the schema says what is wrong.
-          onChange(trimmed === '' ? null : Number.isFinite(number) ? number : trimmed, false);
+          onChange(numberField(event.target.value, null), false);
         }}
       />
       {unit ? <span className="answer-unit">{unit}</span> : null}

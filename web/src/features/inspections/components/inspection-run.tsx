@@ -59,7 +59,9 @@ export function InspectionRun({ orgId, orgSlug, userId, displayName, role, inspe
     if (draftIsShown(draft)) return draft.state === 'invalid' ? null : draft.value;
     return answers.get(item.key)?.value ?? null;
   };
-  const answered = (item: TemplateItem) => isAnswered(item, valueOf(item), inspection.attachments);
+  // Once per render: the progress, the summary and "next unanswered" all read it.
+  const answeredKeys = new Set(items.filter((item) => isAnswered(item, valueOf(item), inspection.attachments)).map((item) => item.key));
+  const answered = (item: TemplateItem) => answeredKeys.has(item.key);
   const missing = items.filter((item) => item.required && !answered(item));
 
   function showItem(itemKey: string) {

@@ -6,7 +6,7 @@ import { FormAlert } from '../../../components/ui/form-alert';
 import { describeErrorSentence } from '../../../lib/errors';
 import { useQueryClient } from '@tanstack/react-query';
 import { deleteAttachment, useAttachmentUrl } from '../api/attachments';
-import { inspectionQueryOptions } from '../api/get-inspection';
+import { refetchInspection } from '../api/get-inspection';
 import { usePhotoUpload } from '../hooks/use-photo-upload';
 import type { Attachment } from '../types';
 
@@ -51,7 +51,7 @@ export function PhotoEvidence({ orgId, inspectionId, item, attachments, editable
       setError(describeErrorSentence(cause));
     } finally {
       setDeleting(null);
-      void queryClient.invalidateQueries({ queryKey: inspectionQueryOptions(orgId, inspectionId).queryKey });
+      void refetchInspection(queryClient, orgId, inspectionId);
     }
   }
 

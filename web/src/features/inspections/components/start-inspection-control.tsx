@@ -4,7 +4,7 @@ import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { describeErrorSentence } from '../../../lib/errors';
 import { useStartInspection } from '../api/start-inspection';
-import { locateForStart } from '../hooks/use-start-location';
+import { locateForStart } from '../utils/start-location';
 import type { Inspection } from '../types';
 
 interface StartInspectionControlProps {

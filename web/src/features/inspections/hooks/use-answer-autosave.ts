@@ -1,9 +1,9 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiError, describeError } from '../../../lib/errors';
-import { inspectionQueryOptions } from '../api/get-inspection';
+import { refetchInspection, storeAnswers } from '../api/get-inspection';
 import { saveAnswers } from '../api/save-answers';
-import type { Answer, SavedAnswers, TemplateItem } from '../types';
+import type { Answer, TemplateItem } from '../types';
 import { answerValueProblem } from '../utils/answer-values';
 
 // Typing pauses this long before an item is saved; a toggle is saved as quickly.
@@ -38,16 +38,6 @@ export function draftIsShown(draft: ItemDraft | undefined): draft is ItemDraft {
   return draft !== undefined && draft.state !== 'saved';
 }
 
-/** Puts saved rows into the cached inspection, newest version winning. */
-export function mergeAnswers(answers: Answer[], incoming: Answer[]): Answer[] {
-  const byKey = new Map(answers.map((answer) => [answer.item_key, answer]));
-  for (const answer of incoming) {
-    const known = byKey.get(answer.item_key);
-    if (!known || known.version <= answer.version) byKey.set(answer.item_key, { ...answer, answered_by_name: answer.answered_by_name ?? known?.answered_by_name ?? null });
-  }
-  return [...byKey.values()];
-}
-
 /**
  * Autosave of the run page: each item is saved on its own, a moment after its last change, with
  * the answer version it was edited from; a stale save keeps both values for the user to choose.
@@ -70,24 +60,6 @@ export function useAnswerAutosave({ orgId, inspectionId, items, answers }: Optio
     draftsRef.current = next;
     setDrafts(next);
   }, []);
-
-  const storeSaved = useCallback(
-    (saved: SavedAnswers) => {
-      queryClient.setQueryData(inspectionQueryOptions(orgId, inspectionId).queryKey, (detail) =>
-        detail ? { ...detail, ...saved.inspection, answers: mergeAnswers(detail.answers, saved.answers) } : detail,
-      );
-    },
-    [queryClient, orgId, inspectionId],
-  );
-
-  const storeCurrent = useCallback(
-    (current: Answer[]) => {
-      queryClient.setQueryData(inspectionQueryOptions(orgId, inspectionId).queryKey, (detail) =>
-        detail ? { ...detail, answers: mergeAnswers(detail.answers, current) } : detail,
-      );
-    },
-    [queryClient, orgId, inspectionId],
-  );
 
   // The save of an item, after its timer; a ref so the timers always call the current one.
   const sendRef = useRef<(itemKey: string) => Promise<void>>(async () => undefined);
@@ -116,7 +88,7 @@ export function useAnswerAutosave({ orgId, inspectionId, items, answers }: Optio
         const saved = await saveAnswers(orgId, inspectionId, [
           { item_key: itemKey, value: draft.value, note: draft.note, base_version: draft.baseVersion },
         ]);
-        storeSaved(saved);
+        storeAnswers(queryClient, orgId, inspectionId, saved.answers, saved.inspection);
         setSavedOnce(true);
         const row = saved.answers.find((answer) => answer.item_key === itemKey);
         const edited = (revisions.current.get(itemKey) ?? 0) !== revision;
@@ -133,7 +105,7 @@ export function useAnswerAutosave({ orgId, inspectionId, items, answers }: Optio
           const latest = next.get(itemKey) ?? draft;
           if (failure.code === 'stale_version') {
             const theirs = (problem?.current as Answer[] | undefined)?.find((answer) => answer.item_key === itemKey);
-            if (theirs) storeCurrent([theirs]);
+            if (theirs) storeAnswers(queryClient, orgId, inspectionId, [theirs]);
             next.set(itemKey, { ...latest, state: 'conflict', theirs, error: undefined });
           } else if (failure.code === 'validation_failed') {
             const message = Object.values(failure.fieldErrors)[0] ?? failure.message;
@@ -142,13 +114,13 @@ export function useAnswerAutosave({ orgId, inspectionId, items, answers }: Optio
             next.set(itemKey, { ...latest, state: 'failed', error: failure.message });
           }
         });
-        if (failure.code === 'invalid_transition') void queryClient.invalidateQueries({ queryKey: inspectionQueryOptions(orgId, inspectionId).queryKey });
+        if (failure.code === 'invalid_transition') void refetchInspection(queryClient, orgId, inspectionId);
       } finally {
         inFlight.current.delete(itemKey);
         if (draftsRef.current.get(itemKey)?.state === 'pending') schedule(itemKey, 0);
       }
     },
-    [orgId, inspectionId, storeSaved, storeCurrent, update, queryClient, schedule],
+    [orgId, inspectionId, update, queryClient, schedule],
   );
   sendRef.current = send;
 

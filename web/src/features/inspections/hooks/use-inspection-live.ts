@@ -1,8 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { inspectionQueryOptions } from '../api/get-inspection';
+import { inspectionQueryOptions, refetchInspection, storeAnswers } from '../api/get-inspection';
 import type { Answer } from '../types';
-import { mergeAnswers } from './use-answer-autosave';
 import type { PrivateChannelWatch } from '../../../lib/private-channel';
 import { watchInspectionChannel, type AnswerSavedEvent, type InspectionPresence } from '../utils/inspection-channel';
 
@@ -37,10 +36,9 @@ export function useInspectionLive({ orgId, inspectionId, userId, displayName, fo
   const namesRef = useRef(new Map<string, string>());
 
   useEffect(() => {
-    const queryKey = inspectionQueryOptions(orgId, inspectionId).queryKey;
-    const refetch = () => void queryClient.invalidateQueries({ queryKey });
+    const refetch = () => void refetchInspection(queryClient, orgId, inspectionId);
     function onAnswerSaved(event: AnswerSavedEvent) {
-      const detail = queryClient.getQueryData(queryKey);
+      const detail = queryClient.getQueryData(inspectionQueryOptions(orgId, inspectionId).queryKey);
       const known = detail?.answers.find((answer) => answer.item_key === event.item_key);
       if (known && known.version >= event.version) return; // our own save, already stored
       const name =
@@ -48,7 +46,7 @@ export function useInspectionLive({ orgId, inspectionId, userId, displayName, fo
         (known?.answered_by === event.answered_by ? known?.answered_by_name : null) ??
         null;
       const answer: Answer = { ...event, answered_by_name: name };
-      queryClient.setQueryData(queryKey, (current) => (current ? { ...current, answers: mergeAnswers(current.answers, [answer]) } : current));
+      storeAnswers(queryClient, orgId, inspectionId, [answer]);
       if (event.answered_by !== userId && isEditingRef.current(event.item_key)) {
         setChangedElsewhere((current) => new Map(current).set(event.item_key, { name: name ?? 'Someone', at: Date.now() }));
       }

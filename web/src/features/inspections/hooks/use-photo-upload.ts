@@ -6,7 +6,7 @@ import { describeErrorSentence } from '../../../lib/errors';
 import { newIdempotencyKey } from '../../../lib/idempotency-key';
 import { supabase } from '../../../lib/supabase';
 import { confirmAttachment, createAttachment, uploadToSignedUrl } from '../api/attachments';
-import { inspectionQueryOptions } from '../api/get-inspection';
+import { refetchInspection } from '../api/get-inspection';
 
 /** The photo's type by its first bytes, as the server checks it: a renamed file is caught before uploading. */
 async function photoType(file: File) {
@@ -42,7 +42,7 @@ export function usePhotoUpload(orgId: string, inspectionId: string, itemKey: str
     setUploads((current) => [...current, { id, fileName: file.name, step: 'requesting', sent: 0, size: file.size }]);
     const contentType = await photoType(file);
     if (!contentType) return set(id, { step: 'failed', error: errorCatalogue.unsupported_media_type.title });
-    if (file.size > MAX_PHOTO_BYTES) return set(id, { step: 'failed', error: formatWording(errorCatalogue.payload_too_large.title, { n: 10 }) });
+    if (file.size > MAX_PHOTO_BYTES) return set(id, { step: 'failed', error: formatWording(errorCatalogue.payload_too_large.title, { n: MAX_PHOTO_BYTES / (1024 * 1024) }) });
     try {
       const { attachment, upload } = await createAttachment(orgId, inspectionId, { item_key: itemKey, content_type: contentType, byte_size: file.size });
       set(id, { step: 'uploading' });
@@ -61,7 +61,7 @@ export function usePhotoUpload(orgId: string, inspectionId: string, itemKey: str
     } catch (error) {
       set(id, { step: 'failed', error: describeErrorSentence(error) });
     } finally {
-      void queryClient.invalidateQueries({ queryKey: inspectionQueryOptions(orgId, inspectionId).queryKey });
+      void refetchInspection(queryClient, orgId, inspectionId);
     }
   }
 

@@ -13,16 +13,33 @@ export function isAnswered(item: TemplateItem, value: unknown, attachments: Atta
   return value !== null && value !== undefined;
 }
 
-const passFailWords: Record<string, string> = { pass: 'Pass', fail: 'Fail', na: 'N/A' };
+export interface AnswerChoice {
+  value: string;
+  label: string;
+}
+
+export const passFailChoices: AnswerChoice[] = [
+  { value: 'pass', label: 'Pass' },
+  { value: 'fail', label: 'Fail' },
+  { value: 'na', label: 'N/A' },
+];
+export const yesNoChoices: AnswerChoice[] = [
+  { value: 'yes', label: 'Yes' },
+  { value: 'no', label: 'No' },
+];
+
+function choiceLabel(choices: AnswerChoice[], value: unknown): string {
+  return choices.find((choice) => choice.value === value)?.label ?? String(value);
+}
 
 /** A value in words, for "Ada saved: …". */
 export function describeValue(item: TemplateItem, value: unknown): string {
   if (value === null || value === undefined) return 'no answer';
   switch (item.kind) {
     case 'pass_fail':
-      return passFailWords[String(value)] ?? String(value);
+      return choiceLabel(passFailChoices, value);
     case 'yes_no':
-      return value === 'yes' ? 'Yes' : 'No';
+      return choiceLabel(yesNoChoices, value);
     case 'number':
       return item.unit ? `${String(value)} ${item.unit}` : String(value);
     case 'multi_choice':
@@ -39,4 +56,14 @@ export function describeValue(item: TemplateItem, value: unknown): string {
 /** The answers of an inspection by item key. */
 export function answersByKey(answers: Answer[]): Map<string, Answer> {
   return new Map(answers.map((answer) => [answer.item_key, answer]));
+}
+
+/** Saved rows put into an inspection's answers, newest version winning. */
+export function mergeAnswers(answers: Answer[], incoming: Answer[]): Answer[] {
+  const byKey = answersByKey(answers);
+  for (const answer of incoming) {
+    const known = byKey.get(answer.item_key);
+    if (!known || known.version <= answer.version) byKey.set(answer.item_key, { ...answer, answered_by_name: answer.answered_by_name ?? known?.answered_by_name ?? null });
+  }
+  return [...byKey.values()];
 }

@@ -7,15 +7,16 @@ import {
   UNIT_MAX_LENGTH,
   type ItemKind,
 } from '@schemas/templates';
-import { ArrowDown, ArrowUp, Plus, Trash2, X } from 'lucide-react';
+import { Plus, Trash2, X } from 'lucide-react';
 import { Button } from '../../../components/ui/button';
 import { CheckboxField } from '../../../components/ui/checkbox-field';
 import { SelectField } from '../../../components/ui/select-field';
 import { TextField } from '../../../components/ui/text-field';
+import { TextAreaField } from '../../../components/ui/textarea-field';
 import { useField } from '../../../components/ui/use-field';
 import { newOption, type DraftItem, type DraftOption } from '../utils/draft';
 import { itemKindDescriptions, itemKindLabels } from '../utils/template-format';
-import { TextAreaField } from '../../../components/ui/textarea-field';
+import { MoveButtons } from './move-buttons';
 
 export interface ItemEditorProps {
   item: DraftItem;
@@ -57,26 +58,7 @@ export function ItemEditor({ item, path, position, count, errors, onChange, onMo
           Item {position} · {itemKindLabels[item.kind]}
         </legend>
         <div className="template-item-tools">
-          <Button
-            variant="secondary"
-            className="button-icon"
-            aria-label={`Move ${name} up`}
-            data-focus={`item:${item.key}:up`}
-            disabled={position === 1}
-            onClick={() => onMove(-1)}
-          >
-            <ArrowUp aria-hidden="true" size={18} />
-          </Button>
-          <Button
-            variant="secondary"
-            className="button-icon"
-            aria-label={`Move ${name} down`}
-            data-focus={`item:${item.key}:down`}
-            disabled={position === count}
-            onClick={() => onMove(1)}
-          >
-            <ArrowDown aria-hidden="true" size={18} />
-          </Button>
+          <MoveButtons name={name} focusKey={`item:${item.key}`} first={position === 1} last={position === count} onMove={onMove} />
           <Button variant="danger" className="button-icon" aria-label={`Remove ${name}`} onClick={onRemove}>
             <Trash2 aria-hidden="true" size={18} />
           </Button>

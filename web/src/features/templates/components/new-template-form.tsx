@@ -3,11 +3,11 @@ import { NAME_MAX_LENGTH } from '@schemas/common';
 import { useEffect, useRef } from 'react';
 import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';
+import { TextAreaField } from '../../../components/ui/textarea-field';
 import { TextField } from '../../../components/ui/text-field';
 import { useIdempotencyKey } from '../../../lib/idempotency-key';
 import { useValidatedSubmit } from '../../../lib/use-validated-submit';
 import { useCreateTemplate } from '../api/create-template';
-import { TextAreaField } from '../../../components/ui/textarea-field';
 
 interface NewTemplateFormProps {
   orgId: string;

@@ -1,6 +1,6 @@
 import { ITEM_KINDS, MAX_ITEMS, type ItemKind } from '@schemas/templates';
 import { NAME_MAX_LENGTH } from '@schemas/common';
-import { ArrowDown, ArrowUp, Plus, Trash2 } from 'lucide-react';
+import { Plus, Trash2 } from 'lucide-react';
 import { useState } from 'react';
 import { AccordionSection } from '../../../components/ui/accordion';
 import { Button } from '../../../components/ui/button';
@@ -10,6 +10,7 @@ import { TextField } from '../../../components/ui/text-field';
 import type { DraftItem, DraftSection } from '../utils/draft';
 import { itemCountText, itemKindLabels } from '../utils/template-format';
 import { ItemEditor } from './item-editor';
+import { MoveButtons } from './move-buttons';
 
 const kindOptions = ITEM_KINDS.map((kind) => ({ value: kind, label: itemKindLabels[kind] }));
 
@@ -71,26 +72,7 @@ export function SectionEditor({
       className={hasError ? 'template-section-invalid' : undefined}
       actions={
         <>
-          <Button
-            variant="secondary"
-            className="button-icon"
-            aria-label={`Move section ${name} up`}
-            data-focus={`section:${section.key}:up`}
-            disabled={index === 0}
-            onClick={() => onMove(-1)}
-          >
-            <ArrowUp aria-hidden="true" size={18} />
-          </Button>
-          <Button
-            variant="secondary"
-            className="button-icon"
-            aria-label={`Move section ${name} down`}
-            data-focus={`section:${section.key}:down`}
-            disabled={index === count - 1}
-            onClick={() => onMove(1)}
-          >
-            <ArrowDown aria-hidden="true" size={18} />
-          </Button>
+          <MoveButtons name={`section ${name}`} focusKey={`section:${section.key}`} first={index === 0} last={index === count - 1} onMove={onMove} />
           {section.items.length > 0 ? (
             <ConfirmButton
               label={`Remove section ${name}`}

@@ -7,8 +7,10 @@ import { useBlocker } from 'react-router-dom';
 import { Accordion } from '../../../components/ui/accordion';
 import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';
+import { TextAreaField } from '../../../components/ui/textarea-field';
 import { TextField } from '../../../components/ui/text-field';
 import { describeError } from '../../../lib/errors';
+import { validateForm } from '../../../lib/validation';
 import { templateQueryOptions } from '../api/get-template';
 import { usePublishTemplate } from '../api/publish-template';
 import { useUpdateTemplate } from '../api/update-template';
@@ -24,11 +26,10 @@ import {
   type DraftItem,
   type DraftSection,
 } from '../utils/draft';
-import { issuesByPath, placeErrors, sectionsWithErrors } from '../utils/field-errors';
+import { placeErrors, sectionsWithErrors } from '../utils/field-errors';
 import { itemCountText, itemKindLabels } from '../utils/template-format';
 import { itemName } from './item-editor';
 import { SectionEditor, sectionName } from './section-editor';
-import { TextAreaField } from '../../../components/ui/textarea-field';
 import '../templates.css';
 
 interface TemplateEditorProps {
@@ -211,10 +212,11 @@ export function TemplateEditor({ orgId, template, initialNotice }: TemplateEdito
   /** Saves the draft when it has changes; the template as saved, or null when it could not be. */
   async function save(): Promise<Template | null> {
     const sent = draftRef.current;
-    if (draftFingerprint(sent) === baseFingerprint) return base;
-    const parsed = templateUpdateSchema.safeParse({ ...draftBody(sent), base_revision: base.revision });
-    if (!parsed.success) {
-      showErrors(issuesByPath(parsed.error.issues), 'Some fields need attention.');
+    const sentFingerprint = draftFingerprint(sent);
+    if (sentFingerprint === baseFingerprint) return base;
+    const parsed = validateForm(templateUpdateSchema, { ...draftBody(sent), base_revision: base.revision });
+    if (parsed.fieldErrors) {
+      showErrors(parsed.fieldErrors, 'Some fields need attention.');
       return null;
     }
     setErrors({});
@@ -224,7 +226,7 @@ export function TemplateEditor({ orgId, template, initialNotice }: TemplateEdito
       setBase(saved);
       // The server's words replace ours (trimmed, numbers as numbers) unless we typed on meanwhile.
       const savedDraft = draftFromTemplate(saved);
-      if (draftFingerprint(draftRef.current) === draftFingerprint(sent) && draftFingerprint(savedDraft) !== draftFingerprint(sent)) {
+      if (draftFingerprint(draftRef.current) === sentFingerprint && draftFingerprint(savedDraft) !== sentFingerprint) {
         setDraft(savedDraft);
       }
       return saved;

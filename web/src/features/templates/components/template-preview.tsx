@@ -32,7 +32,7 @@ function PreviewItem({ item, position }: { item: TemplateItem; position: number 
 }
 
 /** A definition to read: sections in the accordion, every item with its settings. */
-export function TemplatePreview({ definition, headingLevel = 3 }: { definition: TemplateDefinition; headingLevel?: 2 | 3 | 4 }) {
+export function TemplatePreview({ definition }: { definition: TemplateDefinition }) {
   if (definition.sections.length === 0) return <p className="muted">No sections yet.</p>;
   return (
     <Accordion type="multiple" defaultValue={[definition.sections[0].key]}>
@@ -42,7 +42,6 @@ export function TemplatePreview({ definition, headingLevel = 3 }: { definition: 
           value={section.key}
           title={section.title}
           trailing={itemCountText(section.items.length)}
-          headingLevel={headingLevel}
         >
           {section.items.length === 0 ? (
             <p className="muted">No items in this section.</p>

@@ -57,20 +57,25 @@ export function newOption(text = '', fails = false): DraftOption {
   return { id: optionId(), text, fails };
 }
 
+// The settings of the kinds an item is not: what a new item or another kind's item starts with.
+const noKindSettings: Pick<DraftItem, 'failOn' | 'min' | 'max' | 'unit' | 'options' | 'maxPhotos'> = {
+  failOn: '',
+  min: '',
+  max: '',
+  unit: '',
+  options: [],
+  maxPhotos: '1',
+};
+
 function draftItem(item: TemplateItem): DraftItem {
   const base: DraftItem = {
+    ...noKindSettings,
     key: item.key,
     kind: item.kind,
     label: item.label,
     help: item.help ?? '',
     required: item.required,
     weight: String(item.weight),
-    failOn: '',
-    min: '',
-    max: '',
-    unit: '',
-    options: [],
-    maxPhotos: '1',
   };
   switch (item.kind) {
     case 'yes_no':
@@ -168,18 +173,14 @@ export function newSection(title: string, taken: Set<string>): DraftSection {
 export function newItem(kind: ItemKind, taken: Set<string>): DraftItem {
   const choice = kind === 'single_choice' || kind === 'multi_choice';
   return {
+    ...noKindSettings,
     key: newKey(kind.replace('_', '-'), taken),
     kind,
     label: '',
     help: '',
     required: false,
     weight: String(DEFAULT_WEIGHT),
-    failOn: '',
-    min: '',
-    max: '',
-    unit: '',
     options: choice ? [newOption()] : [],
-    maxPhotos: '1',
   };
 }
 

@@ -41,16 +41,6 @@ export function placeErrors(fieldErrors: Record<string, string>): PlacedErrors {
   return { byPath, elsewhere };
 }
 
-/** Issues of a zod parse as messages by dotted path, the first per path (like the API's `errors`). */
-export function issuesByPath(issues: ReadonlyArray<{ path: ReadonlyArray<PropertyKey>; message: string }>, prefix = ''): Record<string, string> {
-  const errors: Record<string, string> = {};
-  for (const issue of issues) {
-    const field = [prefix, ...issue.path.map(String)].filter(Boolean).join('.');
-    errors[field] ??= issue.message;
-  }
-  return errors;
-}
-
 /** Section indexes that hold a problem, to open them. */
 export function sectionsWithErrors(byPath: Record<string, string>): Set<number> {
   const indexes = new Set<number>();
