@@ -9,6 +9,7 @@ import path from 'node:path';
 import postgres from 'postgres';
 import { startStack } from '../../stack/server.ts';
 import { freeStackPorts, privateStackFolder } from '../support/private-stack.ts';
+import { load, type LoadResult, signUpBenchUser } from './measure.ts';
 
 const CONCURRENCY = 10;
 const REQUESTS_PER_ROUND = 500;
@@ -39,44 +40,16 @@ function batchValues(n: number): Array<{ item_key: string; value: unknown; note:
   ];
 }
 
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-/** Runs `total` tasks with one worker per slot; task(worker, n). */
-async function load(total: number, task: (worker: number, n: number) => Promise<void>) {
-  const latencies: number[] = [];
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(Array.from({ length: CONCURRENCY }, async (_, worker) => {
-    while (next < total) {
-      const n = next++;
-      const t = performance.now();
-      await task(worker, n);
-      latencies.push(performance.now() - t);
-    }
-  }));
-  const wall = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  return { rps: total / wall, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
-}
-
 export async function benchAnswerSave(): Promise<void> {
   const dir = privateStackFolder('bench-answers-');
   const stack = await startStack({ dataDir: path.join(dir, 'data'), ports: await freeStackPorts(), fast: false, log: () => {} });
   const sql = postgres(stack.config.dbUrl, { max: CONCURRENCY, prepare: false, onnotice: () => {} });
   try {
-    const signUp = await fetch(`${stack.config.apiUrl}/auth/v1/signup`, {
-      method: 'POST',
-      headers: { apikey: stack.config.anonKey, 'content-type': 'application/json' },
-      body: JSON.stringify({ email: `bench-answers-${Date.now()}@example.test`, password: 'bench-password-1' }),
-    });
-    const session = (await signUp.json()) as { access_token: string; user: { id: string } };
-    const claims = JSON.parse(Buffer.from(session.access_token.split('.')[1], 'base64url').toString());
+    const { accessToken, claims } = await signUpBenchUser(stack, 'bench-answers');
     const api = async (method: string, route: string, body?: unknown) => {
       const response = await fetch(`${stack.config.apiUrl}/functions/v1/api/${route}`, {
         method,
-        headers: { apikey: stack.config.anonKey, authorization: `Bearer ${session.access_token}`, 'content-type': 'application/json' },
+        headers: { apikey: stack.config.anonKey, authorization: `Bearer ${accessToken}`, 'content-type': 'application/json' },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       const data = await response.json();
@@ -119,7 +92,7 @@ export async function benchAnswerSave(): Promise<void> {
         `;
         await tx`select role from public.memberships where org_id = ${org.id} and user_id = (select auth.uid())`;
         await tx`
-          select l.org_id, l.status, private.inspection_status_label(l.status) as status_label, l.assignee_id, v.definition
+          select l.status, private.inspection_status_label(l.status) as status_label, l.assignee_id, v.definition
           from private.lock_inspection(${state.id}) l
           join public.template_versions v on v.id = l.template_version_id
           where l.org_id = ${org.id}
@@ -142,18 +115,18 @@ export async function benchAnswerSave(): Promise<void> {
             on conflict (inspection_id, item_key) do update set value = excluded.value, note = excluded.note
             returning *
           )
-          select s.item_key, s.value, s.note, s.failed, s.answered_by, p.display_name as answered_by_name, s.answered_at, s.version
-          from saved s left join public.profiles p on p.user_id = s.answered_by
+          select a.item_key, a.value, a.note, a.failed, a.answered_by, p.display_name as answered_by_name, a.answered_at, a.version
+          from saved a left join public.profiles p on p.user_id = a.answered_by
         `;
         await tx`select id, score, max_score, failed_count, version from public.inspections where id = ${state.id}`;
         for (const row of saved) state.versions.set(row.item_key, row.version);
       });
     };
 
-    await load(100, viaFunction); // warm-up
-    await load(100, direct);
-    const results: Array<{ fn: Awaited<ReturnType<typeof load>>; db: Awaited<ReturnType<typeof load>> }> = [];
-    for (let i = 0; i < ROUNDS; i++) results.push({ fn: await load(REQUESTS_PER_ROUND, viaFunction), db: await load(REQUESTS_PER_ROUND, direct) });
+    await load(100, CONCURRENCY, viaFunction); // warm-up
+    await load(100, CONCURRENCY, direct);
+    const results: Array<{ fn: LoadResult; db: LoadResult }> = [];
+    for (let i = 0; i < ROUNDS; i++) results.push({ fn: await load(REQUESTS_PER_ROUND, CONCURRENCY, viaFunction), db: await load(REQUESTS_PER_ROUND, CONCURRENCY, direct) });
 
     console.log(
       `\nPUT …/answers (5 answers a batch), ${REQUESTS_PER_ROUND} batches, ${CONCURRENCY} in flight on ${CONCURRENCY} inspections, ` +

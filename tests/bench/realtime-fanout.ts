@@ -12,14 +12,11 @@ import postgres from 'postgres';
 import { loadSigningKey } from '../../stack/keys.ts';
 import { startStack } from '../../stack/server.ts';
 import { freeStackPorts, privateStackFolder } from '../support/private-stack.ts';
+import { percentile } from './measure.ts';
 
 const ROUNDS = 20;
 const WARM_UP_ROUNDS = 3;
 const FAN_OUT = 100;
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
 
 interface Group {
   topic: string;

@@ -15,30 +15,8 @@ import postgres from 'postgres';
 import { startStack } from '../../stack/server.ts';
 import { freeStackPorts, privateStackFolder } from '../support/private-stack.ts';
 import { benchAnswerSave } from './answer-save.ts';
+import { load, type LoadResult, signUpBenchUser } from './measure.ts';
 import { benchRealtimeFanout } from './realtime-fanout.ts';
-
-function percentile(sorted: number[], p: number): number {
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
-}
-
-/** Runs `task` `total` times with `concurrency` in flight; returns latencies (ms) and the wall time. */
-async function load(total: number, concurrency: number, task: () => Promise<void>) {
-  const latencies: number[] = [];
-  let next = 0;
-  const started = performance.now();
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (next++ < total) {
-        const t = performance.now();
-        await task();
-        latencies.push(performance.now() - t);
-      }
-    }),
-  );
-  const wall = (performance.now() - started) / 1000;
-  latencies.sort((a, b) => a - b);
-  return { rps: total / wall, p50: percentile(latencies, 50), p99: percentile(latencies, 99) };
-}
 
 async function benchStartup(dir: string) {
   const runs = 3;
@@ -65,18 +43,11 @@ async function benchStartup(dir: string) {
 async function benchMe(dir: string) {
   const stack = await startStack({ dataDir: path.join(dir, 'me', 'data'), ports: await freeStackPorts(), fast: false, log: () => {} });
   try {
-    const email = `bench-${Date.now()}@example.test`;
-    const signUp = await fetch(`${stack.config.apiUrl}/auth/v1/signup`, {
-      method: 'POST',
-      headers: { apikey: stack.config.anonKey, 'content-type': 'application/json' },
-      body: JSON.stringify({ email, password: 'bench-password-1' }),
-    });
-    const session = (await signUp.json()) as { access_token: string; user: { id: string } };
-    const claims = JSON.parse(Buffer.from(session.access_token.split('.')[1], 'base64url').toString());
+    const { accessToken, claims } = await signUpBenchUser(stack, 'bench');
     const sql = postgres(stack.config.dbUrl, { max: 10, prepare: false, onnotice: () => {} });
     const viaFunction = async () => {
       const response = await fetch(`${stack.config.apiUrl}/functions/v1/api/me`, {
-        headers: { apikey: stack.config.anonKey, authorization: `Bearer ${session.access_token}` },
+        headers: { apikey: stack.config.anonKey, authorization: `Bearer ${accessToken}` },
       });
       if (response.status !== 200) throw new Error(`GET /me answered ${response.status}`);
       await response.arrayBuffer();
@@ -90,7 +61,7 @@ async function benchMe(dir: string) {
     await load(200, 10, viaFunction); // warm-up
     await load(200, 10, direct);
     const rounds = 3;
-    const results: Array<{ fn: Awaited<ReturnType<typeof load>>; db: Awaited<ReturnType<typeof load>> }> = [];
+    const results: Array<{ fn: LoadResult; db: LoadResult }> = [];
     for (let i = 0; i < rounds; i++) results.push({ fn: await load(2000, 10, viaFunction), db: await load(2000, 10, direct) });
     await sql.end();
     console.log('\nGET /me, 2000 requests, 10 in flight, alternating rounds (function | direct SQL | ratio)');

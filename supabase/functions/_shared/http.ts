@@ -13,6 +13,7 @@ import {
   REPLAYED_HEADER,
   requestHash,
   storeIdempotentResponse,
+  type StoredResponse,
 } from './idempotency.ts';
 import type { FieldError } from './schemas/errors.ts';
 
@@ -236,6 +237,18 @@ function responseOf(result: unknown, status: number): Response {
   return json(result, status);
 }
 
+/** The stored answer of an Idempotency-Key, sent again. */
+function replayOf(stored: StoredResponse): Response {
+  return withHeaders(responseOf(stored.body ?? undefined, stored.status), { [REPLAYED_HEADER]: 'true' });
+}
+
+/** Stores a keyed request's answer with `store` (a Response of the handler's own is not kept), then sends it. */
+async function answerKey(result: unknown, status: number, store: (response: StoredResponse) => Promise<void>): Promise<Response> {
+  if (result instanceof Response) return result;
+  await store({ status: result === undefined ? 204 : status, body: result ?? null });
+  return responseOf(result, status);
+}
+
 export interface HandlerOptions {
   /** The function's name: Supabase hands it paths starting with `/<name>`. */
   basePath: string;
@@ -284,7 +297,7 @@ export function createHandler(options: HandlerOptions): (req: Request) => Promis
     const hash = await requestHash(req.method, url.pathname, rawBody);
     if (definition.commitsOwnWork) {
       const stored = await withCaller(principal, (tx) => claimIdempotencyKey(tx, key, hash, { ahead: true }));
-      if (stored) return withHeaders(responseOf(stored.body ?? undefined, stored.status), { [REPLAYED_HEADER]: 'true' });
+      if (stored) return replayOf(stored);
       let result: unknown;
       try {
         result = await definition.handler({ ...context, db: (fn) => withCaller(principal, fn) });
@@ -293,18 +306,14 @@ export function createHandler(options: HandlerOptions): (req: Request) => Promis
         await withCaller(principal, (tx) => releaseIdempotencyKey(tx, key)).catch(() => undefined);
         throw error;
       }
-      if (result instanceof Response) return result;
-      await withCaller(principal, (tx) => storeIdempotentResponse(tx, key, { status: result === undefined ? 204 : status, body: result ?? null }));
-      return responseOf(result, status);
+      return await answerKey(result, status, (response) => withCaller(principal, (tx) => storeIdempotentResponse(tx, key, response)));
     }
     // One transaction for the key and the handler's writes: both commit, or neither does.
     return await withCaller(principal, async (tx) => {
       const stored = await claimIdempotencyKey(tx, key, hash);
-      if (stored) return withHeaders(responseOf(stored.body ?? undefined, stored.status), { [REPLAYED_HEADER]: 'true' });
+      if (stored) return replayOf(stored);
       const result = await definition.handler({ ...context, db: (fn) => fn(tx) });
-      if (result instanceof Response) return result;
-      await storeIdempotentResponse(tx, key, { status: result === undefined ? 204 : status, body: result ?? null });
-      return responseOf(result, status);
+      return await answerKey(result, status, (response) => storeIdempotentResponse(tx, key, response));
     });
   }
 

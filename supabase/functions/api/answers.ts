@@ -18,7 +18,6 @@ import { iso, requireRole, requireUser } from './access.ts';
 const answersParams = z.strictObject({ org: idSchema, id: idSchema });
 
 interface LockedInspection {
-  org_id: string;
   status: string;
   status_label: string;
   assignee_id: string | null;
@@ -30,10 +29,14 @@ export interface AnswerRow extends Omit<Answer, 'answered_at'> {
   answered_at: Date;
 }
 
+/** An AnswerRow's columns of answers rows named `a`, with their author's profile as `p`. */
+const answerColumns = (tx: Tx) => tx`
+  a.item_key, a.value, a.note, a.failed, a.answered_by, p.display_name as answered_by_name, a.answered_at, a.version
+`;
+
 /** Answers with their author's name; also the `answers` of an inspection's detail. */
 export const selectAnswers = (tx: Tx) => tx`
-  select a.item_key, a.value, a.note, a.failed, a.answered_by, p.display_name as answered_by_name, a.answered_at, a.version
-  from public.answers a left join public.profiles p on p.user_id = a.answered_by
+  select ${answerColumns(tx)} from public.answers a left join public.profiles p on p.user_id = a.answered_by
 `;
 
 export function answerOf(row: AnswerRow): Answer {
@@ -55,7 +58,7 @@ export function answerOf(row: AnswerRow): Answer {
  */
 async function lockInspection(tx: Tx, orgId: string, id: string): Promise<LockedInspection> {
   const [row] = await tx<LockedInspection[]>`
-    select l.org_id, l.status, private.inspection_status_label(l.status) as status_label, l.assignee_id, v.definition
+    select l.status, private.inspection_status_label(l.status) as status_label, l.assignee_id, v.definition
     from private.lock_inspection(${id}) l
     join public.template_versions v on v.id = l.template_version_id
     where l.org_id = ${orgId}
@@ -125,8 +128,7 @@ export const saveAnswers = route({
           on conflict (inspection_id, item_key) do update set value = excluded.value, note = excluded.note
           returning *
         )
-        select s.item_key, s.value, s.note, s.failed, s.answered_by, p.display_name as answered_by_name, s.answered_at, s.version
-        from saved s left join public.profiles p on p.user_id = s.answered_by
+        select ${answerColumns(tx)} from saved a left join public.profiles p on p.user_id = a.answered_by
       `;
       const [totals] = await tx<{ id: string; score: string; max_score: string; failed_count: number; version: number }[]>`
         select id, score, max_score, failed_count, version from public.inspections where id = ${params.id}

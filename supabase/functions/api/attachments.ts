@@ -96,13 +96,13 @@ async function storageFailure(response: Response, what: string): Promise<ApiErro
   return ApiError.internal(new Error(`storage refused to ${what}: ${response.status} / ${status}`));
 }
 
-function json(body: unknown): { headers: Record<string, string>; body: string } {
+function jsonBody(body: unknown): { headers: Record<string, string>; body: string } {
   return { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
 }
 
 /** Signs an upload URL for `path`; Storage checks that the caller may insert it. */
 async function signUpload(req: Request, path: string): Promise<{ token: string; signedUrl: string }> {
-  const response = await storage(req, `object/upload/sign/${BUCKET}/${path}`, { method: 'POST', ...json({}) });
+  const response = await storage(req, `object/upload/sign/${BUCKET}/${path}`, { method: 'POST', ...jsonBody({}) });
   if (!response.ok) throw await storageFailure(response, 'sign an upload URL');
   const { url } = await response.json() as { url: string };
   const signedUrl = `${supabaseUrl()}/storage/v1${url}`;
@@ -134,7 +134,7 @@ async function firstBytes(req: Request, path: string): Promise<Uint8Array> {
 }
 
 async function removeObject(req: Request, path: string): Promise<void> {
-  const response = await storage(req, `object/${BUCKET}`, { method: 'DELETE', ...json({ prefixes: [path] }) });
+  const response = await storage(req, `object/${BUCKET}`, { method: 'DELETE', ...jsonBody({ prefixes: [path] }) });
   if (!response.ok) throw await storageFailure(response, 'remove the object');
 }
 
@@ -285,7 +285,7 @@ export const getAttachmentUrl = route({
     if (row.confirmed_at === null) throw ApiError.notFound('photo');
     const response = await storage(req, `object/sign/${BUCKET}/${row.object_path}`, {
       method: 'POST',
-      ...json({ expiresIn: PHOTO_URL_LIFETIME_SECONDS }),
+      ...jsonBody({ expiresIn: PHOTO_URL_LIFETIME_SECONDS }),
     });
     if (!response.ok) {
       if (await storageStatus(response) === '404') throw ApiError.notFound('photo');

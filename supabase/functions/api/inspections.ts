@@ -13,20 +13,18 @@ import {
   type Inspection,
   inspectionCreateSchema,
   type InspectionDetail,
+  INSPECTION_MANAGERS,
   inspectionListQuerySchema,
   inspectionReviewSchema,
   inspectionStartSchema,
   type InspectionStatus,
   inspectionUpdateSchema,
 } from '../_shared/schemas/inspections.ts';
-import { iso, requireRole, requireUser, SITE_MANAGERS } from './access.ts';
+import { iso, requireRole, requireUser } from './access.ts';
 import { answerOf, type AnswerRow, selectAnswers } from './answers.ts';
 import { attachmentOf, type AttachmentRow } from './attachments.ts';
 import { orgParams } from './orgs.ts';
 import { selectTemplateVersions, templateVersionOf, type TemplateVersionRow } from './templates.ts';
-
-/** Owners, admins and managers schedule, edit, review and cancel inspections. */
-export const INSPECTION_MANAGERS = SITE_MANAGERS;
 
 /** An inspections row with its site, version and assignee names, as postgres.js returns it. */
 type InspectionRow =
@@ -107,6 +105,11 @@ export function inspectionOf(row: InspectionRow): Inspection {
   };
 }
 
+/** The fields a body gives; an absent one stays as it is (or takes the column's default). */
+function givenFields(body: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
+}
+
 async function readInspection(tx: Tx, orgId: string, id: string): Promise<InspectionRow> {
   const [row] = await tx<InspectionRow[]>`${selectInspections(tx)} where i.org_id = ${orgId} and i.id = ${id}`;
   if (!row) throw ApiError.notFound('inspection');
@@ -168,8 +171,7 @@ export const createInspection = route({
     return await db(async (tx) => {
       await requireRole(tx, params.org, INSPECTION_MANAGERS);
       // The database pins the template's latest version and words the default title.
-      const columns = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
-      const [created] = await tx`insert into public.inspections ${tx({ org_id: params.org, ...columns })} returning id`;
+      const [created] = await tx`insert into public.inspections ${tx({ org_id: params.org, ...givenFields(body) })} returning id`;
       return inspectionOf(await readInspection(tx, params.org, created.id));
     });
   },
@@ -208,7 +210,7 @@ export const patchInspection = route({
     requireUser(principal);
     return await db(async (tx) => {
       await requireRole(tx, params.org, INSPECTION_MANAGERS);
-      return await updateInspection(tx, params.org, params.id, Object.fromEntries(Object.entries(body).filter(([, v]) => v !== undefined)));
+      return await updateInspection(tx, params.org, params.id, givenFields(body));
     });
   },
 });

@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { itemFails, itemsOf, type TemplateDefinition } from '../../../supabase/functions/_shared/schemas/templates.ts';
 import {
-  call, db, EVERY_KIND_DEFINITION, expectProblem, expectStatus, forceStatus, inspectionPath, inspectionSnapshot,
+  call, db, EVERY_KIND_DEFINITION, expectProblem, expectStatus, forceStatus, inProgressInspection, inspectionPath, inspectionSnapshot,
   inspectionWorldAndStranger, ISO_TIMESTAMP, scheduleInspection, startInspection, type User, VALID_VALUES,
 } from '../inspections/support.ts';
 
@@ -22,13 +22,6 @@ interface AnswerBody {
 
 const put = (by: User, orgId: string, id: string, answers: AnswerBody[]) =>
   call(by.client, `${inspectionPath(orgId, id)}/answers`, { method: 'PUT', body: { answers } });
-
-/** A scheduled inspection of the world, started by `by` (unassigned unless told). */
-async function inProgress(by: User = world.inspector, body: Record<string, unknown> = {}): Promise<string> {
-  const inspection = await scheduleInspection(world, body);
-  await startInspection(world, inspection.id, by);
-  return inspection.id;
-}
 
 const definition = EVERY_KIND_DEFINITION as unknown as TemplateDefinition;
 const itemByKey = new Map(itemsOf(definition).map((item) => [item.key, item]));
@@ -51,7 +44,7 @@ function expectedTotals(rows: Array<{ item_key: string; value: unknown }>) {
 
 describe('saving answers', () => {
   it('saves a batch of every kind in one go and returns the answers and the new score', async () => {
-    const id = await inProgress();
+    const id = await inProgressInspection(world, world.inspector);
     const answers = Object.entries(VALID_VALUES).map(([item_key, value]): AnswerBody => ({ item_key, value, note: null, base_version: null }));
     answers[0] = { ...answers[0], value: 'fail', note: '  Sticky by the door  ' };
     const body = expectStatus(await put(world.inspector, world.org.id, id, answers), 200);
@@ -76,7 +69,7 @@ describe('saving answers', () => {
   });
 
   it('changes an answer from the version last seen, keeps an absent note and clears one sent as null', async () => {
-    const id = await inProgress();
+    const id = await inProgressInspection(world, world.inspector);
     expectStatus(await put(world.inspector, world.org.id, id, [
       { item_key: 'fridge_locked', value: 'yes', note: 'Padlocked', base_version: null },
       { item_key: 'remarks', value: 'First look', note: 'Draft', base_version: null },
@@ -93,7 +86,7 @@ describe('saving answers', () => {
   });
 
   it('refuses a stale base_version with the current row, and a new answer for an item already answered', async () => {
-    const id = await inProgress();
+    const id = await inProgressInspection(world, world.inspector);
     expectStatus(await put(world.inspector, world.org.id, id, [{ item_key: 'floor_clean', value: 'pass', base_version: null }]), 200);
     const before = await inspectionSnapshot(world.org.id);
 
@@ -112,7 +105,7 @@ describe('saving answers', () => {
   });
 
   it("lets exactly one of two concurrent writers of one item win; the other gets stale_version with the winner's value", async () => {
-    const id = await inProgress();
+    const id = await inProgressInspection(world, world.inspector);
     const outcomes = await Promise.all([
       put(world.inspector, world.org.id, id, [{ item_key: 'cleanliness', value: 'Good', base_version: null }]),
       put(world.inspector2, world.org.id, id, [{ item_key: 'cleanliness', value: 'Poor', base_version: null }]),
@@ -129,7 +122,7 @@ describe('saving answers', () => {
   });
 
   it('keeps score, max score and failed count true after 50 parallel batches on one inspection', async () => {
-    const id = await inProgress();
+    const id = await inProgressInspection(world, world.inspector);
     const choices: Record<string, unknown[]> = {
       floor_clean: ['pass', 'fail', 'na'],
       fridge_locked: ['yes', 'no'],
@@ -192,7 +185,7 @@ describe('refused batches write nothing', () => {
   ];
 
   it.each(refusedValues)('refuses %s = %j on answers.1.value, whole batch', async (itemKey, value) => {
-    const id = await inProgress();
+    const id = await inProgressInspection(world, world.inspector);
     const before = await inspectionSnapshot(world.org.id);
     const problem = expectProblem(await put(world.inspector, world.org.id, id, [
       { item_key: 'remarks' === itemKey ? 'floor_clean' : 'remarks', value: itemKey === 'remarks' ? 'pass' : 'Fine', base_version: null },
@@ -203,7 +196,7 @@ describe('refused batches write nothing', () => {
   });
 
   it('refuses an item that is not in the pinned version, on answers.0.item_key', async () => {
-    const id = await inProgress();
+    const id = await inProgressInspection(world, world.inspector);
     const before = await inspectionSnapshot(world.org.id);
     const problem = expectProblem(await put(world.inspector, world.org.id, id, [{ item_key: 'not_an_item', value: 'pass', base_version: null }]),
       422, 'validation_failed', ['answers.0.item_key']);
@@ -212,7 +205,7 @@ describe('refused batches write nothing', () => {
   });
 
   it('refuses bad batches by their shape: none, more than 100, a repeated item, a bad note or version, unknown keys', async () => {
-    const id = await inProgress();
+    const id = await inProgressInspection(world, world.inspector);
     const before = await inspectionSnapshot(world.org.id);
     const answer = { item_key: 'remarks', value: 'Fine', base_version: null };
     const path = `${inspectionPath(world.org.id, id)}/answers`;
@@ -250,12 +243,12 @@ describe('refused batches write nothing', () => {
 
 describe('who may answer', () => {
   it('lets every filler role answer, and an inspector only their own or unassigned inspections', async () => {
-    const open = await inProgress();
+    const open = await inProgressInspection(world, world.inspector);
     for (const [i, role] of (['owner', 'admin', 'manager', 'inspector'] as const).entries()) {
       const keys = ['floor_clean', 'fridge_locked', 'fridge_temp', 'remarks'];
       expectStatus(await put(world[role], world.org.id, open, [{ item_key: keys[i], value: VALID_VALUES[keys[i]], base_version: null }]), 200);
     }
-    const assigned = await inProgress(world.inspector2, { assignee_id: world.inspector2.userId });
+    const assigned = await inProgressInspection(world, world.inspector2, { assignee_id: world.inspector2.userId });
     const before = await inspectionSnapshot(world.org.id);
     const problem = expectProblem(await put(world.inspector, world.org.id, assigned, [{ item_key: 'remarks', value: 'Mine?', base_version: null }]),
       403, 'forbidden');
@@ -265,14 +258,14 @@ describe('who may answer', () => {
   });
 
   it('refuses a viewer with 403 and writes nothing', async () => {
-    const id = await inProgress();
+    const id = await inProgressInspection(world, world.inspector);
     const before = await inspectionSnapshot(world.org.id);
     expectProblem(await put(world.viewer, world.org.id, id, [{ item_key: 'remarks', value: 'Seen', base_version: null }]), 403, 'forbidden');
     expect(await inspectionSnapshot(world.org.id)).toEqual(before);
   });
 
   it('answers 404 across organizations, for the organization, the inspection and a missing one alike', async () => {
-    const id = await inProgress();
+    const id = await inProgressInspection(world, world.inspector);
     const before = await inspectionSnapshot(world.org.id);
     const answer = [{ item_key: 'remarks', value: 'Sneaky', base_version: null }];
     // A stranger with A's ids; A's owner with A's org and an inspection of the stranger's; a made-up inspection.

@@ -5,7 +5,7 @@
 import type { RealtimeChannel, SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
-  call, expectStatus, inspectionPath, inspectionWorldAndStranger, scheduleInspection, startInspection, waitFor,
+  call, expectStatus, inProgressInspection, inspectionPath, inspectionWorldAndStranger, waitFor,
 } from '../inspections/support.ts';
 import { subscribe } from '../realtime/support.ts';
 
@@ -29,15 +29,9 @@ async function join(client: SupabaseClient, topic: string, listen: (channel: Rea
   return { status, channel };
 }
 
-async function startedInspection(): Promise<string> {
-  const inspection = await scheduleInspection(world);
-  await startInspection(world, inspection.id, world.inspector);
-  return inspection.id;
-}
-
 describe('the live inspection topic', () => {
   it('delivers every answer another inspector saves, in order, then the new score', async () => {
-    const id = await startedInspection();
+    const id = await inProgressInspection(world, world.inspector);
     const received: Array<{ event: string; payload: any }> = [];
     const { status } = await join(world.inspector2.client, `inspection:${id}`, (channel) =>
       channel.on('broadcast', { event: '*' }, (message) => received.push({ event: message.event, payload: message.payload })));
@@ -68,7 +62,7 @@ describe('the live inspection topic', () => {
   });
 
   it('shows who is here and which item they are on (presence)', async () => {
-    const id = await startedInspection();
+    const id = await inProgressInspection(world, world.inspector);
     const topic = `inspection:${id}`;
     const watcher = await join(world.viewer.client, topic);
     expect(watcher.status).toBe('SUBSCRIBED');
@@ -89,7 +83,7 @@ describe('the live inspection topic', () => {
   });
 
   it('refuses members of other organizations and made-up topics', async () => {
-    const id = await startedInspection();
+    const id = await inProgressInspection(world, world.inspector);
     expect((await join(stranger.client, `inspection:${id}`)).status).toBe('CHANNEL_ERROR');
     expect((await join(world.viewer.client, 'inspection:not-a-uuid')).status).toBe('CHANNEL_ERROR');
     expect((await join(world.viewer.client, `inspection:${crypto.randomUUID()}`)).status).toBe('CHANNEL_ERROR');

@@ -12,11 +12,11 @@ import {
   expectProblem,
   expectStatus,
   forceStatus,
+  inProgressInspection,
   inspectionPath,
   inspectionWorldAndStranger,
   post,
   scheduleInspection,
-  startInspection,
   type User,
 } from '../inspections/support.ts';
 
@@ -42,13 +42,6 @@ function pngHeader(width: number, height: number): Uint8Array {
 
 const attachmentsPath = (inspectionId: string, orgId = world.org.id) => `${inspectionPath(orgId, inspectionId)}/attachments`;
 
-/** An inspection of the world, scheduled and started through the api by the manager. */
-async function inProgressInspection(body: Record<string, unknown> = {}): Promise<string> {
-  const { id } = await scheduleInspection(world, body);
-  await startInspection(world, id, world.manager);
-  return id;
-}
-
 async function requestUpload(user: User, inspectionId: string, body: Record<string, unknown> = {}) {
   return await post(user.client, attachmentsPath(inspectionId), { item_key: 'photo', content_type: 'image/jpeg', byte_size: JPEG.length, ...body });
 }
@@ -68,7 +61,7 @@ async function objectExists(path: string): Promise<boolean> {
 describe('a photo from check-in to removal', () => {
   let inspectionId: string;
   beforeAll(async () => {
-    inspectionId = await inProgressInspection();
+    inspectionId = await inProgressInspection(world, world.manager);
   });
 
   it('is checked in, uploaded to its signed URL, confirmed, shown through a signed URL and deleted', async () => {
@@ -132,7 +125,7 @@ describe('a photo from check-in to removal', () => {
 
 describe('checking in with an Idempotency-Key', () => {
   it('answers a retry with the same upload and writes one row', async () => {
-    const inspectionId = await inProgressInspection();
+    const inspectionId = await inProgressInspection(world, world.manager);
     const key = randomUUID();
     const body = { item_key: 'photo', content_type: 'image/jpeg', byte_size: JPEG.length };
     const first = expectStatus(await post(world.inspector.client, attachmentsPath(inspectionId), body, { 'Idempotency-Key': key }), 201);
@@ -144,7 +137,7 @@ describe('checking in with an Idempotency-Key', () => {
   });
 
   it('serves more keyed check-ins at once than the function has database connections (5)', async () => {
-    const inspections = await Promise.all([inProgressInspection(), inProgressInspection(), inProgressInspection()]);
+    const inspections = await Promise.all([inProgressInspection(world, world.manager), inProgressInspection(world, world.manager), inProgressInspection(world, world.manager)]);
     const body = { item_key: 'photo', content_type: 'image/jpeg', byte_size: JPEG.length };
     const responses = await Promise.all(
       [...inspections, ...inspections].map((id) => post(world.inspector.client, attachmentsPath(id), body, { 'Idempotency-Key': randomUUID() })),
@@ -154,7 +147,7 @@ describe('checking in with an Idempotency-Key', () => {
   });
 
   it('runs concurrent duplicates once: the others replay it or ask for a retry in a moment', async () => {
-    const inspectionId = await inProgressInspection();
+    const inspectionId = await inProgressInspection(world, world.manager);
     const key = randomUUID();
     const body = { item_key: 'photo', content_type: 'image/jpeg', byte_size: JPEG.length };
     const responses = await Promise.all([1, 2, 3].map(() => post(world.inspector.client, attachmentsPath(inspectionId), body, { 'Idempotency-Key': key })));
@@ -166,7 +159,7 @@ describe('checking in with an Idempotency-Key', () => {
   });
 
   it('keeps no key for a refused check-in, so the same key works with a corrected body', async () => {
-    const inspectionId = await inProgressInspection();
+    const inspectionId = await inProgressInspection(world, world.manager);
     const key = randomUUID();
     const tooBig = await post(world.inspector.client, attachmentsPath(inspectionId), { item_key: 'photo', content_type: 'image/jpeg', byte_size: 10 * 1024 * 1024 + 1 }, { 'Idempotency-Key': key });
     expect(tooBig.status).toBe(413);
@@ -178,7 +171,7 @@ describe('checking in with an Idempotency-Key', () => {
 
 describe('Storage signs upload URLs only for a pending photo of the caller', () => {
   it('lets the uploader sign their pending path, and nobody else, nor any other path', async () => {
-    const inspectionId = await inProgressInspection();
+    const inspectionId = await inProgressInspection(world, world.manager);
     const created = expectStatus(await requestUpload(world.inspector, inspectionId), 201);
     const evidence = (user: User) => user.client.storage.from('evidence');
 
@@ -204,7 +197,7 @@ describe('Storage signs upload URLs only for a pending photo of the caller', () 
 describe('refused photos', () => {
   let inspectionId: string;
   beforeAll(async () => {
-    inspectionId = await inProgressInspection();
+    inspectionId = await inProgressInspection(world, world.manager);
   });
 
   it('refuses a text file renamed .jpg at confirm (415) and removes the row and the object', async () => {
@@ -270,7 +263,7 @@ describe('refused photos', () => {
 
 describe('the per-item photo limit', () => {
   it('takes max_photos (confirmed and recent pending), refuses one more, and frees the place of a stale pending one', async () => {
-    const inspectionId = await inProgressInspection();
+    const inspectionId = await inProgressInspection(world, world.manager);
     // The template's photo item takes 2.
     const first = expectStatus(await requestUpload(world.inspector, inspectionId), 201);
     expect((await uploadTo(world.inspector, first.upload, JPEG)).error).toBeNull();
@@ -290,7 +283,7 @@ describe('the per-item photo limit', () => {
 
 describe('who may add and remove photos, and when', () => {
   it('lets every filler role add a photo, not viewers (403)', async () => {
-    const inspectionId = await inProgressInspection();
+    const inspectionId = await inProgressInspection(world, world.manager);
     for (const filler of [world.owner, world.admin]) {
       const created = expectStatus(await requestUpload(filler, inspectionId), 201);
       expect((await del(filler.client, `${attachmentsPath(inspectionId)}/${created.attachment.id}`)).status).toBe(204);
@@ -300,7 +293,7 @@ describe('who may add and remove photos, and when', () => {
   });
 
   it('refuses inspectors on an inspection assigned to someone else (403), and lets the assignee in', async () => {
-    const inspectionId = await inProgressInspection({ assignee_id: world.inspector2.userId });
+    const inspectionId = await inProgressInspection(world, world.manager, { assignee_id: world.inspector2.userId });
     expectProblem(await requestUpload(world.inspector, inspectionId), 403, 'forbidden');
     expect(await rowsOf(inspectionId)).toEqual([]);
     const created = expectStatus(await requestUpload(world.inspector2, inspectionId), 201);
@@ -309,7 +302,7 @@ describe('who may add and remove photos, and when', () => {
   });
 
   it('treats another organization as not there (404) on every route', async () => {
-    const inspectionId = await inProgressInspection();
+    const inspectionId = await inProgressInspection(world, world.manager);
     const created = expectStatus(await requestUpload(world.inspector, inspectionId), 201);
     const base = `${attachmentsPath(inspectionId)}/${created.attachment.id}`;
     expectProblem(await requestUpload(stranger, inspectionId), 404, 'not_found');
@@ -323,7 +316,7 @@ describe('who may add and remove photos, and when', () => {
   });
 
   it('refuses adding and removing photos once the inspection is submitted (409)', async () => {
-    const inspectionId = await inProgressInspection();
+    const inspectionId = await inProgressInspection(world, world.manager);
     const created = expectStatus(await requestUpload(world.inspector, inspectionId), 201);
     expect((await uploadTo(world.inspector, created.upload, JPEG)).error).toBeNull();
     expectStatus(await post(world.inspector.client, `${attachmentsPath(inspectionId)}/${created.attachment.id}/confirm`, undefined), 200);

@@ -7,11 +7,10 @@ import { afterAll, beforeAll } from 'vitest';
 import {
   addMember, call, closeDb, db, expectStatus, newUser, orgWithEveryRole, post, type RoleFixture, tag, type User,
 } from '../orgs/support.ts';
+import { waitFor as waitUntil } from '../realtime/support.ts';
 
-export {
-  call, closeDb, db, del, expectProblem, expectStatus, MISSING_ID, newUser, patch, post, tag, UUID, ISO_TIMESTAMP,
-} from '../orgs/support.ts';
-export type { Role, RoleFixture, User } from '../orgs/support.ts';
+export { call, db, del, expectProblem, expectStatus, MISSING_ID, patch, post, tag, UUID, ISO_TIMESTAMP } from '../orgs/support.ts';
+export type { Role, User } from '../orgs/support.ts';
 
 /** The site of the world: a position in central London with a 100 m geofence. */
 export const SITE_POSITION = { latitude: 51.5007, longitude: -0.1246 } as const;
@@ -174,6 +173,13 @@ export async function startInspection(world: InspectionWorld, id: string, by: Us
   return expectStatus(await post(by.client, `${inspectionPath(world.org.id, id)}/start`, location), 200);
 }
 
+/** An inspection of the world, scheduled by the manager with `body` and started by `by`; returns its id. */
+export async function inProgressInspection(world: InspectionWorld, by: User, body: Record<string, unknown> = {}): Promise<string> {
+  const { id } = await scheduleInspection(world, body);
+  await startInspection(world, id, by);
+  return id;
+}
+
 /** Answers items as `by` through `PUT …/answers`, based on the current versions (never a conflict). */
 export async function answerItems(world: InspectionWorld, id: string, by: User, values: Record<string, unknown>): Promise<void> {
   const current = await db()`select item_key, version from public.answers where inspection_id = ${id}`;
@@ -188,20 +194,6 @@ export async function addConfirmedPhoto(world: InspectionWorld, id: string, item
     insert into public.attachments (org_id, inspection_id, item_key, object_path, content_type, byte_size, confirmed_at, uploaded_by)
     values (${world.org.id}, ${id}, ${itemKey}, ${`${world.org.id}/${id}/${itemKey}/${crypto.randomUUID()}.jpg`}, 'image/jpeg', 1024, now(), ${by.userId})
   `;
-}
-
-/** Runs `fn` in a transaction as `user` (role authenticated, their JWT claims), as the API does. */
-export async function asUser<T>(user: User, fn: (tx: any) => Promise<T>, aal = 'aal1'): Promise<T> {
-  const claims = { sub: user.userId, role: 'authenticated', aud: 'authenticated', aal, email: user.email };
-  return (await db().begin(async (tx) => {
-    await tx`
-      select set_config('role', 'authenticated', true),
-             set_config('request.jwt.claims', ${JSON.stringify(claims)}, true),
-             set_config('request.jwt.claim.sub', ${user.userId}, true),
-             set_config('request.jwt.claim.role', 'authenticated', true)
-    `;
-    return await fn(tx);
-  })) as T;
 }
 
 /** An inspection answered completely (required items and a confirmed photo), ready to submit. */
@@ -223,15 +215,11 @@ export async function inspectionSnapshot(orgId: string) {
   return { inspections: [...inspections], answers: [...answers], attachments: [...attachments], auditEntries: audit[0].n };
 }
 
-/** Polls `find` until it returns something (a realtime event, a presence state); fails with `what` after `timeoutMs`. */
+/** Polls `find` until it returns something (a realtime event, a presence state), and returns that; fails with `what` after `timeoutMs`. */
 export async function waitFor<T>(what: string, find: () => T | undefined, timeoutMs = 5000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const found = find();
-    if (found !== undefined) return found;
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
+  let found: T | undefined;
+  await waitUntil(what, () => (found = find()) !== undefined, timeoutMs);
+  return found as T;
 }
 
 /** Moves an inspection straight to `status` with the superuser, for tests about a given state. */

@@ -2,12 +2,11 @@
 // Shared by the api function and the web client, which can check a photo's type by its first
 // bytes before uploading, exactly as the api checks it after (PRODUCT.md §5: photos by content).
 import { z } from 'zod';
+import { KEY_PATTERN } from './templates.ts';
 
 /** PRODUCT.md §9: 10 MB per photo (MiB, as the evidence bucket counts it), 40 megapixels. */
 export const MAX_PHOTO_BYTES = 10 * 1024 * 1024;
 export const MAX_PHOTO_PIXELS = 40_000_000;
-/** A pending photo holds its place this long: the lifetime of its signed upload URL. */
-export const PENDING_PHOTO_LIFETIME_MS = 2 * 60 * 60 * 1000;
 /** Signed download URLs for showing photos live an hour. */
 export const PHOTO_URL_LIFETIME_SECONDS = 60 * 60;
 
@@ -26,14 +25,12 @@ export function isPhotoType(value: string): value is PhotoType {
   return (PHOTO_TYPES as readonly string[]).includes(value);
 }
 
-const ITEM_KEY = /^[a-z0-9][a-z0-9_-]{0,63}$/;
-
 /**
  * `POST …/attachments`. The type and size are checked by the handler, not here, because they
  * have their own errors (415, 413) rather than a field error.
  */
 export const attachmentCreateSchema = z.strictObject({
-  item_key: z.string({ error: 'Choose an item.' }).regex(ITEM_KEY, { error: 'Choose an item.' }),
+  item_key: z.string({ error: 'Choose an item.' }).regex(KEY_PATTERN, { error: 'Choose an item.' }),
   content_type: z.string({ error: 'Give the photo type.' }).trim().toLowerCase().min(1, { error: 'Give the photo type.' }).max(255),
   byte_size: z
     .number({ error: 'Give the photo size in bytes.' })

@@ -11,10 +11,6 @@ import type { TemplateVersion } from './templates.ts';
 export const INSPECTION_STATUSES = ['scheduled', 'in_progress', 'submitted', 'changes_requested', 'approved', 'canceled'] as const;
 export type InspectionStatus = (typeof INSPECTION_STATUSES)[number];
 
-/** Statuses in which an inspection is still open work: overdue applies, details may change. */
-export const OPEN_STATUSES = ['scheduled', 'in_progress'] as const satisfies readonly InspectionStatus[];
-export const FINAL_STATUSES = ['approved', 'canceled'] as const satisfies readonly InspectionStatus[];
-
 export const REVIEW_NOTE_MAX_LENGTH = 2000;
 export const INSPECTION_EXTERNAL_REF_MAX_LENGTH = 255;
 
@@ -175,12 +171,14 @@ export interface Dashboard {
   failed_items_this_week: number;
 }
 
+/** Owners, admins and managers schedule, edit, review and cancel inspections (PRODUCT.md §6). */
+export const INSPECTION_MANAGERS = ['owner', 'admin', 'manager'] as const satisfies readonly Role[];
 /** Owners, admins, managers and inspectors start, answer and submit (PRODUCT.md §6). */
 export const INSPECTION_FILLERS = ['owner', 'admin', 'manager', 'inspector'] as const satisfies readonly Role[];
 
 /** Who may do what with inspections (PRODUCT.md §6); the web shows only the buttons a role allows. */
 export function canScheduleInspections(role: Role): boolean {
-  return role === 'owner' || role === 'admin' || role === 'manager';
+  return (INSPECTION_MANAGERS as readonly Role[]).includes(role);
 }
 
 export function canReviewInspections(role: Role): boolean {
@@ -191,10 +189,4 @@ export function canReviewInspections(role: Role): boolean {
 export function canFillInspection(role: Role, userId: string, inspection: Pick<Inspection, 'assignee_id'>): boolean {
   if (canScheduleInspections(role)) return true;
   return role === 'inspector' && (inspection.assignee_id === null || inspection.assignee_id === userId);
-}
-
-/** Overdue as the API derives it, for lists the client filters itself. */
-export function isOverdue(inspection: Pick<Inspection, 'status' | 'due_at'>, now = new Date()): boolean {
-  return (OPEN_STATUSES as readonly string[]).includes(inspection.status) && inspection.due_at !== null &&
-    Date.parse(inspection.due_at) < now.getTime();
 }

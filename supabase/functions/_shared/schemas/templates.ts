@@ -50,18 +50,14 @@ function lineSchema(what: string, max: number) {
     .refine((value) => !CONTROL_CHARACTERS.test(value), { error: 'Remove the control characters.' });
 }
 
-/** A number from a JSON body; zod 4 already refuses NaN and ±Infinity. */
-function numberSchema(message: string) {
-  return z.number({ error: message });
-}
-
 const itemBase = {
   key: keySchema,
   label: lineSchema('a label', LABEL_MAX_LENGTH),
   // Empty help means none, so the editor can send what the field holds.
   help: optionalTextSchema(HELP_MAX_LENGTH).default(null),
   required: z.boolean({ error: 'Use true or false.' }).default(false),
-  weight: numberSchema(`Enter a weight from 0 to ${WEIGHT_MAX}.`)
+  // zod 4's number already refuses NaN and ±Infinity.
+  weight: z.number({ error: `Enter a weight from 0 to ${WEIGHT_MAX}.` })
     .min(0, { error: `Enter a weight from 0 to ${WEIGHT_MAX}.` })
     .max(WEIGHT_MAX, { error: `Enter a weight from 0 to ${WEIGHT_MAX}.` })
     .default(DEFAULT_WEIGHT),
@@ -78,7 +74,7 @@ const choiceExtras = {
     .default([]),
 };
 
-const boundSchema = numberSchema('Enter a number, or leave it empty.').nullable().default(null);
+const boundSchema = z.number({ error: 'Enter a number, or leave it empty.' }).nullable().default(null);
 
 const passFailItem = z.strictObject({ ...itemBase, kind: z.literal('pass_fail') });
 const yesNoItem = z.strictObject({
@@ -184,8 +180,6 @@ export type TemplateDefinition = z.output<typeof definitionSchema>;
 export type TemplateItemInput = z.input<typeof itemSchema>;
 export type TemplateDefinitionInput = z.input<typeof definitionSchema>;
 export type ItemOfKind<K extends ItemKind> = Extract<TemplateItem, { kind: K }>;
-
-export const EMPTY_DEFINITION: TemplateDefinition = { sections: [] };
 
 /** Every item of a definition in order, sections flattened. */
 export function itemsOf(definition: TemplateDefinition): TemplateItem[] {
