@@ -1,4 +1,5 @@
--- The audit log: every member reads their organization's entries, nobody writes, changes or
+-- The audit log: every member reads their organization's entries (but invitations', which only
+-- owners and admins read: tests/db/150-audit-log-reading), nobody writes, changes or
 -- removes one (not even the superuser changes or removes), and the triggers write one row per
 -- changed row of organizations, memberships, invitations (without the token hash) and sites,
 -- credited to the acting user.
@@ -21,7 +22,7 @@ select results_eq(
   'writes without a user''s claims are credited to the system'
 );
 
--- Select: every member of the organization (viewers are its auditors).
+-- Select: every member of the organization reads the entries of the fixture (it has no invitations).
 select tests.act_as_anon();
 select throws_ok($$select count(*) from public.audit_log$$, '42501', null, 'anon cannot read the audit log');
 select tests.act_as((select outsider from actors));
@@ -193,9 +194,10 @@ select results_eq(
 select is((select count(*)::int from public.audit_log where org_id = (select org_a from actors) and actor_kind = 'user'), 7,
   'the seven changes to A wrote seven user entries');
 
--- The new entries are readable to the owner only through the policy, like the old ones.
+-- The new entries are readable through the policies, like the old ones: a manager reads all but
+-- the invitation's two (invited, revoked), which only owners and admins read (20261124100700).
 select tests.act_as((select manager from actors));
-select is((select count(*)::int from public.audit_log), (select a from fixture_entries) + 7, 'a manager reads A''s new entries too');
+select is((select count(*)::int from public.audit_log), (select a from fixture_entries) + 7 - 2, 'a manager reads A''s new entries but the invitation''s');
 select tests.act_as((select owner from actors));
 select is((select count(*)::int from public.audit_log where org_id = (select org_a from actors)), (select a from fixture_entries) + 7,
   'the owner reads A''s new entries too');
@@ -218,8 +220,9 @@ select is((select count(*)::int from public.audit_log
            where org_id = (select org_a from actors) and entity = 'organizations' and action = 'update'), 1,
   'an update that changes no column but updated_at writes no entry');
 
-select policies_are('public', 'audit_log', array['Members can read their organization''s audit log'],
-  'audit_log has exactly one policy, for select');
+select policies_are('public', 'audit_log',
+  array['Owners and admins can read their organization''s whole audit log', 'Members can read the audit entries of what they may read'],
+  'audit_log has exactly its two policies, both for select');
 
 select * from finish();
 rollback;
