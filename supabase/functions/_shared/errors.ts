@@ -258,7 +258,7 @@ export function problemOf(error: ApiError, requestId: string): Problem {
 
 export type ErrorLogger = (entry: Record<string, unknown>) => void;
 
-const logToConsole: ErrorLogger = (entry) => console.error(JSON.stringify(entry));
+export const logToConsole: ErrorLogger = (entry) => console.error(JSON.stringify(entry));
 
 /**
  * The one way an error leaves the API: an RFC 9457 document with the catalogue wording. Server

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { Authenticator, Principal } from './auth.ts';
 import { type Tx, withCaller } from './db.ts';
-import { ApiError, type ErrorLogger, renderProblem } from './errors.ts';
+import { ApiError, type ErrorLogger, logToConsole, renderProblem } from './errors.ts';
 import {
   claimIdempotencyKey,
   idempotencyKeyOf,
@@ -51,6 +51,12 @@ export interface RouteContext<P, Q, B> {
    * `commitsOwnWork`); otherwise each call is one.
    */
   db: <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>;
+  /**
+   * Runs `fn` once the request's writes are committed and before the response leaves (mail about
+   * what was written): never for a change that rolled back, never again for a replayed key. A
+   * failure is logged, not answered: what the request did is done.
+   */
+  afterCommit: (fn: () => Promise<void>) => void;
 }
 
 export interface RouteDefinition<
@@ -287,34 +293,43 @@ export function createHandler(options: HandlerOptions): (req: Request) => Promis
     const body = definition.body ? parseWith(definition.body, rawBody) : undefined;
 
     const status = definition.status ?? 200;
-    const context = { req, requestId, principal, params, query, body };
+    const committed: (() => Promise<void>)[] = [];
+    const context = { req, requestId, principal, params, query, body, afterCommit: (fn: () => Promise<void>) => void committed.push(fn) };
+    const response = await respond();
+    for (const fn of committed) {
+      await fn().catch((error) => (options.log ?? logToConsole)({ level: 'error', request_id: requestId, after_commit: true, error: String(error) }));
+    }
+    return response;
 
-    const key = req.method === 'POST' ? idempotencyKeyOf(req) : null;
-    if (key === null) {
-      const db = <T>(fn: (tx: Tx) => Promise<T>) => withCaller(principal, fn);
-      return responseOf(await definition.handler({ ...context, db }), status);
-    }
-    const hash = await requestHash(req.method, url.pathname, rawBody);
-    if (definition.commitsOwnWork) {
-      const stored = await withCaller(principal, (tx) => claimIdempotencyKey(tx, key, hash, { ahead: true }));
-      if (stored) return replayOf(stored);
-      let result: unknown;
-      try {
-        result = await definition.handler({ ...context, db: (fn) => withCaller(principal, fn) });
-      } catch (error) {
-        // A failed request leaves no key behind, as on the one-transaction path.
-        await withCaller(principal, (tx) => releaseIdempotencyKey(tx, key)).catch(() => undefined);
-        throw error;
+    /** The handler's response, or the stored one of a key used before. */
+    async function respond(): Promise<Response> {
+      const key = req.method === 'POST' ? idempotencyKeyOf(req) : null;
+      if (key === null) {
+        const db = <T>(fn: (tx: Tx) => Promise<T>) => withCaller(principal, fn);
+        return responseOf(await definition.handler({ ...context, db }), status);
       }
-      return await answerKey(result, status, (response) => withCaller(principal, (tx) => storeIdempotentResponse(tx, key, response)));
+      const hash = await requestHash(req.method, url.pathname, rawBody);
+      if (definition.commitsOwnWork) {
+        const stored = await withCaller(principal, (tx) => claimIdempotencyKey(tx, key, hash, { ahead: true }));
+        if (stored) return replayOf(stored);
+        let result: unknown;
+        try {
+          result = await definition.handler({ ...context, db: (fn) => withCaller(principal, fn) });
+        } catch (error) {
+          // A failed request leaves no key behind, as on the one-transaction path.
+          await withCaller(principal, (tx) => releaseIdempotencyKey(tx, key)).catch(() => undefined);
+          throw error;
+        }
+        return await answerKey(result, status, (response) => withCaller(principal, (tx) => storeIdempotentResponse(tx, key, response)));
+      }
+      // One transaction for the key and the handler's writes: both commit, or neither does.
+      return await withCaller(principal, async (tx) => {
+        const stored = await claimIdempotencyKey(tx, key, hash);
+        if (stored) return replayOf(stored);
+        const result = await definition.handler({ ...context, db: (fn) => fn(tx) });
+        return await answerKey(result, status, (response) => storeIdempotentResponse(tx, key, response));
+      });
     }
-    // One transaction for the key and the handler's writes: both commit, or neither does.
-    return await withCaller(principal, async (tx) => {
-      const stored = await claimIdempotencyKey(tx, key, hash);
-      if (stored) return replayOf(stored);
-      const result = await definition.handler({ ...context, db: (fn) => fn(tx) });
-      return await answerKey(result, status, (response) => storeIdempotentResponse(tx, key, response));
-    });
   }
 
   return async (req) => {

@@ -7,135 +7,35 @@ import { z } from 'zod';
 import type { UserPrincipal } from '../_shared/auth.ts';
 import type { Tx } from '../_shared/db.ts';
 import { ApiError } from '../_shared/errors.ts';
-import { route, type RouteContext } from '../_shared/http.ts';
-import {
-  type Attachment,
-  attachmentCreateSchema,
-  type AttachmentUpload,
-  type AttachmentUrl,
-  isPhotoType,
-  MAX_PHOTO_BYTES,
-  MAX_PHOTO_PIXELS,
-  PHOTO_EXTENSIONS,
-  PHOTO_URL_LIFETIME_SECONDS,
-  type PhotoType,
-  photoTypeOf,
-  pixelCountOf,
-} from '../_shared/schemas/attachments.ts';
+import { route } from '../_shared/http.ts';
+import { type Attachment, attachmentCreateSchema, type AttachmentUpload, type AttachmentUrl } from '../_shared/schemas/attachments.ts';
 import { idSchema, type Role } from '../_shared/schemas/common.ts';
 import { canFillInspection, INSPECTION_FILLERS } from '../_shared/schemas/inspections.ts';
-import { iso, requireRole, requireUser } from './access.ts';
-
-const BUCKET = 'evidence';
-// Enough for every PNG and WebP header and the frame header of nearly every JPEG (EXIF first).
-const HEADER_BYTES = 64 * 1024;
+import { requireRole, requireUser } from './access.ts';
+import {
+  checkUploadedPhoto,
+  photoFieldsOf,
+  photoPath,
+  type PhotoRow,
+  removeObject,
+  requireAcceptablePhoto,
+  signDownload,
+  signUpload,
+} from './evidence.ts';
 
 const inspectionParams = z.strictObject({ org: idSchema, id: idSchema });
 const attachmentParams = z.strictObject({ org: idSchema, id: idSchema, att: idSchema });
 
 /** An attachments row as postgres.js returns it. */
-export interface AttachmentRow {
-  id: string;
+export interface AttachmentRow extends PhotoRow {
   org_id: string;
   inspection_id: string;
   item_key: string;
-  object_path: string;
-  content_type: PhotoType;
-  byte_size: string | number;
-  confirmed_at: Date | null;
-  uploaded_by: string | null;
-  created_at: Date;
 }
 
 /** The API's Attachment of a row; also the `attachments` of an inspection's detail. */
 export function attachmentOf(row: AttachmentRow): Attachment {
-  return {
-    id: row.id,
-    inspection_id: row.inspection_id,
-    item_key: row.item_key,
-    content_type: row.content_type,
-    byte_size: Number(row.byte_size),
-    status: row.confirmed_at === null ? 'pending' : 'confirmed',
-    uploaded_by: row.uploaded_by,
-    created_at: iso(row.created_at),
-    confirmed_at: iso(row.confirmed_at),
-  };
-}
-
-// --- Storage, as the caller ------------------------------------------------------------------
-
-function supabaseUrl(): string {
-  const url = Deno.env.get('SUPABASE_URL');
-  if (!url) throw new Error('SUPABASE_URL is not set');
-  return url.replace(/\/+$/, '');
-}
-
-/** Storage with the caller's access token: its policies decide, as for any other request of theirs. */
-async function storage(req: Request, path: string, init: { method: string; headers?: Record<string, string>; body?: string }) {
-  const apikey = Deno.env.get('SUPABASE_ANON_KEY') ?? '';
-  try {
-    return await fetch(`${supabaseUrl()}/storage/v1/${path}`, {
-      method: init.method,
-      headers: { apikey, authorization: req.headers.get('authorization') ?? '', ...init.headers },
-      body: init.body,
-    });
-  } catch (error) {
-    throw ApiError.serviceUnavailable(error);
-  }
-}
-
-/** Storage errors carry their real status in `statusCode` (wire contract §3). */
-async function storageStatus(response: Response): Promise<string> {
-  const body = await response.json().catch(() => null) as { statusCode?: unknown } | null;
-  return typeof body?.statusCode === 'string' ? body.statusCode : String(response.status);
-}
-
-async function storageFailure(response: Response, what: string): Promise<ApiError> {
-  const status = await storageStatus(response);
-  if (status === '403') return ApiError.forbidden();
-  return ApiError.internal(new Error(`storage refused to ${what}: ${response.status} / ${status}`));
-}
-
-function jsonBody(body: unknown): { headers: Record<string, string>; body: string } {
-  return { headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) };
-}
-
-/** Signs an upload URL for `path`; Storage checks that the caller may insert it. */
-async function signUpload(req: Request, path: string): Promise<{ token: string; signedUrl: string }> {
-  const response = await storage(req, `object/upload/sign/${BUCKET}/${path}`, { method: 'POST', ...jsonBody({}) });
-  if (!response.ok) throw await storageFailure(response, 'sign an upload URL');
-  const { url } = await response.json() as { url: string };
-  const signedUrl = `${supabaseUrl()}/storage/v1${url}`;
-  const token = new URL(signedUrl).searchParams.get('token');
-  if (!token) throw ApiError.internal(new Error('storage signed an upload URL without a token'));
-  return { token, signedUrl };
-}
-
-/** The stored object's size, or null when nothing was uploaded there. */
-async function storedSize(req: Request, path: string): Promise<number | null> {
-  const response = await storage(req, `object/info/${BUCKET}/${path}`, { method: 'GET' });
-  if (!response.ok) {
-    if (await storageStatus(response) === '404') return null;
-    throw ApiError.internal(new Error(`storage refused the object's info: ${response.status}`));
-  }
-  const info = await response.json() as { size?: unknown; metadata?: { size?: unknown } };
-  return Number(info.size ?? info.metadata?.size);
-}
-
-/** The first bytes of the stored object (a Range request, so a 10 MB photo is not read whole). */
-async function firstBytes(req: Request, path: string): Promise<Uint8Array> {
-  const response = await storage(req, `object/authenticated/${BUCKET}/${path}`, {
-    method: 'GET',
-    headers: { range: `bytes=0-${HEADER_BYTES - 1}` },
-  });
-  if (!response.ok) throw ApiError.internal(new Error(`storage refused to read the object: ${response.status}`));
-  const bytes = new Uint8Array(await response.arrayBuffer());
-  return bytes.subarray(0, HEADER_BYTES);
-}
-
-async function removeObject(req: Request, path: string): Promise<void> {
-  const response = await storage(req, `object/${BUCKET}`, { method: 'DELETE', ...jsonBody({ prefixes: [path] }) });
-  if (!response.ok) throw await storageFailure(response, 'remove the object');
+  return { ...photoFieldsOf(row), inspection_id: row.inspection_id, item_key: row.item_key };
 }
 
 // --- checks ----------------------------------------------------------------------------------
@@ -175,14 +75,6 @@ async function readAttachment(tx: Tx, params: { org: string; id: string; att: st
   return row;
 }
 
-/** Removes a refused upload, row and object together, in a transaction of its own. */
-async function discard(req: Request, db: RouteContext<unknown, unknown, unknown>['db'], row: AttachmentRow): Promise<void> {
-  await db(async (tx) => {
-    await tx`delete from public.attachments where id = ${row.id}`;
-    await removeObject(req, row.object_path);
-  });
-}
-
 // --- routes ----------------------------------------------------------------------------------
 
 export const createAttachment = route({
@@ -197,10 +89,9 @@ export const createAttachment = route({
     const user = requireUser(principal);
     const row = await db(async (tx) => {
       const access = await requireFiller(tx, user, params.org, params.id);
-      if (!isPhotoType(body.content_type)) throw ApiError.unsupportedMediaType();
-      if (body.byte_size > MAX_PHOTO_BYTES) throw ApiError.payloadTooLarge(MAX_PHOTO_BYTES);
+      const contentType = requireAcceptablePhoto(body);
       requireInProgress(access);
-      const path = `${params.org}/${params.id}/${body.item_key}/${crypto.randomUUID()}.${PHOTO_EXTENSIONS[body.content_type]}`;
+      const path = photoPath(`${params.org}/${params.id}/${body.item_key}`, contentType);
       const [inserted] = await tx<AttachmentRow[]>`
         insert into public.attachments ${tx({
           org_id: params.org,
@@ -214,14 +105,12 @@ export const createAttachment = route({
       `;
       return inserted;
     });
-    let signed: { token: string; signedUrl: string };
     try {
-      signed = await signUpload(req, row.object_path);
+      return { attachment: attachmentOf(row), upload: await signUpload(req, row.object_path) };
     } catch (error) {
       await db((tx) => tx`delete from public.attachments where id = ${row.id}`);
       throw error;
     }
-    return { attachment: attachmentOf(row), upload: { path: row.object_path, token: signed.token, signed_url: signed.signedUrl } };
   },
 });
 
@@ -241,25 +130,7 @@ export const confirmAttachment = route({
     });
     if (row.confirmed_at !== null) return attachmentOf(row);
 
-    const size = await storedSize(req, row.object_path);
-    if (size === null) throw ApiError.validation([{ field: 'file', message: 'Upload the photo before confirming it.' }]);
-    if (size !== Number(row.byte_size)) {
-      await discard(req, db, row);
-      throw ApiError.validation([{ field: 'file', message: `The uploaded file has ${size} bytes, not the ${row.byte_size} declared.` }]);
-    }
-    const head = await firstBytes(req, row.object_path);
-    const actual = photoTypeOf(head);
-    if (actual !== row.content_type) {
-      await discard(req, db, row);
-      throw ApiError.unsupportedMediaType(
-        actual ? `The file is a ${PHOTO_EXTENSIONS[actual].toUpperCase()} photo, not the type declared.` : 'The file is not a JPEG, PNG, WebP or HEIC photo.',
-      );
-    }
-    const pixels = pixelCountOf(actual, head);
-    if (pixels !== null && pixels > MAX_PHOTO_PIXELS) {
-      await discard(req, db, row);
-      throw ApiError.validation([{ field: 'file', message: `Use a photo of at most ${MAX_PHOTO_PIXELS / 1_000_000} megapixels.` }]);
-    }
+    await checkUploadedPhoto(req, db, 'attachments', row);
 
     return await db(async (tx) => {
       const [confirmed] = await tx<AttachmentRow[]>`
@@ -283,19 +154,7 @@ export const getAttachmentUrl = route({
     });
     // A pending photo may not be there yet, and is not evidence until it was checked.
     if (row.confirmed_at === null) throw ApiError.notFound('photo');
-    const response = await storage(req, `object/sign/${BUCKET}/${row.object_path}`, {
-      method: 'POST',
-      ...jsonBody({ expiresIn: PHOTO_URL_LIFETIME_SECONDS }),
-    });
-    if (!response.ok) {
-      if (await storageStatus(response) === '404') throw ApiError.notFound('photo');
-      throw ApiError.internal(new Error(`storage refused to sign a download URL: ${response.status}`));
-    }
-    const { signedURL } = await response.json() as { signedURL: string };
-    return {
-      url: `${supabaseUrl()}/storage/v1${signedURL}`,
-      expires_at: new Date(Date.now() + PHOTO_URL_LIFETIME_SECONDS * 1000).toISOString(),
-    };
+    return await signDownload(req, row.object_path);
   },
 });
 

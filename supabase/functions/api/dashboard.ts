@@ -1,37 +1,73 @@
 // Dashboard: `GET /orgs/{org}/dashboard`, the counts at the top of an organization's home page
-// (PRODUCT.md §2): inspections by status, how many are overdue, and failed items this week.
+// (PRODUCT.md §2): inspections by status, overdue ones and failed items this week; actions by
+// status, open and overdue ones; and the caller's own work.
 import { route } from '../_shared/http.ts';
-import { type Dashboard, INSPECTION_STATUSES, type InspectionStatus } from '../_shared/schemas/inspections.ts';
+import { ACTION_STATUSES, type ActionStatus } from '../_shared/schemas/actions.ts';
+import type { Dashboard } from '../_shared/schemas/dashboard.ts';
+import { INSPECTION_STATUSES, type InspectionStatus } from '../_shared/schemas/inspections.ts';
 import { requireRole, requireUser } from './access.ts';
+import { overdueActionCondition } from './actions.ts';
 import { overdueCondition } from './inspections.ts';
 import { orgParams } from './orgs.ts';
+
+/** Every status with its count, zero for those with none. */
+function countsBy<S extends string>(statuses: readonly S[], rows: { status: S; n: number }[]): Record<S, number> {
+  const counts = Object.fromEntries(statuses.map((s) => [s, 0])) as Record<S, number>;
+  for (const row of rows) counts[row.status] = row.n;
+  return counts;
+}
 
 export const getDashboard = route({
   method: 'GET',
   path: '/orgs/:org/dashboard',
   params: orgParams,
   handler: async ({ principal, params, db }): Promise<Dashboard> => {
-    requireUser(principal);
+    const user = requireUser(principal);
     return await db(async (tx) => {
       await requireRole(tx, params.org);
-      const [byStatus, [counts]] = await Promise.all([
+      const [inspectionsByStatus, actionsByStatus, [counts]] = await Promise.all([
         tx<{ status: InspectionStatus; n: number }[]>`
           select status, count(*)::int as n from public.inspections where org_id = ${params.org} group by status
         `,
+        tx<{ status: ActionStatus; n: number }[]>`
+          select status, count(*)::int as n from public.actions where org_id = ${params.org} group by status
+        `,
         // "This week" is the last seven days, the same window whatever the viewer's time zone;
         // answers of canceled inspections no longer count.
-        tx<{ overdue: number; failed: number }[]>`
+        tx<Record<string, number>[]>`
           select
             (select count(*)::int from public.inspections i
              where i.org_id = ${params.org} and ${overdueCondition(tx)}) as overdue,
             (select count(*)::int from public.answers a join public.inspections i on i.id = a.inspection_id
              where a.org_id = ${params.org} and a.failed and a.answered_at >= now() - interval '7 days'
-               and i.status <> 'canceled') as failed
+               and i.status <> 'canceled') as failed,
+            (select count(*)::int from public.actions a
+             where a.org_id = ${params.org} and ${overdueActionCondition(tx)}) as overdue_actions,
+            (select count(*)::int from public.inspections i
+             where i.org_id = ${params.org} and i.assignee_id = ${user.userId} and i.status in ('scheduled', 'in_progress')) as my_inspections,
+            (select count(*)::int from public.inspections i
+             where i.org_id = ${params.org} and i.assignee_id = ${user.userId} and ${overdueCondition(tx)}) as my_overdue_inspections,
+            (select count(*)::int from public.actions a
+             where a.org_id = ${params.org} and a.assignee_id = ${user.userId} and a.status in ('open', 'in_progress')) as my_actions,
+            (select count(*)::int from public.actions a
+             where a.org_id = ${params.org} and a.assignee_id = ${user.userId} and ${overdueActionCondition(tx)}) as my_overdue_actions
         `,
       ]);
-      const inspections_by_status = Object.fromEntries(INSPECTION_STATUSES.map((s) => [s, 0])) as Record<InspectionStatus, number>;
-      for (const row of byStatus) inspections_by_status[row.status] = row.n;
-      return { inspections_by_status, overdue: counts.overdue, failed_items_this_week: counts.failed };
+      const actions_by_status = countsBy(ACTION_STATUSES, actionsByStatus);
+      return {
+        inspections_by_status: countsBy(INSPECTION_STATUSES, inspectionsByStatus),
+        overdue: counts.overdue,
+        failed_items_this_week: counts.failed,
+        actions_by_status,
+        open_actions: actions_by_status.open + actions_by_status.in_progress,
+        overdue_actions: counts.overdue_actions,
+        my_work: {
+          inspections_due: counts.my_inspections,
+          inspections_overdue: counts.my_overdue_inspections,
+          open_actions: counts.my_actions,
+          overdue_actions: counts.my_overdue_actions,
+        },
+      };
     });
   },
 });

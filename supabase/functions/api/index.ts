@@ -2,7 +2,15 @@
 // paths starting with /api. It verifies callers itself (verify_jwt = false in config.toml).
 import { projectAuthenticator } from '../_shared/auth.ts';
 import { createHandler } from '../_shared/http.ts';
+import {
+  confirmActionAttachment,
+  createActionAttachment,
+  deleteActionAttachment,
+  getActionAttachmentUrl,
+} from './action-attachments.ts';
+import { createAction, getAction, listActions, patchAction, transitionAction } from './actions.ts';
 import { saveAnswers } from './answers.ts';
+import { listActivity, listAuditLog } from './audit-log.ts';
 import { confirmAttachment, createAttachment, deleteAttachment, getAttachmentUrl } from './attachments.ts';
 import { getDashboard } from './dashboard.ts';
 import {
@@ -75,6 +83,17 @@ Deno.serve(
       confirmAttachment,
       getAttachmentUrl,
       deleteAttachment,
+      listActions,
+      createAction,
+      getAction,
+      patchAction,
+      transitionAction,
+      createActionAttachment,
+      confirmActionAttachment,
+      getActionAttachmentUrl,
+      deleteActionAttachment,
+      listAuditLog,
+      listActivity,
     ],
     authenticator: projectAuthenticator,
   }),

@@ -21,6 +21,7 @@ import {
   inspectionUpdateSchema,
 } from '../_shared/schemas/inspections.ts';
 import { iso, requireRole, requireUser } from './access.ts';
+import { mailNewAssignees } from './action-mail.ts';
 import { answerOf, type AnswerRow, selectAnswers } from './answers.ts';
 import { attachmentOf, type AttachmentRow } from './attachments.ts';
 import { orgParams } from './orgs.ts';
@@ -248,9 +249,18 @@ export const submitInspection = route({
   method: 'POST',
   path: '/orgs/:org/inspections/:id/submit',
   params: inspectionParams,
-  handler: async ({ principal, params, db }) => {
+  handler: async ({ principal, params, db, afterCommit }) => {
     requireUser(principal);
-    return await db((tx) => moveTo(tx, params.org, params.id, { status: 'submitted' }));
+    return await db(async (tx) => {
+      const submitted = await moveTo(tx, params.org, params.id, { status: 'submitted' });
+      // The submit opened an action per failed item in this transaction (created now): tell
+      // their assignees, unless that is the submitter.
+      const opened = await tx<{ id: string }[]>`
+        select id from public.actions where inspection_id = ${params.id} and origin = 'submit' and created_at = now()
+      `;
+      afterCommit(await mailNewAssignees(tx, opened.map((row) => row.id)));
+      return submitted;
+    });
   },
 });
 

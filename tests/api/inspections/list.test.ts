@@ -108,6 +108,11 @@ describe('GET /orgs/{org}/dashboard', () => {
       inspections_by_status: { scheduled: 3, in_progress: 1, submitted: 0, changes_requested: 0, approved: 0, canceled: 1 },
       overdue: 2,
       failed_items_this_week: 2,
+      // No inspection was submitted, so no action opened (tests/api/actions/dashboard.test.ts counts them).
+      actions_by_status: { open: 0, in_progress: 0, resolved: 0, verified: 0, canceled: 0 },
+      open_actions: 0,
+      overdue_actions: 0,
+      my_work: { inspections_due: 0, inspections_overdue: 0, open_actions: 0, overdue_actions: 0 },
     });
   });
 

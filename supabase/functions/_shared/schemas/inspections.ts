@@ -25,7 +25,7 @@ export const STATUS_LABELS: Record<InspectionStatus, string> = {
 };
 
 /** An ISO 8601 date-time with an offset or Z, as `due_at` and `updated_since` take it. */
-const dateTimeSchema = (message: string) =>
+export const dateTimeSchema = (message: string) =>
   z
     .string({ error: message })
     .regex(/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d{1,6})?)?(Z|[+-]\d\d:\d\d)$/, { error: message })
@@ -163,12 +163,6 @@ export interface InspectionDetail extends Inspection {
   template: TemplateVersion;
   answers: InspectionAnswer[];
   attachments: InspectionAttachment[];
-}
-
-export interface Dashboard {
-  inspections_by_status: Record<InspectionStatus, number>;
-  overdue: number;
-  failed_items_this_week: number;
 }
 
 /** Owners, admins and managers schedule, edit, review and cancel inspections (PRODUCT.md §6). */

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import type { Dashboard } from '@schemas/inspections';
+import type { Dashboard } from '@schemas/dashboard';
 import { apiPath, callApi } from '../../../lib/api';
 
 export const dashboardKeys = {

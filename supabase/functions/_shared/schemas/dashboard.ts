@@ -1,0 +1,24 @@
+// The dashboard (`GET /orgs/{org}/dashboard`): the counts at the top of an organization's home page
+// (PRODUCT.md §2). Each count is the length of a list the web links it to, filtered the same way.
+import type { ActionStatus } from './actions.ts';
+import type { InspectionStatus } from './inspections.ts';
+
+export interface Dashboard {
+  inspections_by_status: Record<InspectionStatus, number>;
+  /** Inspections scheduled or in progress past their due date. */
+  overdue: number;
+  /** Failed answers of the last seven days, not counting canceled inspections. */
+  failed_items_this_week: number;
+  actions_by_status: Record<ActionStatus, number>;
+  /** Actions open or in progress. */
+  open_actions: number;
+  /** Actions open or in progress past their due date. */
+  overdue_actions: number;
+  /** The caller's own work: inspections assigned to them that are scheduled or in progress, their open actions. */
+  my_work: {
+    inspections_due: number;
+    inspections_overdue: number;
+    open_actions: number;
+    overdue_actions: number;
+  };
+}
