@@ -860,4 +860,52 @@ update public.inspections set status = 'changes_requested',
 where id = '1e000000-0000-4000-8000-000000000006';
 update public.inspections set status = 'canceled' where id = '1e000000-0000-4000-8000-000000000007';
 
+-- Corrective actions. Submitting the Central Kitchen walk and the Fremont audit opened one per
+-- failed item (four, for Ivan and Iris). Maya opens more by hand — one on the failing fridge of
+-- the Ballard audit still in progress, overdue, and others at sites — so Ivan's list has an
+-- action in every state, and some overdue.
+select pg_temp.act_as('d0000000-0000-4000-8000-000000000003');
+insert into public.actions (id, org_id, site_id, inspection_id, item_key, title, description, priority, assignee_id, due_at)
+select a.id, '0d000000-0000-4000-8000-000000000001', s.id, a.inspection_id, a.item_key, a.title, a.description,
+       a.priority::public.action_priority, 'd0000000-0000-4000-8000-000000000004', now() + a.due_in
+from (values
+  ('ac000000-0000-4000-8000-000000000001'::uuid, 'HF-002', '1e000000-0000-4000-8000-000000000002'::uuid, 'walk-in-fridge-temp',
+   'Replace the torn door seal on the walk-in fridge', 'The fridge read 7.5 °C; the engineer found the door seal torn.',
+   'high', interval '-2 days'),
+  ('ac000000-0000-4000-8000-000000000002', 'HF-CK1', null, null,
+   'Fire exit door sticks: fix the lock', 'The rear fire exit needs a shoulder push to open.', 'critical', interval '-6 hours'),
+  ('ac000000-0000-4000-8000-000000000003', 'HF-001', null, null,
+   'Re-grout the cracked floor tiles by the dish pit', null, 'medium', interval '5 days'),
+  ('ac000000-0000-4000-8000-000000000004', 'HF-008', null, null,
+   'Pest bait stations missing from the delivery door', 'Reported by the morning crew.', 'low', interval '20 days')
+) as a (id, site_ref, inspection_id, item_key, title, description, priority, due_in)
+join public.sites s on s.org_id = '0d000000-0000-4000-8000-000000000001' and s.external_ref = a.site_ref;
+
+-- Ivan works on his: the floor in progress; both Central Kitchen items resolved with a note.
+select pg_temp.act_as('d0000000-0000-4000-8000-000000000004');
+update public.actions set status = 'in_progress' where id = 'ac000000-0000-4000-8000-000000000003';
+update public.actions set status = 'in_progress'
+where inspection_id = '1e000000-0000-4000-8000-000000000004';
+update public.actions set status = 'resolved', transition_note = 'Planed the door and adjusted the closer; it opens with one hand.'
+where inspection_id = '1e000000-0000-4000-8000-000000000004' and item_key = 'doors-open-easily';
+update public.actions set status = 'resolved', transition_note = 'Extinguisher serviced and recharged; tag updated.'
+where inspection_id = '1e000000-0000-4000-8000-000000000004' and item_key = 'extinguisher-pressure';
+
+-- Maya verifies the extinguisher, cancels the bait stations (they were moved, not missing), and
+-- leaves the door for the demo to verify.
+select pg_temp.act_as('d0000000-0000-4000-8000-000000000003');
+update public.actions set status = 'verified'
+where inspection_id = '1e000000-0000-4000-8000-000000000004' and item_key = 'extinguisher-pressure';
+update public.actions set status = 'canceled', transition_note = 'False alarm: the stations were moved inside during the refit.'
+where id = 'ac000000-0000-4000-8000-000000000004';
+
+-- Iris resolves the Fremont fridge; Maya reopens it, not convinced.
+select pg_temp.act_as('d0000000-0000-4000-8000-000000000006');
+update public.actions set status = 'in_progress' where inspection_id = '1e000000-0000-4000-8000-000000000006' and item_key = 'reach-in-fridge-temp';
+update public.actions set status = 'resolved', transition_note = 'Turned the thermostat down one notch.'
+where inspection_id = '1e000000-0000-4000-8000-000000000006' and item_key = 'reach-in-fridge-temp';
+select pg_temp.act_as('d0000000-0000-4000-8000-000000000003');
+update public.actions set status = 'open', transition_note = 'The log still shows 7 °C in the afternoons; please have the compressor checked.'
+where inspection_id = '1e000000-0000-4000-8000-000000000006' and item_key = 'reach-in-fridge-temp';
+
 select set_config('request.jwt.claims', '', false);
