@@ -1,6 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiPath, callApi } from '../../../lib/api';
-import { supabaseKey, supabaseUrl } from '../../../lib/supabase';
 import type { Attachment, AttachmentCreate, AttachmentUpload, AttachmentUrl } from '@schemas/attachments';
 import { inspectionKeys } from './get-inspections';
 
@@ -15,40 +14,6 @@ export function createAttachment(
   body: AttachmentCreate,
 ): Promise<AttachmentUpload> {
   return callApi<AttachmentUpload>(attachmentsPath(orgId, inspectionId), { method: 'POST', body: { ...body } });
-}
-
-/**
- * PUTs the photo to the signed upload URL as supabase-js's `uploadToSignedUrl` does (multipart,
- * `cacheControl` then the file under an empty field name, `x-upsert: false`; the token authorizes),
- * but with XMLHttpRequest because fetch reports no upload progress and the bar should show bytes sent.
- * The URL is built from this client's project URL, as supabase-js builds it, not taken from the
- * api's `signed_url`: a function may know the project by an address browsers can't reach.
- */
-export function uploadToSignedUrl(
-  upload: { path: string; token: string },
-  accessToken: string | undefined,
-  photo: Blob,
-  onProgress: (sent: number, total: number) => void,
-): Promise<void> {
-  const body = new FormData();
-  body.append('cacheControl', '3600');
-  body.append('', photo);
-  return new Promise((resolve, reject) => {
-    const request = new XMLHttpRequest();
-    const url = new URL(`${supabaseUrl}/storage/v1/object/upload/sign/evidence/${upload.path}`);
-    url.searchParams.set('token', upload.token);
-    request.open('PUT', url);
-    request.setRequestHeader('apikey', supabaseKey);
-    request.setRequestHeader('x-upsert', 'false');
-    if (accessToken) request.setRequestHeader('Authorization', `Bearer ${accessToken}`);
-    request.upload.onprogress = (event) => {
-      if (event.lengthComputable) onProgress(event.loaded, event.total);
-    };
-    request.onload = () =>
-      request.status >= 200 && request.status < 300 ? resolve() : reject(new Error(`Storage refused the upload: ${request.status}`));
-    request.onerror = () => reject(new Error('The upload could not reach Storage'));
-    request.send(body);
-  });
 }
 
 /** `POST …/attachments/{att}/confirm`: the server checks the stored bytes are the photo declared. */

@@ -3,14 +3,13 @@ import { Camera } from 'lucide-react';
 import { useState } from 'react';
 import { ConfirmButton } from '../../../components/ui/confirm-button';
 import { FormAlert } from '../../../components/ui/form-alert';
+import { PhotoUploadProgress } from '../../../components/ui/photo-upload-progress';
 import { describeErrorSentence } from '../../../lib/errors';
 import { useQueryClient } from '@tanstack/react-query';
 import { deleteAttachment, useAttachmentUrl } from '../api/attachments';
 import { refetchInspection } from '../api/get-inspection';
 import { usePhotoUpload } from '../hooks/use-photo-upload';
 import type { Attachment } from '../types';
-
-const stepWords = { requesting: 'Preparing', uploading: 'Uploading', confirming: 'Checking' } as const;
 
 interface PhotoEvidenceProps {
   orgId: string;
@@ -79,26 +78,7 @@ export function PhotoEvidence({ orgId, inspectionId, item, attachments, editable
       ) : (
         <p className="muted">No photos yet.</p>
       )}
-      {uploads.map((upload) => (
-        <div key={upload.id} className="photo-upload">
-          {upload.step === 'failed' ? (
-            <div className="photo-upload-failed">
-              <FormAlert message={`${upload.fileName}: ${upload.error ?? ''}`} />
-              <button type="button" className="button button-link" onClick={() => dismiss(upload.id)}>
-                Dismiss
-              </button>
-            </div>
-          ) : (
-            <label className="photo-progress">
-              <span>
-                {stepWords[upload.step]} {upload.fileName}…
-              </span>
-              {/* Indeterminate until the upload starts; then bytes sent, full while the api checks them. */}
-              {upload.step === 'requesting' ? <progress /> : <progress max={upload.size} value={upload.step === 'confirming' ? upload.size : upload.sent} />}
-            </label>
-          )}
-        </div>
-      ))}
+      <PhotoUploadProgress uploads={uploads} onDismiss={dismiss} />
       <FormAlert message={error} />
       {editable ? (
         full ? (
