@@ -2,6 +2,9 @@ import type { Membership } from '@schemas/profile';
 import { useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router-dom';
+import { actionKeys } from '../features/actions/api/get-actions';
+import { activityKeys } from '../features/audit/api/get-activity';
+import { auditLogKeys } from '../features/audit/api/get-audit-log';
 import { dashboardKeys } from '../features/dashboard/api/get-dashboard';
 import { inspectionKeys } from '../features/inspections/api/get-inspections';
 import { invitationKeys } from '../features/invitations/api/get-invitations';
@@ -26,6 +29,8 @@ function organizationQueryKeys(orgId: string): QueryKey[] {
     siteKeys.all(orgId),
     templateKeys.all(orgId),
     inspectionKeys.all(orgId),
+    actionKeys.all(orgId),
+    activityKeys.all(orgId),
     dashboardKeys.all(orgId),
     memberKeys.all(orgId),
     invitationKeys.all(orgId),
@@ -36,14 +41,22 @@ function organizationQueryKeys(orgId: string): QueryKey[] {
 /** The queries a change makes stale: the same keys the screens read through their queryOptions. */
 function keysChangedBy(change: OrgChange, userId: string): QueryKey[] {
   const orgId = change.org_id;
+  // Each change may be a step of the work that the dashboard's activity feed lists.
+  const feed = [activityKeys.all(orgId), auditLogKeys.all(orgId)];
   switch (change.entity) {
     case 'site':
-      return [siteKeys.lists(orgId), siteQueryOptions(orgId, change.id).queryKey];
+      return [siteKeys.lists(orgId), siteQueryOptions(orgId, change.id).queryKey, ...feed];
     case 'inspection':
       // The run page follows its own topic (inspection:<id>); lists and counts follow the organization's.
-      return [inspectionKeys.lists(orgId), dashboardKeys.all(orgId)];
+      // A submit opens actions in the same transaction; their own events follow.
+      return [inspectionKeys.lists(orgId), dashboardKeys.all(orgId), ...feed];
+    case 'action':
+      return [actionKeys.lists(orgId), actionKeys.detail(orgId, change.id), dashboardKeys.all(orgId), ...feed];
+    case 'action_attachment':
+      return change.action_id ? [actionKeys.detail(orgId, change.action_id)] : [actionKeys.all(orgId)];
     case 'template':
-      return [templateKeys.lists(orgId), templateQueryOptions(orgId, change.id).queryKey];
+      return [templateKeys.lists(orgId), templateQueryOptions(orgId, change.id).queryKey, ...feed];
+
     case 'member':
       // Our own role is read from /me (navigation, buttons) and from the organization.
       return change.user_id === userId

@@ -2,6 +2,8 @@ import { createBrowserRouter } from 'react-router-dom';
 import { RequireMfaChallenge, RequireSignedIn, RequireSignedOut } from './guards';
 import { RootLayout } from './root-layout';
 import { AccountRoute } from './routes/account';
+import { ActionDetailRoute } from './routes/action-detail';
+import { ActionsRoute } from './routes/actions';
 import { ForgotPasswordRoute } from './routes/forgot-password';
 import { HomeRoute } from './routes/home';
 import { InspectionDetailRoute } from './routes/inspection-detail';
@@ -54,6 +56,8 @@ export const router = createBrowserRouter([
               { path: 'templates/:templateId', element: <TemplateDetailRoute /> },
               { path: 'inspections', element: <InspectionsRoute /> },
               { path: 'inspections/:inspectionId', element: <InspectionDetailRoute /> },
+              { path: 'actions', element: <ActionsRoute /> },
+              { path: 'actions/:actionId', element: <ActionDetailRoute /> },
               { path: 'members', element: <MembersRoute /> },
               { path: 'settings', element: <SettingsRoute /> },
             ],

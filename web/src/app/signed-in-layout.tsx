@@ -35,10 +35,11 @@ export function SignedInLayout() {
               Dashboard
             </NavLink>
             <NavLink to={`/o/${membership.org_slug}/inspections`}>Inspections</NavLink>
+            <NavLink to={`/o/${membership.org_slug}/actions`}>Actions</NavLink>
             <NavLink to={`/o/${membership.org_slug}/sites`}>Sites</NavLink>
             <NavLink to={`/o/${membership.org_slug}/templates`}>Templates</NavLink>
             <NavLink to={`/o/${membership.org_slug}/members`}>Members</NavLink>
-            {can.manageSettings(membership.role) ? <NavLink to={`/o/${membership.org_slug}/settings`}>Settings</NavLink> : null}
+            {can.readAuditLog(membership.role) ? <NavLink to={`/o/${membership.org_slug}/settings`}>Settings</NavLink> : null}
           </nav>
         ) : null}
       </header>

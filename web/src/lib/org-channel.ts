@@ -1,11 +1,11 @@
 import type { Role } from '@schemas/common';
 import { watchPrivateChannel, type PrivateChannelListener, type PrivateChannelWatch } from './private-channel';
 
-/** One change the database broadcasts on `org:<id>` (migration 20261121000900). */
+/** One change the database broadcasts on `org:<id>` (migrations 20261121000900, 20261124100150). */
 export interface OrgChange {
   /** `<entity>_<action>`, e.g. `site_updated`. */
   event: string;
-  entity: 'organization' | 'member' | 'invitation' | 'site' | 'template' | 'inspection';
+  entity: 'organization' | 'member' | 'invitation' | 'site' | 'template' | 'inspection' | 'action' | 'action_attachment';
   action: 'created' | 'updated' | 'deleted';
   id: string;
   org_id: string;
@@ -14,8 +14,13 @@ export interface OrgChange {
   /** Member events only: whose membership changed, and its role now. */
   user_id?: string;
   role?: Role;
-  /** Inspection events: the status after the change. */
+  /** Inspection, template and action events: the status after the change. */
   status?: string;
+  /** The rows the changed row hangs from, and its assignee, when it has them. */
+  site_id?: string;
+  inspection_id?: string;
+  action_id?: string;
+  assignee_id?: string;
 }
 
 /** What a tab shares on the organization channel: where its user is looking. */
@@ -28,7 +33,7 @@ export interface OrgPresence {
 /** `onEvent` hears each change; `onRefused` may mean the organization is gone, or the user removed. */
 export type OrgChannelListener = PrivateChannelListener<OrgChange, OrgPresence>;
 
-const entities = new Set(['organization', 'member', 'invitation', 'site', 'template', 'inspection']);
+const entities = new Set(['organization', 'member', 'invitation', 'site', 'template', 'inspection', 'action', 'action_attachment']);
 const actions = new Set(['created', 'updated', 'deleted']);
 
 function parseChange(event: string, payload: unknown, orgId: string): OrgChange | null {

@@ -53,6 +53,8 @@ export const can = {
   manageOwners: (role: Role) => role === 'owner',
   manageSites: (role: Role) => role === 'owner' || role === 'admin' || role === 'manager',
   manageSettings: (role: Role) => role === 'owner' || role === 'admin',
+  /** The full audit log, on the settings page (issue 11; docs/actions.md). */
+  readAuditLog: (role: Role) => role === 'owner' || role === 'admin' || role === 'manager',
   deleteOrganization: (role: Role) => role === 'owner',
 };
 

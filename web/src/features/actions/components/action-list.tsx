@@ -1,0 +1,149 @@
+import { ACTION_PRIORITIES, ACTION_PRIORITY_LABELS, ACTION_STATUSES, ACTION_STATUS_LABELS, type ActionStatus } from '@schemas/actions';
+import { Link, useSearchParams } from 'react-router-dom';
+import { CheckboxField } from '../../../components/ui/checkbox-field';
+import { FormAlert } from '../../../components/ui/form-alert';
+import { LoadMoreButton } from '../../../components/ui/load-more-button';
+import { SelectField } from '../../../components/ui/select-field';
+import { describeError } from '../../../lib/errors';
+import { useActions, type ActionFilters } from '../api/get-actions';
+import type { Choice } from './action-form';
+import { ActionRows } from './action-rows';
+import './actions.css';
+
+// Status choices: the usual groups first, then each status alone.
+const statusGroups: Record<string, ActionStatus[]> = {
+  '': [],
+  'open,in_progress': ['open', 'in_progress'],
+  ...Object.fromEntries(ACTION_STATUSES.map((status) => [status, [status]])),
+};
+const statusOptions: Choice[] = [
+  { value: '', label: 'Any status' },
+  { value: 'open,in_progress', label: 'Open or in progress' },
+  ...ACTION_STATUSES.map((status) => ({ value: status, label: ACTION_STATUS_LABELS[status] })),
+];
+const priorityOptions: Choice[] = [
+  { value: '', label: 'Any priority' },
+  { value: 'high,critical', label: 'High or critical' },
+  ...ACTION_PRIORITIES.map((priority) => ({ value: priority, label: ACTION_PRIORITY_LABELS[priority] })),
+];
+
+/** Filters live in the URL (`?status=open,in_progress&assignee=me&overdue=true&site=<id>`), so a tile can link to a filtered list. */
+export function filtersFromSearch(search: URLSearchParams, userId: string): ActionFilters {
+  const list = <T extends string>(value: string | null, allowed: readonly T[]) =>
+    (value ?? '').split(',').filter((part): part is T => (allowed as readonly string[]).includes(part));
+  const assignee = search.get('assignee') ?? '';
+  return {
+    statuses: list(search.get('status'), ACTION_STATUSES),
+    priorities: list(search.get('priority'), ACTION_PRIORITIES),
+    assigneeId: assignee === 'me' ? userId : assignee,
+    siteId: search.get('site') ?? '',
+    inspectionId: search.get('inspection') ?? '',
+    overdue: search.get('overdue') === 'true',
+  };
+}
+
+interface ActionListProps {
+  orgId: string;
+  orgSlug: string;
+  userId: string;
+  /** Members who work actions, to filter by. */
+  assignees: Choice[];
+}
+
+/** Every action of the organization, newest first, filtered by the URL; kept live by org-live-updates. */
+export function ActionList({ orgId, orgSlug, userId, assignees }: ActionListProps) {
+  const [search, setSearch] = useSearchParams();
+  const filters = filtersFromSearch(search, userId);
+  const actions = useActions(orgId, filters);
+  const rows = actions.data?.pages.flatMap((page) => page.data) ?? [];
+  const filtered = [...search.keys()].length > 0;
+
+  function setParam(name: string, value: string) {
+    const next = new URLSearchParams(search);
+    if (value === '') next.delete(name);
+    else next.set(name, value);
+    setSearch(next, { replace: true });
+  }
+
+  const statusValue = filters.statuses.join(',');
+  const priorityValue = filters.priorities.join(',');
+  const assigneeValue = search.get('assignee') ?? '';
+  const assigneeOptions: Choice[] = [
+    { value: '', label: 'Anyone' },
+    { value: 'me', label: 'Me' },
+    ...assignees.filter((assignee) => assignee.value !== userId),
+  ];
+
+  return (
+    <div className="stack">
+      <div className="action-filters" role="search" aria-label="Filter actions">
+        <SelectField
+          label="Status"
+          name="status"
+          options={statusGroups[statusValue] ? statusOptions : [...statusOptions, { value: statusValue, label: statusValue.replace(/_/g, ' ') }]}
+          value={statusValue}
+          onChange={(event) => setParam('status', event.target.value)}
+        />
+        <SelectField
+          label="Priority"
+          name="priority"
+          options={priorityOptions.some((option) => option.value === priorityValue) ? priorityOptions : [...priorityOptions, { value: priorityValue, label: priorityValue }]}
+          value={priorityValue}
+          onChange={(event) => setParam('priority', event.target.value)}
+        />
+        <SelectField label="Assignee" name="assignee" options={assigneeOptions} value={assigneeValue} onChange={(event) => setParam('assignee', event.target.value)} />
+        <CheckboxField label="Overdue only" name="overdue" checked={filters.overdue} onChange={(event) => setParam('overdue', event.target.checked ? 'true' : '')} />
+      </div>
+      {filters.siteId || filters.inspectionId ? (
+        <p className="muted">
+          {filters.siteId ? 'At one site' : 'From one inspection'}
+          {rows[0] ? ` (${filters.siteId ? rows[0].site_name : rows[0].inspection_title})` : ''}.{' '}
+          <Link to={`/o/${orgSlug}/actions`}>Show all actions</Link>
+        </p>
+      ) : null}
+
+      {actions.isPending ? (
+        <p className="muted">Loading actions…</p>
+      ) : actions.isError && rows.length === 0 ? (
+        <div className="stack">
+          <FormAlert message={describeError(actions.error).message} />
+          <div>
+            <button type="button" className="button button-secondary" onClick={() => void actions.refetch()}>
+              Try again
+            </button>
+          </div>
+        </div>
+      ) : (
+        <>
+          <p className="muted" role="status">
+            {rows.length === 0
+              ? filtered
+                ? 'No actions match these filters.'
+                : 'No actions yet. Submitting an inspection with failed items opens one per item.'
+              : `${rows.length}${actions.hasNextPage ? '+' : ''} ${rows.length === 1 ? 'action' : 'actions'}`}
+          </p>
+          {rows.length > 0 ? <ActionRows actions={rows} orgSlug={orgSlug} label="Actions" /> : null}
+          <LoadMoreButton query={actions} />
+          {actions.isError ? <FormAlert message={describeError(actions.error).message} /> : null}
+        </>
+      )}
+    </div>
+  );
+}
+
+/** "Assigned to you": the caller's open and in-progress actions, first on the actions page. */
+export function MyActions({ orgId, orgSlug, userId }: { orgId: string; orgSlug: string; userId: string }) {
+  const actions = useActions(orgId, { statuses: ['open', 'in_progress'], priorities: [], assigneeId: userId, siteId: '', inspectionId: '', overdue: false });
+  const rows = actions.data?.pages.flatMap((page) => page.data) ?? [];
+  if (actions.isPending) return <p className="muted">Loading your actions…</p>;
+  if (actions.isError) return <FormAlert message={describeError(actions.error).message} />;
+  return (
+    <div className="stack">
+      <p className="muted" role="status">
+        {rows.length === 0 ? 'Nothing assigned to you is open. Well done.' : `${rows.length}${actions.hasNextPage ? '+' : ''} open for you`}
+      </p>
+      {rows.length > 0 ? <ActionRows actions={rows} orgSlug={orgSlug} label="Assigned to you" /> : null}
+      <LoadMoreButton query={actions} />
+    </div>
+  );
+}

@@ -1,0 +1,88 @@
+import type { Action, ActionCreate } from '@schemas/actions';
+import { Plus } from 'lucide-react';
+import { useRef, useState } from 'react';
+import { Link } from 'react-router-dom';
+import { Button } from '../../../components/ui/button';
+import { FormAlert } from '../../../components/ui/form-alert';
+import { useIdempotencyKey } from '../../../lib/idempotency-key';
+import { useCreateAction } from '../api/create-action';
+import { ActionForm, type Choice } from './action-form';
+
+interface NewActionPanelProps {
+  orgId: string;
+  orgSlug: string;
+  /** Where the action belongs: a site, or an item of an inspection (the site is the inspection's). */
+  context: Pick<ActionCreate, 'site_id' | 'inspection_id' | 'item_key'>;
+  /** Starting title, e.g. "Floor is clean — Fail". */
+  title?: string;
+  description?: string | null;
+  /** For managers; inspectors open actions for themselves. */
+  assignees?: Choice[];
+  /** What the button says, e.g. "Add action for Floor is clean". */
+  buttonLabel: string;
+}
+
+/** "Add action": opens a small form in place; on success says so with a link to the new action. */
+export function NewActionPanel({ orgId, orgSlug, context, title, description, assignees, buttonLabel }: NewActionPanelProps) {
+  const [open, setOpen] = useState(false);
+  const [created, setCreated] = useState<Action | null>(null);
+  const createAction = useCreateAction();
+  const idempotency = useIdempotencyKey();
+  const buttonRef = useRef<HTMLButtonElement>(null);
+
+  function close() {
+    setOpen(false);
+    requestAnimationFrame(() => buttonRef.current?.focus());
+  }
+
+  if (!open) {
+    return (
+      <div className="stack">
+        {created ? (
+          <FormAlert
+            tone="success"
+            message={`Action opened: ${created.title}${created.assignee_name ? `, assigned to ${created.assignee_name}` : ''}.`}
+          />
+        ) : null}
+        {created ? (
+          <p>
+            <Link to={`/o/${orgSlug}/actions/${created.id}`}>Open the new action</Link>
+          </p>
+        ) : null}
+        <div>
+          <Button ref={buttonRef} variant="link" onClick={() => setOpen(true)} aria-label={buttonLabel}>
+            <Plus aria-hidden="true" size={18} />
+            Add action
+          </Button>
+        </div>
+      </div>
+    );
+  }
+
+  return (
+    <div className="new-action">
+      <ActionForm
+        label={buttonLabel}
+        initial={{ title, description }}
+        assignees={assignees}
+        submitLabel="Open action"
+        pending={createAction.isPending}
+        onCancel={close}
+        onSubmit={(values, { fail }) => {
+          const body: ActionCreate = { ...context, ...values };
+          createAction.mutate(
+            { orgId, body, idempotencyKey: idempotency.keyFor(body) },
+            {
+              onSuccess: (action) => {
+                idempotency.reset();
+                setCreated(action);
+                close();
+              },
+              onError: fail,
+            },
+          );
+        }}
+      />
+    </div>
+  );
+}

@@ -1,0 +1,45 @@
+import { describeAuditEntry } from '@schemas/audit';
+import { Link } from 'react-router-dom';
+import { Button } from '../../../components/ui/button';
+import { FormAlert } from '../../../components/ui/form-alert';
+import { describeError } from '../../../lib/errors';
+import { formatDateTime } from '../../../lib/format';
+import { useActivity } from '../api/get-activity';
+import { entryPath } from './entry-link';
+import './audit.css';
+
+/** The last steps of the organization's work, newest first; org-live-updates refreshes it on every change. */
+export function ActivityFeed({ orgId, orgSlug }: { orgId: string; orgSlug: string }) {
+  const activity = useActivity(orgId);
+  if (activity.isPending) return <p className="muted">Loading activity…</p>;
+  if (activity.isError) {
+    return (
+      <div className="stack">
+        <FormAlert message={describeError(activity.error).message} />
+        <div>
+          <Button variant="secondary" onClick={() => void activity.refetch()}>
+            Try again
+          </Button>
+        </div>
+      </div>
+    );
+  }
+  const entries = activity.data.data;
+  if (entries.length === 0) return <p className="muted">Nothing has happened yet. Schedule an inspection to get going.</p>;
+  return (
+    <ol className="activity-feed" aria-label="Latest activity" aria-live="polite">
+      {entries.map((entry) => {
+        const path = entryPath(entry, orgSlug);
+        const sentence = describeAuditEntry(entry);
+        return (
+          <li key={entry.id} className="activity-entry">
+            <p>{path ? <Link to={path}>{sentence}</Link> : sentence}</p>
+            <p className="muted">
+              <time dateTime={entry.at}>{formatDateTime(entry.at)}</time>
+            </p>
+          </li>
+        );
+      })}
+    </ol>
+  );
+}
