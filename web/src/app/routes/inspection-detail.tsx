@@ -4,11 +4,17 @@ import { Link, useParams } from 'react-router-dom';
 import { ContentLayout } from '../../components/layouts/content-layout';
 import { FormAlert } from '../../components/ui/form-alert';
 import { LoadingScreen } from '../../components/ui/loading-screen';
+import { canManageActions, canOpenActions, type Action } from '@schemas/actions';
+import { useMemo } from 'react';
+import { useActions } from '../../features/actions/api/get-actions';
+import { ItemActions } from '../../features/actions/components/item-actions';
 import { useInspection } from '../../features/inspections/api/get-inspection';
-import { InspectionRun } from '../../features/inspections/components/inspection-run';
+import { useAllPages } from '../../features/inspections/hooks/use-all-pages';
+import { InspectionRun, type ItemActionsRenderer } from '../../features/inspections/components/inspection-run';
 import { useMe } from '../../features/profile/api/get-me';
 import { describeError } from '../../lib/errors';
 import { useOrgRoute } from '../org-context';
+import { useMemberChoices, worksActions } from '../use-member-choices';
 
 const inspectionNotFound = formatWording(errorCatalogue.not_found.title, { thing: 'inspection' });
 
@@ -32,6 +38,36 @@ function InspectionDetail({ inspectionId }: { inspectionId: string }) {
   const { membership, userId } = useOrgRoute();
   const me = useMe();
   const inspection = useInspection(membership.org_id, inspectionId);
+  // The inspection's actions, once: beside each item and in the failed-items summary; live by org-live-updates.
+  const actions = useActions(
+    membership.org_id,
+    { statuses: [], priorities: [], assigneeId: '', siteId: '', inspectionId, overdue: false },
+    { enabled: inspection.isSuccess },
+  );
+  // An inspection of many failed items has more than a page of them: every one is shown.
+  useAllPages(actions);
+  const assignees = useMemberChoices(membership.org_id, worksActions);
+  const actionsByItem = useMemo(() => {
+    const map = new Map<string, Action[]>();
+    for (const action of actions.data?.pages.flatMap((page) => page.data) ?? []) {
+      if (action.item_key) map.set(action.item_key, [...(map.get(action.item_key) ?? []), action]);
+    }
+    return map;
+  }, [actions.data]);
+  const itemActions: ItemActionsRenderer = (item, suggestedTitle, place) => (
+    <ItemActions
+      orgId={membership.org_id}
+      orgSlug={membership.org_slug}
+      inspectionId={inspectionId}
+      itemKey={item.key}
+      itemLabel={item.label}
+      actions={actionsByItem.get(item.key) ?? []}
+      suggestedTitle={suggestedTitle}
+      canOpen={canOpenActions(membership.role)}
+      assignees={canManageActions(membership.role) ? assignees : undefined}
+      compact={place === 'summary'}
+    />
+  );
 
   if (inspection.isPending) return <LoadingScreen />;
   if (inspection.isError) {
@@ -54,6 +90,7 @@ function InspectionDetail({ inspectionId }: { inspectionId: string }) {
         displayName={me.data?.display_name || me.data?.email || 'A member'}
         role={membership.role}
         inspection={inspection.data}
+        itemActions={itemActions}
       />
       <p>
         <Link to={`/o/${membership.org_slug}/inspections`}>Back to inspections</Link>

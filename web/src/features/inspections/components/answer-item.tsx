@@ -1,6 +1,6 @@
 import { itemFails, type TemplateItem } from '@schemas/templates';
 import { CircleCheck, CircleX } from 'lucide-react';
-import { useId, useState } from 'react';
+import { useId, useState, type ReactNode } from 'react';
 import { Button } from '../../../components/ui/button';
 import type { ChangedElsewhere } from '../hooks/use-inspection-live';
 import { draftIsShown, type ItemDraft } from '../hooks/use-answer-autosave';
@@ -26,6 +26,8 @@ interface AnswerItemProps {
   onTakeTheirs: () => void;
   onRetry: () => void;
   onDismissChange: () => void;
+  /** Below the item: its corrective actions (composed by the page). */
+  extras?: ReactNode;
 }
 
 function rangeHint(item: TemplateItem): string | null {
@@ -168,6 +170,7 @@ export function AnswerItem(props: AnswerItemProps) {
       ) : null}
 
       <ItemSaveState draft={draft} answer={answer} />
+      {props.extras}
     </div>
   );
 }

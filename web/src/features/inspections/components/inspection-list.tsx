@@ -1,7 +1,7 @@
 import { INSPECTION_STATUSES, STATUS_LABELS } from '@schemas/inspections';
 import { CircleCheck, MapPin } from 'lucide-react';
 import { useState } from 'react';
-import { Link } from 'react-router-dom';
+import { Link, useSearchParams } from 'react-router-dom';
 import { CheckboxField } from '../../../components/ui/checkbox-field';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { LoadMoreButton } from '../../../components/ui/load-more-button';
@@ -32,9 +32,33 @@ interface InspectionListProps {
 
 const statusOptions: Choice[] = [{ value: '', label: 'Any status' }, ...INSPECTION_STATUSES.map((status) => ({ value: status, label: STATUS_LABELS[status] }))];
 
+/**
+ * Filters live in the URL (`?status=submitted&assignee=me&overdue=true&site=<id>`), so a dashboard
+ * tile can link to the list it counts.
+ */
+function filtersFromSearch(search: URLSearchParams, userId: string): InspectionFilters {
+  const status = search.get('status') ?? '';
+  const assignee = search.get('assignee') ?? '';
+  return {
+    status: (INSPECTION_STATUSES as readonly string[]).includes(status) ? (status as InspectionStatus) : '',
+    siteId: search.get('site') ?? '',
+    assigneeId: assignee === 'me' ? userId : assignee,
+    overdue: search.get('overdue') === 'true',
+  };
+}
+
 /** Inspections newest first, filtered; kept live by the organization's channel (org-live-updates). */
 export function InspectionList({ orgId, orgSlug, userId, sites, assignees }: InspectionListProps) {
-  const [filters, setFilters] = useState<InspectionFilters>({ status: '', siteId: '', assigneeId: '', overdue: false });
+  const [search, setSearch] = useSearchParams();
+  const filters = filtersFromSearch(search, userId);
+  function setFilters(next: InspectionFilters) {
+    const params = new URLSearchParams();
+    if (next.status) params.set('status', next.status);
+    if (next.siteId) params.set('site', next.siteId);
+    if (next.assigneeId) params.set('assignee', next.assigneeId === userId ? 'me' : next.assigneeId);
+    if (next.overdue) params.set('overdue', 'true');
+    setSearch(params, { replace: true });
+  }
   // The filtering site stays offered while a new search leaves it out.
   const [filterSite, setFilterSite] = useState<Choice | undefined>();
   const inspections = useInspections(orgId, filters);

@@ -2,7 +2,7 @@ import type { Role } from '@schemas/common';
 import { canFillInspection, canReviewInspections, canScheduleInspections } from '@schemas/inspections';
 import { itemsOf, type TemplateItem } from '@schemas/templates';
 import { ArrowRight, CircleCheck, MapPin, Users } from 'lucide-react';
-import { useCallback, useMemo, useState } from 'react';
+import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Accordion, AccordionSection } from '../../../components/ui/accordion';
 import { Button } from '../../../components/ui/button';
@@ -10,7 +10,7 @@ import { formatDateTime, formatDistance } from '../../../lib/format';
 import { draftIsShown, useAnswerAutosave, type OverallSaveState } from '../hooks/use-answer-autosave';
 import { useInspectionLive } from '../hooks/use-inspection-live';
 import type { InspectionDetail } from '../types';
-import { answersByKey, isAnswered } from '../utils/answer-values';
+import { answersByKey, describeValue, isAnswered } from '../utils/answer-values';
 import { formatScore } from '../utils/inspection-format';
 import { AnswerItem, initials } from './answer-item';
 import { CancelInspectionControl } from './cancel-inspection-control';
@@ -20,6 +20,13 @@ import { StartInspectionControl } from './start-inspection-control';
 import { SubmitInspectionPanel } from './submit-inspection-panel';
 import './inspections.css';
 
+/**
+ * What the page shows of an item's corrective actions, rendered by whoever composes the page (the
+ * actions feature): beside each item, and in the failed-items summary of a submitted inspection.
+ * `suggestedTitle` is "<label> — <answer>", as a new action on the item would be titled.
+ */
+export type ItemActionsRenderer = (item: TemplateItem, suggestedTitle: string, place: 'item' | 'summary') => ReactNode;
+
 interface InspectionRunProps {
   orgId: string;
   orgSlug: string;
@@ -27,12 +34,13 @@ interface InspectionRunProps {
   displayName: string;
   role: Role;
   inspection: InspectionDetail;
+  itemActions?: ItemActionsRenderer;
 }
 
 const saveWords: Record<OverallSaveState, string> = { idle: '', saving: 'Saving…', saved: 'Saved', failed: "Couldn't save" };
 
 /** The run / review page of one inspection: answer items section by section, live with everyone else on it. */
-export function InspectionRun({ orgId, orgSlug, userId, displayName, role, inspection }: InspectionRunProps) {
+export function InspectionRun({ orgId, orgSlug, userId, displayName, role, inspection, itemActions }: InspectionRunProps) {
   const sections = inspection.template.definition.sections;
   const items = useMemo(() => itemsOf(inspection.template.definition), [inspection.template.definition]);
   const itemsByKey = useMemo(() => new Map(items.map((item) => [item.key, item])), [items]);
@@ -87,6 +95,13 @@ export function InspectionRun({ orgId, orgSlug, userId, displayName, role, inspe
   const othersOn = (itemKey: string) => live.others.filter((presence) => presence.item_key === itemKey);
   const score = formatScore(inspection);
   const allAnswered = items.every(answered);
+  const suggestedTitle = (item: TemplateItem) => {
+    const value = valueOf(item);
+    return value === null || value === undefined ? item.label : `${item.label} — ${describeValue(item, value)}`;
+  };
+  // Once submitted, the failed items lead the page (each with its action), in the template's order.
+  const submittedOnce = inspection.status === 'submitted' || inspection.status === 'approved' || inspection.status === 'changes_requested';
+  const failedItems = submittedOnce ? items.filter((item) => answers.get(item.key)?.failed) : [];
 
   return (
     <div className="stack inspection-run">
@@ -174,6 +189,32 @@ export function InspectionRun({ orgId, orgSlug, userId, displayName, role, inspe
         ) : null}
       </div>
 
+      {inspection.status === 'submitted' && canReviewInspections(role) ? <ReviewInspectionPanel orgId={orgId} inspectionId={inspection.id} /> : null}
+
+      {failedItems.length > 0 ? (
+        <section className="panel" aria-labelledby="failed-heading">
+          <h2 id="failed-heading">
+            {failedItems.length} failed {failedItems.length === 1 ? 'item' : 'items'}
+          </h2>
+          <ul className="failed-summary">
+            {failedItems.map((item) => (
+              <li key={item.key} className="failed-summary-item">
+                <a
+                  href={`#item-${item.key}`}
+                  onClick={(event) => {
+                    event.preventDefault();
+                    showItem(item.key);
+                  }}
+                >
+                  {suggestedTitle(item)}
+                </a>
+                {itemActions?.(item, suggestedTitle(item), 'summary')}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
+
       {!mayFill && role === 'inspector' && inspection.status !== 'approved' && inspection.status !== 'canceled' ? (
         <p className="muted">This inspection is assigned to {inspection.assignee_name ?? 'someone else'}: only they or a manager can fill it in.</p>
       ) : null}
@@ -241,6 +282,7 @@ export function InspectionRun({ orgId, orgSlug, userId, displayName, role, inspe
                     onTakeTheirs={() => autosave.takeTheirs(item.key)}
                     onRetry={() => autosave.retry(item.key)}
                     onDismissChange={() => live.dismissChange(item.key)}
+                    extras={inspection.status !== 'scheduled' ? itemActions?.(item, suggestedTitle(item), 'item') : undefined}
                   />
                 ))}
               </div>
@@ -259,7 +301,6 @@ export function InspectionRun({ orgId, orgSlug, userId, displayName, role, inspe
           onShowItem={showItem}
         />
       ) : null}
-      {inspection.status === 'submitted' && canReviewInspections(role) ? <ReviewInspectionPanel orgId={orgId} inspectionId={inspection.id} /> : null}
       {(inspection.status === 'scheduled' || inspection.status === 'in_progress') && canScheduleInspections(role) ? (
         <CancelInspectionControl orgId={orgId} inspectionId={inspection.id} />
       ) : null}
