@@ -2,19 +2,34 @@ import { can } from '@schemas/common';
 import { ArrowRight, ClipboardCheck, MapPin } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { ContentLayout } from '../../components/layouts/content-layout';
-import { DashboardCounts } from '../../features/dashboard/components/dashboard-counts';
+import { ActivityFeed } from '../../features/audit/components/activity-feed';
+import { ActionCounts, DashboardCounts, MyWork } from '../../features/dashboard/components/dashboard-counts';
 import { roleWithArticle } from '../../lib/roles';
 import { useOrgRoute } from '../org-context';
 
-/** `/o/:org`: inspection counts (live) and where to go next; actions and the activity feed arrive later. */
+/** `/o/:org`: my work, inspection and action counts (each a link to its list), the live activity feed, where to go next. */
 export function OrgDashboardRoute() {
   const { membership } = useOrgRoute();
   const base = `/o/${membership.org_slug}`;
   return (
     <ContentLayout title={membership.org_name} description={`You're ${roleWithArticle(membership.role)} here.`}>
+      {membership.role !== 'viewer' ? (
+        <section className="panel" aria-labelledby="my-work-heading">
+          <h2 id="my-work-heading">My work</h2>
+          <MyWork orgId={membership.org_id} orgPath={base} />
+        </section>
+      ) : null}
       <section className="panel" aria-labelledby="inspections-heading">
         <h2 id="inspections-heading">Inspections</h2>
-        <DashboardCounts orgId={membership.org_id} inspectionsPath={`${base}/inspections`} />
+        <DashboardCounts orgId={membership.org_id} orgPath={base} />
+      </section>
+      <section className="panel" aria-labelledby="actions-heading">
+        <h2 id="actions-heading">Corrective actions</h2>
+        <ActionCounts orgId={membership.org_id} orgPath={base} />
+      </section>
+      <section className="panel" aria-labelledby="activity-heading">
+        <h2 id="activity-heading">Latest activity</h2>
+        <ActivityFeed orgId={membership.org_id} orgSlug={membership.org_slug} />
       </section>
       <section className="panel" aria-labelledby="start-heading">
         <h2 id="start-heading">Get started</h2>

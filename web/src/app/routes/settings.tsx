@@ -6,12 +6,14 @@ import { ContentLayout } from '../../components/layouts/content-layout';
 import { FormAlert } from '../../components/ui/form-alert';
 import { LoadingScreen } from '../../components/ui/loading-screen';
 import { organizationQueryOptions, useOrganization } from '../../features/organizations/api/get-organization';
+import { AuditLog } from '../../features/audit/components/audit-log';
 import { DeleteOrganizationPanel } from '../../features/settings/components/delete-organization-panel';
 import { OrganizationSettingsForm } from '../../features/settings/components/organization-settings-form';
 import { OrganizationSettingsSummary } from '../../features/settings/components/organization-settings-summary';
 import { describeError } from '../../lib/errors';
 import { useOrgRoute } from '../org-context';
 import { refreshOrganizations } from '../refresh-memberships';
+import { useMemberChoices } from '../use-member-choices';
 import type { OrgsRouteState } from './orgs';
 
 export function SettingsRoute() {
@@ -19,6 +21,7 @@ export function SettingsRoute() {
   const organization = useOrganization(membership.org_id);
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  const people = useMemberChoices(membership.org_id);
 
   if (organization.isPending) return <LoadingScreen />;
   if (organization.isError) {
@@ -55,6 +58,13 @@ export function SettingsRoute() {
           </>
         )}
       </section>
+      {can.readAuditLog(membership.role) ? (
+        <section className="panel" aria-labelledby="audit-heading">
+          <h2 id="audit-heading">Audit log</h2>
+          <p>Every change in {membership.org_name}: who did what, and when.</p>
+          <AuditLog orgId={membership.org_id} orgSlug={membership.org_slug} people={people} />
+        </section>
+      ) : null}
       {can.deleteOrganization(membership.role) ? (
         <section className="panel panel-danger" aria-labelledby="delete-heading">
           <h2 id="delete-heading">Delete organization</h2>

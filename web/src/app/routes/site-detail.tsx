@@ -4,6 +4,10 @@ import { Link, useLocation, useParams } from 'react-router-dom';
 import { ContentLayout } from '../../components/layouts/content-layout';
 import { FormAlert } from '../../components/ui/form-alert';
 import { LoadingScreen } from '../../components/ui/loading-screen';
+import { canManageActions, canOpenActions } from '@schemas/actions';
+import { NewActionPanel } from '../../features/actions/components/new-action-panel';
+import { SiteActions } from '../../features/actions/components/site-actions';
+import { SiteInspectionHistory } from '../../features/inspections/components/site-inspection-history';
 import { useMe } from '../../features/profile/api/get-me';
 import { useSite } from '../../features/sites/api/get-site';
 import { SiteArchiveControl } from '../../features/sites/components/site-archive-control';
@@ -12,6 +16,7 @@ import { SiteEditor } from '../../features/sites/components/site-editor';
 import { SiteViewers } from '../../features/sites/components/site-viewers';
 import { describeError } from '../../lib/errors';
 import { useOrgRoute } from '../org-context';
+import { useMemberChoices, worksActions } from '../use-member-choices';
 
 export interface SiteRouteState {
   notice?: string;
@@ -39,6 +44,7 @@ function SiteDetail({ siteId }: { siteId: string }) {
   const location = useLocation();
   const me = useMe();
   const site = useSite(membership.org_id, siteId);
+  const assignees = useMemberChoices(membership.org_id, worksActions);
   const notice = (location.state as SiteRouteState | null)?.notice;
   const sitesPath = `/o/${membership.org_slug}/sites`;
 
@@ -62,6 +68,25 @@ function SiteDetail({ siteId }: { siteId: string }) {
         siteId={site.data.id}
         self={{ userId, displayName: me.data?.display_name || me.data?.email || 'A member' }}
       />
+      <section className="panel" aria-labelledby="site-actions-heading">
+        <h2 id="site-actions-heading">Open actions</h2>
+        <div className="stack">
+          <SiteActions orgId={membership.org_id} orgSlug={membership.org_slug} siteId={site.data.id} />
+          {canOpenActions(membership.role) && !site.data.archived_at ? (
+            <NewActionPanel
+              orgId={membership.org_id}
+              orgSlug={membership.org_slug}
+              context={{ site_id: site.data.id }}
+              assignees={canManageActions(membership.role) ? assignees : undefined}
+              buttonLabel={`Add action at ${site.data.name}`}
+            />
+          ) : null}
+        </div>
+      </section>
+      <section className="panel" aria-labelledby="site-history-heading">
+        <h2 id="site-history-heading">Inspection history</h2>
+        <SiteInspectionHistory orgId={membership.org_id} orgSlug={membership.org_slug} siteId={site.data.id} />
+      </section>
       {canManage ? (
         <>
           <section className="panel" aria-labelledby="site-details-heading">

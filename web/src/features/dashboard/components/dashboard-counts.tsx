@@ -1,46 +1,123 @@
+import type { Dashboard } from '@schemas/dashboard';
 import { INSPECTION_STATUSES, STATUS_LABELS } from '@schemas/inspections';
-import { TriangleAlert, CircleX } from 'lucide-react';
+import { CircleX, TriangleAlert, Wrench } from 'lucide-react';
+import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
+import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { describeError } from '../../../lib/errors';
 import { useDashboard } from '../api/get-dashboard';
 import './dashboard.css';
 
-/** Inspections by status, overdue work and failed items this week; refreshed live by org events. */
-export function DashboardCounts({ orgId, inspectionsPath }: { orgId: string; inspectionsPath: string }) {
+/** One count, as a link to the list it counts (filtered the same way). */
+function Tile({ to, count, alert = false, children }: { to: string; count: number; alert?: boolean; children: ReactNode }) {
+  return (
+    <li>
+      <Link to={to} className={`dashboard-count${alert && count > 0 ? ' dashboard-count-alert' : ''}`}>
+        <span className="dashboard-number">{count}</span>
+        <span className="dashboard-label">{children}</span>
+      </Link>
+    </li>
+  );
+}
+
+function useDashboardData(orgId: string): { data?: Dashboard; problem?: ReactNode } {
   const dashboard = useDashboard(orgId);
-  if (dashboard.isPending) return <p className="muted">Loading counts…</p>;
-  if (dashboard.isError) return <FormAlert message={describeError(dashboard.error).message} />;
-  const counts = dashboard.data;
+  if (dashboard.isPending) return { problem: <p className="muted">Loading counts…</p> };
+  if (dashboard.isError) {
+    return {
+      problem: (
+        <div className="stack">
+          <FormAlert message={describeError(dashboard.error).message} />
+          <div>
+            <Button variant="secondary" onClick={() => void dashboard.refetch()}>
+              Try again
+            </Button>
+          </div>
+        </div>
+      ),
+    };
+  }
+  return { data: dashboard.data };
+}
+
+/** Inspections by status, overdue work and failed items this week; each a link; refreshed live by org events. */
+export function DashboardCounts({ orgId, orgPath }: { orgId: string; orgPath: string }) {
+  const { data, problem } = useDashboardData(orgId);
+  if (!data) return problem;
+  const inspections = `${orgPath}/inspections`;
   return (
     <div className="stack">
       <ul className="dashboard-counts" aria-label="Inspections by status">
         {INSPECTION_STATUSES.map((status) => (
-          <li key={status} className="dashboard-count">
-            <span className="dashboard-number">{counts.inspections_by_status[status] ?? 0}</span>
-            <span className="dashboard-label">{STATUS_LABELS[status]}</span>
-          </li>
+          <Tile key={status} to={`${inspections}?status=${status}`} count={data.inspections_by_status[status] ?? 0}>
+            {STATUS_LABELS[status]}
+          </Tile>
         ))}
       </ul>
       <ul className="dashboard-counts" aria-label="Attention">
-        <li className={`dashboard-count${counts.overdue > 0 ? ' dashboard-count-alert' : ''}`}>
-          <span className="dashboard-number">{counts.overdue}</span>
-          <span className="dashboard-label">
-            <TriangleAlert aria-hidden="true" size={16} />
-            Overdue
-          </span>
-        </li>
-        <li className={`dashboard-count${counts.failed_items_this_week > 0 ? ' dashboard-count-alert' : ''}`}>
-          <span className="dashboard-number">{counts.failed_items_this_week}</span>
-          <span className="dashboard-label">
-            <CircleX aria-hidden="true" size={16} />
-            Failed items this week
-          </span>
-        </li>
+        <Tile to={`${inspections}?overdue=true`} count={data.overdue} alert>
+          <TriangleAlert aria-hidden="true" size={16} />
+          Overdue inspections
+        </Tile>
+        <Tile to={`${orgPath}/actions`} count={data.failed_items_this_week} alert>
+          <CircleX aria-hidden="true" size={16} />
+          Failed items this week
+        </Tile>
       </ul>
       <p>
-        <Link to={inspectionsPath}>See all inspections</Link>
+        <Link to={inspections}>See all inspections</Link>
       </p>
     </div>
+  );
+}
+
+/** Open and overdue corrective actions, and where each stands; each a link to the filtered list. */
+export function ActionCounts({ orgId, orgPath }: { orgId: string; orgPath: string }) {
+  const { data, problem } = useDashboardData(orgId);
+  if (!data) return problem;
+  const actions = `${orgPath}/actions`;
+  return (
+    <div className="stack">
+      <ul className="dashboard-counts" aria-label="Actions">
+        <Tile to={`${actions}?status=open,in_progress`} count={data.open_actions}>
+          <Wrench aria-hidden="true" size={16} />
+          Open actions
+        </Tile>
+        <Tile to={`${actions}?status=open,in_progress&overdue=true`} count={data.overdue_actions} alert>
+          <TriangleAlert aria-hidden="true" size={16} />
+          Overdue actions
+        </Tile>
+        <Tile to={`${actions}?status=resolved`} count={data.actions_by_status.resolved}>
+          Waiting for verification
+        </Tile>
+      </ul>
+      <p>
+        <Link to={actions}>See all actions</Link>
+      </p>
+    </div>
+  );
+}
+
+/** The caller's own work: inspections assigned and not yet submitted, actions assigned and open. */
+export function MyWork({ orgId, orgPath }: { orgId: string; orgPath: string }) {
+  const { data, problem } = useDashboardData(orgId);
+  if (!data) return problem;
+  const mine = data.my_work;
+  return (
+    <ul className="dashboard-counts" aria-label="My work">
+      <Tile to={`${orgPath}/inspections?assignee=me`} count={mine.inspections_due}>
+        My inspections to do
+      </Tile>
+      <Tile to={`${orgPath}/inspections?assignee=me&overdue=true`} count={mine.inspections_overdue} alert>
+        My overdue inspections
+      </Tile>
+      <Tile to={`${orgPath}/actions?assignee=me&status=open,in_progress`} count={mine.open_actions}>
+        My open actions
+      </Tile>
+      <Tile to={`${orgPath}/actions?assignee=me&status=open,in_progress&overdue=true`} count={mine.overdue_actions} alert>
+        My overdue actions
+      </Tile>
+    </ul>
   );
 }
