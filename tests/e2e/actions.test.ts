@@ -1,0 +1,245 @@
+// Corrective actions (issue 11) in real Chromium against the real stack: an inspection submitted
+// with failed items opens one action per item; the inspector, on a phone, sees them arrive on the
+// dashboard live, starts one and resolves it with a photo and a note; the manager reviews the
+// inspection and verifies the fix; the activity feed shows each step. Users, the organization, the
+// template and the inspection's answers are arranged through the API and the database; everything
+// asserted happens in the UI.
+import type { Page } from 'playwright-core';
+import postgres from 'postgres';
+import { afterAll, describe, expect, it } from 'vitest';
+import { stack } from '../support/stack.ts';
+import { api, person, phone, signInToOrganization, UI_TIMEOUT, uniqueSuffix, useBrowser, type Person } from './support.ts';
+
+const sql = postgres(stack.DB_URL, { max: 2, onnotice: () => {} });
+const { openPage } = useBrowser();
+
+afterAll(async () => {
+  await sql.end();
+});
+
+const DEFINITION = {
+  sections: [
+    {
+      key: 'kitchen',
+      title: 'Kitchen',
+      items: [
+        { key: 'floor', kind: 'pass_fail', label: 'Floor is clean', help: null, required: true, weight: 1 },
+        { key: 'fridge', kind: 'number', label: 'Fridge temperature', help: null, required: true, weight: 1, min: 0, max: 5, unit: '°C' },
+        { key: 'bins', kind: 'pass_fail', label: 'Bins are closed', help: null, required: true, weight: 1 },
+      ],
+    },
+  ],
+};
+
+interface World {
+  orgId: string;
+  slug: string;
+  name: string;
+  siteId: string;
+  templateId: string;
+  manager: Person;
+  inspector: Person;
+  viewer: Person;
+}
+
+/** An organization with a manager, an inspector and a viewer, a site and a published template. */
+async function world(): Promise<World> {
+  const suffix = uniqueSuffix();
+  const owner = await person('act-owner', `Ada Owner ${suffix}`);
+  const manager = await person('act-manager', `Maya Manager ${suffix}`);
+  const inspector = await person('act-inspector', `Ivan Inspector ${suffix}`);
+  const viewer = await person('act-viewer', `Vera Viewer ${suffix}`);
+  const name = `Harbour Kitchens ${suffix}`;
+  const organization = await api<{ id: string; slug: string }>(owner.client, 'orgs', 'POST', { name });
+  await sql`
+    insert into public.memberships (org_id, user_id, role)
+    values (${organization.id}, ${manager.id}, 'manager'), (${organization.id}, ${inspector.id}, 'inspector'), (${organization.id}, ${viewer.id}, 'viewer')
+  `;
+  const site = await api<{ id: string }>(owner.client, `orgs/${organization.id}/sites`, 'POST', { name: `Quay canteen ${suffix}` });
+  const template = await api<{ id: string }>(manager.client, `orgs/${organization.id}/templates`, 'POST', {
+    name: `Kitchen check ${suffix}`,
+    definition: DEFINITION,
+  });
+  await api(manager.client, `orgs/${organization.id}/templates/${template.id}/publish`, 'POST');
+  return { orgId: organization.id, slug: organization.slug, name, siteId: site.id, templateId: template.id, manager, inspector, viewer };
+}
+
+/** An inspection assigned to the inspector, started and answered through the API: the floor and the fridge fail. */
+async function answeredInspection(w: World): Promise<string> {
+  const inspection = await api<{ id: string }>(w.manager.client, `orgs/${w.orgId}/inspections`, 'POST', {
+    site_id: w.siteId,
+    template_id: w.templateId,
+    assignee_id: w.inspector.id,
+  });
+  const path = `orgs/${w.orgId}/inspections/${inspection.id}`;
+  await api(w.inspector.client, `${path}/start`, 'POST', {});
+  const { error } = await w.inspector.client.functions.invoke(`api/${path}/answers`, {
+    method: 'PUT',
+    body: {
+      answers: [
+        { item_key: 'floor', value: 'fail', note: 'Grease by the fryer.', base_version: null },
+        { item_key: 'fridge', value: 8, note: null, base_version: null },
+        { item_key: 'bins', value: 'pass', note: null, base_version: null },
+      ],
+    },
+  });
+  if (error) throw new Error(`answers failed: ${await error.context?.text?.()}`);
+  return inspection.id;
+}
+
+/** A 16 × 16 JPEG from Chromium's own encoder: real image bytes that decode. */
+async function smallJpeg(page: Page): Promise<Buffer> {
+  const dataUrl = await page.evaluate(() => {
+    const canvas = document.createElement('canvas');
+    canvas.width = 16;
+    canvas.height = 16;
+    const context = canvas.getContext('2d')!;
+    context.fillStyle = '#2a7';
+    context.fillRect(0, 0, 16, 16);
+    return canvas.toDataURL('image/jpeg', 0.8);
+  });
+  return Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64');
+}
+
+/** The count on a dashboard tile, by its label. */
+function tile(page: Page, label: string) {
+  return page.getByRole('link', { name: new RegExp(`^\\d+\\s*${label}$`) });
+}
+
+async function tileCount(page: Page, label: string): Promise<number> {
+  return Number((await tile(page, label).locator('.dashboard-number').textContent()) ?? 'NaN');
+}
+
+describe('corrective actions in the web app', () => {
+  it('failed items open actions on submit; the inspector on a phone resolves one with a photo and a note; the manager verifies it; the feed shows each step', async () => {
+    const w = await world();
+    const inspectionId = await answeredInspection(w);
+
+    // The inspector's dashboard is open on a phone before anything is submitted.
+    const inspector = await openPage(phone());
+    await signInToOrganization(inspector, w.inspector.email, w.slug);
+    await tile(inspector, 'My open actions').waitFor();
+    expect(await tileCount(inspector, 'My open actions')).toBe(0);
+
+    // Submitting opens one action per failed item; they reach the inspector's dashboard with no reload.
+    await api(w.inspector.client, `orgs/${w.orgId}/inspections/${inspectionId}/submit`, 'POST');
+    await expect.poll(() => tileCount(inspector, 'My open actions'), { timeout: UI_TIMEOUT }).toBe(2);
+    const feed = inspector.getByRole('list', { name: 'Latest activity' });
+    await feed.getByText(`${w.inspector.name} submitted`, { exact: false }).first().waitFor();
+
+    // The manager reviews: the failed items lead the page, each with its action; approve is in reach.
+    const manager = await openPage();
+    await signInToOrganization(manager, w.manager.email, w.slug);
+    await manager.goto(`/o/${w.slug}/inspections/${inspectionId}`);
+    const failed = manager.getByRole('region', { name: '2 failed items' });
+    await failed.waitFor();
+    expect(await failed.locator('.failed-summary > li').allTextContents()).toEqual([
+      expect.stringContaining('Floor is clean — Fail'),
+      expect.stringContaining('Fridge temperature — 8 °C'),
+    ]);
+    expect(await failed.getByRole('link', { name: 'Action' }).count()).toBe(2);
+    await manager.getByRole('button', { name: 'Approve' }).click();
+    await manager.getByRole('definition').filter({ hasText: /^Approved$/ }).waitFor();
+    await feed.getByText(`${w.manager.name} approved`, { exact: false }).first().waitFor();
+
+    // The inspector follows the tile to their open actions and opens the floor's.
+    await tile(inspector, 'My open actions').click();
+    await inspector.getByRole('list', { name: 'Actions' }).getByRole('link', { name: 'Floor is clean — Fail' }).click();
+    await inspector.getByRole('heading', { level: 1, name: 'Floor is clean — Fail' }).waitFor();
+    expect(await inspector.getByRole('button', { name: 'Verify fix' }).count()).toBe(0);
+    await inspector.getByRole('button', { name: 'Start work' }).click();
+    await inspector.getByRole('definition').filter({ hasText: /^In progress/ }).waitFor();
+
+    // A photo of the fix, then resolving: first without a note (asked for), then with one.
+    await inspector.getByLabel('Add photo of the fix').setInputFiles({ name: 'floor.jpg', mimeType: 'image/jpeg', buffer: await smallJpeg(inspector) });
+    const thumbnail = inspector.getByRole('img', { name: 'Photo 1 of the fix' });
+    await thumbnail.waitFor();
+    expect(await thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(16);
+    await inspector.getByRole('button', { name: 'Mark resolved' }).click();
+    await inspector.getByText('Say what was done to fix it.').waitFor();
+    await inspector.getByLabel('Note').fill('Degreased the floor and moved the fryer mat.');
+    await inspector.getByRole('button', { name: 'Mark resolved' }).click();
+    await inspector.getByRole('definition').filter({ hasText: /^Resolved/ }).waitFor();
+    expect(await inspector.getByRole('button', { name: 'Add photo of the fix' }).count()).toBe(0);
+    const inspectorHistory = inspector.getByRole('list', { name: 'History' });
+    await inspectorHistory.getByText(`${w.inspector.name} marked it resolved.`).waitFor();
+    await inspectorHistory.getByText('Degreased the floor and moved the fryer mat.').waitFor();
+
+    // The manager opens the action from the review page and verifies the fix.
+    await manager.getByRole('region', { name: '2 failed items' }).getByRole('link', { name: 'Action' }).first().click();
+    await manager.getByRole('heading', { level: 1, name: 'Floor is clean — Fail' }).waitFor();
+    await manager.getByRole('img', { name: 'Photo 1 of the fix' }).waitFor();
+    await manager.getByRole('button', { name: 'Verify fix' }).click();
+    await manager.getByRole('definition').filter({ hasText: /^Verified/ }).waitFor();
+    expect(await manager.getByRole('button', { name: /Verify fix|Reopen|Cancel action/ }).count()).toBe(0);
+
+    // The feed on the inspector's phone shows each step, live.
+    await inspector.goto(`/o/${w.slug}`);
+    for (const step of [
+      `${w.inspector.name} submitted`,
+      `${w.manager.name} approved`,
+      `${w.inspector.name} started work on action Floor is clean — Fail`,
+      `${w.inspector.name} resolved action Floor is clean — Fail`,
+    ]) {
+      await feed.getByText(step, { exact: false }).first().waitFor();
+    }
+    await feed.getByText(`${w.manager.name} verified action Floor is clean — Fail`, { exact: false }).waitFor();
+    expect(await tileCount(inspector, 'My open actions')).toBe(1);
+    // Nothing on the phone scrolls sideways.
+    expect(await inspector.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
+  });
+
+  it('shows each person only the steps they may take: none for a viewer, no verify for the inspector', async () => {
+    const w = await world();
+    const inspectionId = await answeredInspection(w);
+    await api(w.inspector.client, `orgs/${w.orgId}/inspections/${inspectionId}/submit`, 'POST');
+    const [floor] = await sql<{ id: string }[]>`select id from public.actions where inspection_id = ${inspectionId} and item_key = 'floor'`;
+    await api(w.inspector.client, `orgs/${w.orgId}/actions/${floor.id}/transition`, 'POST', { to: 'in_progress' });
+    await api(w.inspector.client, `orgs/${w.orgId}/actions/${floor.id}/transition`, 'POST', { to: 'resolved', note: 'Cleaned.' });
+
+    const viewer = await openPage();
+    await signInToOrganization(viewer, w.viewer.email, w.slug);
+    await viewer.goto(`/o/${w.slug}/actions/${floor.id}`);
+    await viewer.getByRole('heading', { level: 1, name: 'Floor is clean — Fail' }).waitFor();
+    await viewer.getByRole('list', { name: 'History' }).waitFor();
+    expect(await viewer.getByRole('button').filter({ hasText: /Verify fix|Reopen|Cancel action|Start work|Mark resolved|Edit or reassign|Add photo/ }).count()).toBe(0);
+    expect(await viewer.getByRole('link', { name: 'Settings' }).count()).toBe(0);
+
+    const inspector = await openPage(phone());
+    await signInToOrganization(inspector, w.inspector.email, w.slug);
+    await inspector.goto(`/o/${w.slug}/actions/${floor.id}`);
+    await inspector.getByRole('definition').filter({ hasText: /^Resolved/ }).waitFor();
+    expect(await inspector.getByRole('button', { name: /Verify fix|Reopen|Cancel action|Edit or reassign/ }).count()).toBe(0);
+
+    // The manager may reopen, and is asked why.
+    const manager = await openPage();
+    await signInToOrganization(manager, w.manager.email, w.slug);
+    await manager.goto(`/o/${w.slug}/actions/${floor.id}`);
+    await manager.getByRole('button', { name: 'Reopen' }).click();
+    await manager.getByText('Say why the fix is not good enough.').waitFor();
+    await manager.getByLabel('Note').fill('Still greasy by the back door.');
+    await manager.getByRole('button', { name: 'Reopen' }).click();
+    await manager.getByRole('definition').filter({ hasText: /^Open/ }).waitFor();
+    await manager.getByRole('list', { name: 'History' }).getByText('Still greasy by the back door.').waitFor();
+  });
+
+  it('an inspector opens an action from an item of the run page; it is theirs and links back to the item', async () => {
+    const w = await world();
+    const inspectionId = await answeredInspection(w);
+    const inspector = await openPage(phone());
+    await signInToOrganization(inspector, w.inspector.email, w.slug);
+    await inspector.goto(`/o/${w.slug}/inspections/${inspectionId}`);
+    await inspector.getByRole('button', { name: 'Add action for Bins are closed' }).click();
+    const form = inspector.getByRole('form', { name: 'Add action for Bins are closed' });
+    expect(await form.getByLabel('Title').inputValue()).toBe('Bins are closed — Pass');
+    // An inspector opens actions for themselves: no assignee to pick.
+    expect(await form.getByLabel('Assignee').count()).toBe(0);
+    await form.getByLabel('Title').fill('Replace the cracked bin lid');
+    await form.getByRole('button', { name: 'Open action' }).click();
+    await inspector.getByRole('status').filter({ hasText: `Action opened: Replace the cracked bin lid, assigned to ${w.inspector.name}.` }).waitFor();
+    await inspector.getByRole('link', { name: 'Open the new action' }).click();
+    await inspector.getByRole('heading', { level: 1, name: 'Replace the cracked bin lid' }).waitFor();
+    await inspector.getByText('item “Bins are closed”').waitFor();
+    await inspector.getByRole('button', { name: 'Start work' }).waitFor();
+  });
+});
