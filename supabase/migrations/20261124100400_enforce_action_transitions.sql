@@ -190,7 +190,9 @@ create trigger actions_enforce_transition
 
 -- Writing the status an action already has is a move too (a second "resolve" from another tab),
 -- and no row of the table allows it. A trigger `of status` fires whenever the update names the
--- column, even with an unchanged value, which the row trigger cannot tell.
+-- column, even with an unchanged value, which the row trigger cannot tell. Named to fire before
+-- actions_enforce_transition, so such a write is refused as a move (409) before its note is
+-- judged as one given without a move.
 create or replace function private.refuse_same_action_status()
 returns trigger
 language plpgsql
@@ -206,6 +208,6 @@ $$;
 
 revoke all on function private.refuse_same_action_status() from public, anon, authenticated;
 
-create trigger actions_refuse_same_status
+create trigger actions_enforce_status_change
   before update of status on public.actions
   for each row execute function private.refuse_same_action_status();
