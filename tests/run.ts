@@ -2,7 +2,7 @@
 // so it never touches the developer's running stack. Ends with one line `N passed, N failed`
 // summed over the suites and exits non-zero on any failure.
 //
-//   node tests/run.ts                 all suites: db, functions, api, e2e
+//   node tests/run.ts                 all suites: db, functions, web, api, e2e
 //   node tests/run.ts api auth        one suite, only files whose path contains "auth"
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
@@ -14,7 +14,7 @@ import { freeStackPorts, privateStackFolder } from './support/private-stack.ts';
 import { supabaseCliStack, type TestStack } from './support/stack-status.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
-const SUITES = ['db', 'functions', 'api', 'e2e'] as const;
+const SUITES = ['db', 'functions', 'web', 'api', 'e2e'] as const;
 type Suite = (typeof SUITES)[number];
 
 function run(command: string, args: string[], env: Record<string, string>): Promise<number> {
@@ -25,7 +25,7 @@ function run(command: string, args: string[], env: Record<string, string>): Prom
 }
 
 /** Runs one vitest suite and reads its counts from the JSON reporter. */
-async function runVitest(suite: 'api' | 'e2e', filters: string[], env: Record<string, string>, workDir: string): Promise<SuiteResult> {
+async function runVitest(suite: 'web' | 'api' | 'e2e', filters: string[], env: Record<string, string>, workDir: string): Promise<SuiteResult> {
   const report = path.join(workDir, `${suite}-report.json`);
   const code = await run(
     process.execPath,
@@ -94,7 +94,7 @@ async function main(): Promise<number> {
   const started = Date.now();
   const results: Partial<Record<Suite, SuiteResult>> = {};
 
-  const needsStack = suites.some((s) => s !== 'functions');
+  const needsStack = suites.some((s) => s !== 'functions' && s !== 'web');
   const workDir = privateStackFolder('test-');
   let stack: RunningStack | undefined;
   let web: Awaited<ReturnType<typeof startWeb>> | undefined;
@@ -132,6 +132,7 @@ async function main(): Promise<number> {
       const t = Date.now();
       if (suite === 'db') results.db = await runDbSuite(target!.DB_URL, filters);
       if (suite === 'functions') results.functions = await runDeno(filters);
+      if (suite === 'web') results.web = await runVitest('web', filters, env, workDir);
       if (suite === 'api') results.api = await runVitest('api', filters, env, workDir);
       if (suite === 'e2e') {
         web ??= await startWeb(target!.API_URL, target!.PUBLISHABLE_KEY, webPort);

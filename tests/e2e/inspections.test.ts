@@ -255,21 +255,23 @@ describe('inspections in the web app', () => {
     await sectionProgress(a, 'Kitchen', 8, 9).waitFor();
     expect(await a.evaluate(() => (window as unknown as { fieldcheckNotReloaded?: boolean }).fieldcheckNotReloaded)).toBe(true);
 
-    // Submitting with one required item unanswered is refused, and the summary names it.
-    await a.getByRole('button', { name: 'Submit inspection' }).click();
-    await a.getByRole('alert').filter({ hasText: 'Answer all required items before submitting (1 left).' }).waitFor();
+    // With one required item unanswered, submitting waits: the button says why and leads to it.
+    const submit = a.getByRole('button', { name: 'Submit inspection' });
+    expect(await submit.isDisabled()).toBe(true);
+    await a.getByText('Answer 1 more required item to submit.').waitFor();
     const missing = a.getByRole('list', { name: 'Unanswered required items' });
     expect(await missing.getByRole('listitem').allTextContents()).toEqual(['Remarks']);
-    await a.getByRole('definition').filter({ hasText: /^In progress$/ }).waitFor();
+    await a.getByRole('button', { name: 'Go to “Remarks”' }).click();
+    expect(await isFocused(a.getByLabel('Remarks', { exact: true }))).toBe(true);
 
     // A answers it: the section is complete, and the inspection goes in.
     await a.getByLabel('Remarks', { exact: true }).fill('Fridge door seal worn; otherwise fine.');
     await sectionProgress(a, 'Kitchen', 9, 9, true).waitFor();
-    // The summary follows: nothing left to list, and the refusal is gone.
+    // The summary follows: nothing left to list; once the answer is sent, submitting is open.
     await a.getByText('Every required item is answered.').waitFor();
     expect(await missing.count()).toBe(0);
-    expect(await a.getByRole('alert').filter({ hasText: 'Answer all required items' }).count()).toBe(0);
-    await a.getByRole('button', { name: 'Submit inspection' }).click();
+    await saveState(a, 'Saved').waitFor();
+    await submit.click();
     await a.getByRole('definition').filter({ hasText: /^Submitted$/ }).waitFor();
 
     // Read-only once submitted: no submit, no photo adding, no answer control enabled (an item's

@@ -10,6 +10,14 @@ async function photoType(file: File) {
   return photoTypeOf(new Uint8Array(await file.slice(0, 64).arrayBuffer()));
 }
 
+/** Storage refused or never answered an upload; `status` 0 when it never answered. */
+export class UploadError extends Error {
+  constructor(readonly status: number) {
+    super(status === 0 ? 'The upload could not reach Storage' : `Storage refused the upload: ${status}`);
+    this.name = 'UploadError';
+  }
+}
+
 /**
  * PUTs the photo to the signed upload URL as supabase-js's `uploadToSignedUrl` does (multipart,
  * `cacheControl` then the file under an empty field name, `x-upsert: false`; the token authorizes),
@@ -37,9 +45,8 @@ export function uploadToSignedUrl(
     request.upload.onprogress = (event) => {
       if (event.lengthComputable) onProgress(event.loaded, event.total);
     };
-    request.onload = () =>
-      request.status >= 200 && request.status < 300 ? resolve() : reject(new Error(`Storage refused the upload: ${request.status}`));
-    request.onerror = () => reject(new Error('The upload could not reach Storage'));
+    request.onload = () => (request.status >= 200 && request.status < 300 ? resolve() : reject(new UploadError(request.status)));
+    request.onerror = () => reject(new UploadError(0));
     request.send(body);
   });
 }

@@ -7,13 +7,17 @@ function attachmentsPath(orgId: string, inspectionId: string, ...rest: string[])
   return apiPath('orgs', orgId, 'inspections', inspectionId, 'attachments', ...rest);
 }
 
-/** `POST …/attachments`: checks role, state, kind and the photo limit, then hands out a signed upload. */
+/**
+ * `POST …/attachments`: checks role, state, kind and the photo limit, then hands out a signed
+ * upload. The outbox sends its entry's id as the Idempotency-Key, so a retry gets the same photo.
+ */
 export function createAttachment(
   orgId: string,
   inspectionId: string,
   body: AttachmentCreate,
+  idempotencyKey?: string,
 ): Promise<AttachmentUpload> {
-  return callApi<AttachmentUpload>(attachmentsPath(orgId, inspectionId), { method: 'POST', body: { ...body } });
+  return callApi<AttachmentUpload>(attachmentsPath(orgId, inspectionId), { method: 'POST', body: { ...body }, idempotencyKey });
 }
 
 /** `POST …/attachments/{att}/confirm`: the server checks the stored bytes are the photo declared. */

@@ -3,12 +3,15 @@ import { CircleCheck, CircleX } from 'lucide-react';
 import { useId, useState, type ReactNode } from 'react';
 import { Button } from '../../../components/ui/button';
 import type { ChangedElsewhere } from '../hooks/use-inspection-live';
-import { draftIsShown, type ItemDraft } from '../hooks/use-answer-autosave';
+import type { ItemDraft } from '../hooks/use-answer-autosave';
 import type { Answer, Attachment } from '../types';
 import { describeValue, isAnswered } from '../utils/answer-values';
 import type { InspectionPresence } from '../utils/inspection-channel';
 import { AnswerInput } from './answer-input';
-import { PhotoEvidence } from './photo-evidence';
+import { PhotoEvidence, type PhotoEvidenceProps } from './photo-evidence';
+
+const noIds: ReadonlySet<string> = new Set();
+const noProgress: ReadonlyMap<string, { sent: number; total: number }> = new Map();
 
 interface AnswerItemProps {
   orgId: string;
@@ -26,6 +29,10 @@ interface AnswerItemProps {
   onTakeTheirs: () => void;
   onRetry: () => void;
   onDismissChange: () => void;
+  /** Whether the browser is online: a waiting change is "on this device" or "saving". */
+  online: boolean;
+  /** Photo items: their photos waiting on the device, and how to add or drop one. */
+  photoQueue?: Pick<PhotoEvidenceProps, 'queued' | 'sending' | 'progress' | 'onAdd' | 'onDiscard'>;
   /** Below the item: its corrective actions (composed by the page). */
   extras?: ReactNode;
 }
@@ -45,11 +52,11 @@ export function AnswerItem(props: AnswerItemProps) {
   const controlId = `${id}-control`;
   const hintId = `${id}-hint`;
   const errorId = `${id}-error`;
-  const shown = draftIsShown(draft);
+  const shown = draft !== undefined;
   const value = shown ? draft.value : (answer?.value ?? null);
   const note = shown ? draft.note : (answer?.note ?? null);
   const [noteOpen, setNoteOpen] = useState(false);
-  const error = draft?.state === 'invalid' || draft?.state === 'failed' ? draft.error : undefined;
+  const error = draft?.state === 'invalid' || draft?.state === 'failed' || draft?.state === 'retrying' ? draft.error : undefined;
   const valid = draft?.state !== 'invalid';
   const failed = valid ? itemFails(item, value) : null;
   const answered = valid && isAnswered(item, value, attachments);
@@ -97,7 +104,19 @@ export function AnswerItem(props: AnswerItemProps) {
       ) : null}
 
       {item.kind === 'photo' ? (
-        <PhotoEvidence orgId={orgId} inspectionId={inspectionId} item={item} attachments={itemAttachments} editable={editable} />
+        <PhotoEvidence
+          orgId={orgId}
+          inspectionId={inspectionId}
+          item={item}
+          attachments={itemAttachments}
+          editable={editable}
+          online={props.online}
+          queued={props.photoQueue?.queued ?? []}
+          sending={props.photoQueue?.sending ?? noIds}
+          progress={props.photoQueue?.progress ?? noProgress}
+          onAdd={props.photoQueue?.onAdd ?? (async () => undefined)}
+          onDiscard={props.photoQueue?.onDiscard ?? (() => undefined)}
+        />
       ) : (
         <AnswerInput
           item={item}
@@ -113,11 +132,18 @@ export function AnswerItem(props: AnswerItemProps) {
       {error ? (
         <p id={errorId} className="field-error" role="alert">
           {error}
-          {draft?.state === 'failed' ? (
+          {draft?.state === 'retrying' ? (
+            <>
+              {' '}Your change is on this device and will be sent again.{' '}
+              <button type="button" className="button button-link" onClick={props.onRetry}>
+                Try again now
+              </button>
+            </>
+          ) : draft?.state === 'failed' ? (
             <>
               {' '}
-              <button type="button" className="button button-link" onClick={props.onRetry}>
-                Try again
+              <button type="button" className="button button-link" onClick={props.onTakeTheirs}>
+                Discard my change
               </button>
             </>
           ) : null}
@@ -169,21 +195,23 @@ export function AnswerItem(props: AnswerItemProps) {
         </div>
       ) : null}
 
-      <ItemSaveState draft={draft} answer={answer} />
+      <ItemSaveState draft={draft} answer={answer} online={props.online} />
       {props.extras}
     </div>
   );
 }
 
-function ItemSaveState({ draft, answer }: { draft: ItemDraft | undefined; answer: Answer | undefined }) {
+function ItemSaveState({ draft, answer, online }: { draft: ItemDraft | undefined; answer: Answer | undefined; online: boolean }) {
   const text =
-    draft?.state === 'pending' || draft?.state === 'saving'
+    draft?.state === 'saving' || (draft?.state === 'pending' && online)
       ? 'Saving…'
-      : draft?.state === 'saved'
-        ? 'Saved'
-        : answer?.answered_by_name && answer.answered_at
-          ? `Answered by ${answer.answered_by_name}`
-          : '';
+      : draft?.state === 'pending'
+        ? 'Saved on this device'
+        : draft?.state === 'retrying'
+          ? 'Not sent yet — on this device'
+          : !draft && answer?.answered_by_name && answer.answered_at
+            ? `Answered by ${answer.answered_by_name}`
+            : '';
   return <p className="answer-save-state muted">{text}</p>;
 }
 

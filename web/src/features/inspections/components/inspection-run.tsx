@@ -1,13 +1,12 @@
 import type { Role } from '@schemas/common';
 import { canFillInspection, canReviewInspections, canScheduleInspections } from '@schemas/inspections';
 import { itemsOf, type TemplateItem } from '@schemas/templates';
-import { ArrowRight, CircleCheck, MapPin, Users } from 'lucide-react';
+import { CircleCheck, MapPin, Users } from 'lucide-react';
 import { useCallback, useMemo, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Accordion, AccordionSection } from '../../../components/ui/accordion';
-import { Button } from '../../../components/ui/button';
 import { formatDateTime, formatDistance } from '../../../lib/format';
-import { draftIsShown, useAnswerAutosave, type OverallSaveState } from '../hooks/use-answer-autosave';
+import { useAnswerAutosave } from '../hooks/use-answer-autosave';
 import { useInspectionLive } from '../hooks/use-inspection-live';
 import type { InspectionDetail } from '../types';
 import { answersByKey, describeValue, isAnswered } from '../utils/answer-values';
@@ -16,6 +15,7 @@ import { AnswerItem, initials } from './answer-item';
 import { CancelInspectionControl } from './cancel-inspection-control';
 import { InspectionStatusBadge, OverdueBadge } from './inspection-status-badge';
 import { ReviewInspectionPanel } from './review-inspection-panel';
+import { SaveStatusBar } from './save-status-bar';
 import { StartInspectionControl } from './start-inspection-control';
 import { SubmitInspectionPanel } from './submit-inspection-panel';
 import './inspections.css';
@@ -37,8 +37,6 @@ interface InspectionRunProps {
   itemActions?: ItemActionsRenderer;
 }
 
-const saveWords: Record<OverallSaveState, string> = { idle: '', saving: 'Saving…', saved: 'Saved', failed: "Couldn't save" };
-
 /** The run / review page of one inspection: answer items section by section, live with everyone else on it. */
 export function InspectionRun({ orgId, orgSlug, userId, displayName, role, inspection, itemActions }: InspectionRunProps) {
   const sections = inspection.template.definition.sections;
@@ -53,10 +51,10 @@ export function InspectionRun({ orgId, orgSlug, userId, displayName, role, inspe
 
   const mayFill = canFillInspection(role, userId, inspection);
   const editable = mayFill && inspection.status === 'in_progress';
-  const autosave = useAnswerAutosave({ orgId, inspectionId: inspection.id, items: itemsByKey, answers });
+  const autosave = useAnswerAutosave({ orgId, inspectionId: inspection.id, userId, items: itemsByKey, answers });
   const [focusedItemKey, setFocusedItemKey] = useState<string | null>(null);
   const isEditing = useCallback(
-    (itemKey: string) => itemKey === focusedItemKey || draftIsShown(autosave.drafts.get(itemKey)),
+    (itemKey: string) => itemKey === focusedItemKey || autosave.drafts.has(itemKey),
     [focusedItemKey, autosave.drafts],
   );
   const live = useInspectionLive({ orgId, inspectionId: inspection.id, userId, displayName, focusedItemKey, isEditing });
@@ -64,7 +62,7 @@ export function InspectionRun({ orgId, orgSlug, userId, displayName, role, inspe
 
   const valueOf = (item: TemplateItem) => {
     const draft = autosave.drafts.get(item.key);
-    if (draftIsShown(draft)) return draft.state === 'invalid' ? null : draft.value;
+    if (draft) return draft.state === 'invalid' ? null : draft.value;
     return answers.get(item.key)?.value ?? null;
   };
   // Once per render: the progress, the summary and "next unanswered" all read it.
@@ -226,17 +224,16 @@ export function InspectionRun({ orgId, orgSlug, userId, displayName, role, inspe
         </section>
       ) : null}
 
-      <div className={editable ? 'sticky-bar' : 'visually-hidden'}>
-        <p className={`save-state save-state-${autosave.overall}`} role="status">
-          {saveWords[autosave.overall]}
-        </p>
-        {editable && !allAnswered ? (
-          <Button variant="secondary" onClick={nextUnanswered}>
-            Next unanswered item
-            <ArrowRight aria-hidden="true" size={18} />
-          </Button>
-        ) : null}
-      </div>
+      {editable ? (
+        <SaveStatusBar
+          summary={autosave.summary}
+          answered={answeredKeys.size}
+          total={items.length}
+          onRetry={autosave.retry}
+          onNextUnanswered={allAnswered ? undefined : nextUnanswered}
+          onShowAttention={() => autosave.summary.firstAttentionItem && showItem(autosave.summary.firstAttentionItem)}
+        />
+      ) : null}
 
       <Accordion type="multiple" value={openSections} onValueChange={setOpenSections}>
         {sections.map((section) => {
@@ -280,7 +277,19 @@ export function InspectionRun({ orgId, orgSlug, userId, displayName, role, inspe
                     onEdit={(change, immediate) => autosave.edit(item.key, change, immediate ? 0 : undefined)}
                     onKeepMine={() => autosave.keepMine(item.key)}
                     onTakeTheirs={() => autosave.takeTheirs(item.key)}
-                    onRetry={() => autosave.retry(item.key)}
+                    onRetry={autosave.retry}
+                    online={autosave.online}
+                    photoQueue={
+                      item.kind === 'photo'
+                        ? {
+                            queued: autosave.photos.filter((entry) => entry.itemKey === item.key),
+                            sending: autosave.sending,
+                            progress: autosave.progress,
+                            onAdd: (files) => autosave.addPhotos(item.key, files),
+                            onDiscard: autosave.discardPhoto,
+                          }
+                        : undefined
+                    }
                     onDismissChange={() => live.dismissChange(item.key)}
                     extras={inspection.status !== 'scheduled' ? itemActions?.(item, suggestedTitle(item), 'item') : undefined}
                   />
@@ -298,6 +307,9 @@ export function InspectionRun({ orgId, orgSlug, userId, displayName, role, inspe
           missing={missing}
           itemsByKey={itemsByKey}
           settle={autosave.settle}
+          waiting={autosave.summary.waiting}
+          needsAttention={autosave.summary.needsAttention}
+          online={autosave.online}
           onShowItem={showItem}
         />
       ) : null}

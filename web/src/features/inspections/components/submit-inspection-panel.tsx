@@ -14,10 +14,14 @@ interface SubmitInspectionPanelProps {
   /** Saves what is waiting and resolves once nothing is on its way. */
   settle: () => Promise<boolean>;
   onShowItem: (itemKey: string) => void;
+  /** Changes of this inspection still on the device, and whether the browser is online. */
+  waiting: number;
+  needsAttention: number;
+  online: boolean;
 }
 
 /** Submit, with what is still missing: the page's own count first, the server's list if it refuses. */
-export function SubmitInspectionPanel({ orgId, inspectionId, missing, itemsByKey, settle, onShowItem }: SubmitInspectionPanelProps) {
+export function SubmitInspectionPanel({ orgId, inspectionId, missing, itemsByKey, settle, onShowItem, waiting, needsAttention, online }: SubmitInspectionPanelProps) {
   const submit = useSubmitInspection();
   const [settling, setSettling] = useState(false);
   const [error, setError] = useState<string | undefined>();
@@ -52,6 +56,18 @@ export function SubmitInspectionPanel({ orgId, inspectionId, missing, itemsByKey
     );
   }
 
+  // Why submitting must wait, in the words the button's neighbour says it.
+  const blockedBy =
+    listed.length > 0
+      ? `Answer ${listed.length} more required ${listed.length === 1 ? 'item' : 'items'} to submit.`
+      : needsAttention > 0
+        ? `${needsAttention === 1 ? '1 answer needs' : `${needsAttention} answers need`} your attention before submitting.`
+        : waiting > 0
+          ? online
+            ? `${waiting === 1 ? '1 change is' : `${waiting} changes are`} still being sent.`
+            : `${waiting === 1 ? '1 change is' : `${waiting} changes are`} on this device: submit once they are sent, when online.`
+          : null;
+
   return (
     <section className="panel" aria-labelledby="submit-heading">
       <h2 id="submit-heading">Submit</h2>
@@ -75,7 +91,22 @@ export function SubmitInspectionPanel({ orgId, inspectionId, missing, itemsByKey
       )}
       <FormAlert message={shownError} />
       <div className="submit-actions">
-        <Button pending={settling || submit.isPending} onClick={() => void onSubmit()}>
+        {blockedBy ? (
+          <p className="muted" id="submit-blocked">
+            {blockedBy}{' '}
+            {listed[0] ? (
+              <button type="button" className="button button-link" onClick={() => onShowItem(listed[0].key)}>
+                Go to “{listed[0].label}”
+              </button>
+            ) : null}
+          </p>
+        ) : null}
+        <Button
+          pending={settling || submit.isPending}
+          disabled={blockedBy !== null}
+          aria-describedby={blockedBy ? 'submit-blocked' : undefined}
+          onClick={() => void onSubmit()}
+        >
           Submit inspection
         </Button>
       </div>

@@ -1,233 +1,252 @@
-import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { ApiError, describeError } from '../../../lib/errors';
-import { refetchInspection, storeAnswers } from '../api/get-inspection';
-import { saveAnswers } from '../api/save-answers';
+import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { Outbox, type OutboxState } from '../offline/outbox';
+import { outboxOf } from '../offline/outbox-instance';
+import type { AnswerEntry, PhotoEntry } from '../offline/outbox-store';
 import type { Answer, TemplateItem } from '../types';
 import { answerValueProblem } from '../utils/answer-values';
 
-// Typing pauses this long before an item is saved; a toggle is saved as quickly.
-const SAVE_DELAY_MS = 700;
+// Typing pauses this long before an item is sent; a toggle is sent at once. Either way the change
+// is on the device (IndexedDB) as soon as it is made.
+const SEND_DELAY_MS = 700;
 
-export type ItemSaveState = 'pending' | 'saving' | 'saved' | 'failed' | 'invalid' | 'conflict';
+/**
+ * Where one item's change is: `pending` waiting (on this device), `saving` on its way, `retrying`
+ * after a failure that may pass, `failed` refused for good, `invalid` not sendable as typed (kept
+ * in the page only), `conflict` someone else saved first.
+ */
+export type ItemSaveState = 'pending' | 'saving' | 'retrying' | 'failed' | 'invalid' | 'conflict';
 
-/** This tab's own version of one item while it differs from, or is on its way to, the server's. */
+/** This page's version of one item while it differs from, or is on its way to, the server's. */
 export interface ItemDraft {
   value: unknown;
   note: string | null;
-  /** The answer version this draft was made from: the server refuses the save if someone saved since. */
-  baseVersion: number | null;
   state: ItemSaveState;
-  /** Beside the input: why the value can't be saved, or why saving failed. */
+  /** Why the value can't be sent, or why sending failed. */
   error?: string;
-  /** stale_version: the row someone else saved first. */
+  /** conflict: the row someone else saved first. */
   theirs?: Answer;
 }
 
-export type OverallSaveState = 'idle' | 'saving' | 'saved' | 'failed';
+/** What the status bar says (docs/offline.md): the worst that is true of this inspection's changes. */
+export type OverallSaveState = 'idle' | 'saved' | 'saving' | 'on-device' | 'retrying' | 'attention';
+
+export interface SaveSummary {
+  overall: OverallSaveState;
+  /** Changes (answers and photos) on this device not yet on the server. */
+  waiting: number;
+  /** Changes that need the user: conflicts and refusals. */
+  needsAttention: number;
+  /** When the next attempt is due after a failure. */
+  retryAt: number | null;
+  /** The first item that needs the user, to take them there. */
+  firstAttentionItem: string | null;
+}
+
+const emptyState: OutboxState = { entries: [], sending: new Set(), retryAt: null, progress: new Map(), loaded: false };
+const noop = () => () => undefined;
+
+/** The tab's outbox, once opened (IndexedDB opens asynchronously). */
+function useOutbox(userId: string): Outbox | undefined {
+  const [outbox, setOutbox] = useState<Outbox>();
+  useEffect(() => {
+    let current = true;
+    void outboxOf(userId).then((opened) => {
+      if (current) setOutbox(opened);
+    });
+    return () => {
+      current = false;
+    };
+  }, [userId]);
+  return outbox;
+}
+
+function useOnline(): boolean {
+  return useSyncExternalStore(
+    (listener) => {
+      window.addEventListener('online', listener);
+      window.addEventListener('offline', listener);
+      return () => {
+        window.removeEventListener('online', listener);
+        window.removeEventListener('offline', listener);
+      };
+    },
+    () => navigator.onLine,
+  );
+}
 
 interface Options {
   orgId: string;
   inspectionId: string;
+  userId: string;
   items: Map<string, TemplateItem>;
   answers: Map<string, Answer>;
 }
 
-/** Whether the draft, not the server's answer, is what the item shows. */
-export function draftIsShown(draft: ItemDraft | undefined): draft is ItemDraft {
-  return draft !== undefined && draft.state !== 'saved';
-}
-
 /**
- * Autosave of the run page: each item is saved on its own, a moment after its last change, with
- * the answer version it was edited from; a stale save keeps both values for the user to choose.
+ * Saving on the run page: each change goes to the outbox (IndexedDB) at once and from there to
+ * the server; the page shows every item as this device has it, and says where each change is.
  */
-export function useAnswerAutosave({ orgId, inspectionId, items, answers }: Options) {
-  const queryClient = useQueryClient();
-  const [drafts, setDrafts] = useState<Map<string, ItemDraft>>(new Map());
-  const draftsRef = useRef(drafts);
-  const timers = useRef(new Map<string, ReturnType<typeof setTimeout>>());
-  const inFlight = useRef(new Set<string>());
-  // Bumped on every edit of an item, so a save that returns knows whether it saved the latest.
-  const revisions = useRef(new Map<string, number>());
+export function useAnswerAutosave({ orgId, inspectionId, userId, items, answers }: Options) {
+  const outbox = useOutbox(userId);
+  const state = useSyncExternalStore(outbox ? outbox.subscribe.bind(outbox) : noop, () => outbox?.getState() ?? emptyState);
+  const online = useOnline();
+  // What the user typed, shown at once (the outbox writes asynchronously), and kept while it can't be sent.
+  const [typed, setTyped] = useState<Map<string, { value: unknown; note: string | null; error?: string }>>(new Map());
   const [savedOnce, setSavedOnce] = useState(false);
-  const answersRef = useRef(answers);
-  answersRef.current = answers;
 
-  const update = useCallback((change: (next: Map<string, ItemDraft>) => void) => {
-    const next = new Map(draftsRef.current);
-    change(next);
-    draftsRef.current = next;
-    setDrafts(next);
-  }, []);
+  const mine = useMemo(() => state.entries.filter((entry) => entry.inspectionId === inspectionId), [state.entries, inspectionId]);
+  // The latest waiting change of each item.
+  const entryOf = useMemo(() => {
+    const map = new Map<string, AnswerEntry>();
+    for (const entry of mine) if (entry.kind === 'answer') map.set(entry.itemKey, entry);
+    return map;
+  }, [mine]);
+  const photos = useMemo(() => mine.filter((entry): entry is PhotoEntry => entry.kind === 'photo'), [mine]);
 
-  // The save of an item, after its timer; a ref so the timers always call the current one.
-  const sendRef = useRef<(itemKey: string) => Promise<void>>(async () => undefined);
-
-  const schedule = useCallback((itemKey: string, delay: number) => {
-    const timer = timers.current.get(itemKey);
-    if (timer) clearTimeout(timer);
-    timers.current.set(
-      itemKey,
-      setTimeout(() => {
-        timers.current.delete(itemKey);
-        void sendRef.current(itemKey);
-      }, delay),
-    );
-  }, []);
-
-  const send = useCallback(
-    async (itemKey: string) => {
-      const draft = draftsRef.current.get(itemKey);
-      if (!draft || draft.state !== 'pending') return;
-      if (inFlight.current.has(itemKey)) return; // sent again when the one in flight returns
-      inFlight.current.add(itemKey);
-      const revision = revisions.current.get(itemKey) ?? 0;
-      update((next) => next.set(itemKey, { ...draft, state: 'saving', error: undefined }));
-      try {
-        const saved = await saveAnswers(orgId, inspectionId, [
-          { item_key: itemKey, value: draft.value, note: draft.note, base_version: draft.baseVersion },
-        ]);
-        storeAnswers(queryClient, orgId, inspectionId, saved.answers, saved.inspection);
-        setSavedOnce(true);
-        const row = saved.answers.find((answer) => answer.item_key === itemKey);
-        const edited = (revisions.current.get(itemKey) ?? 0) !== revision;
-        update((next) => {
-          const latest = next.get(itemKey);
-          if (!latest) return;
-          if (edited) next.set(itemKey, { ...latest, baseVersion: row?.version ?? latest.baseVersion, state: 'pending' });
-          else next.set(itemKey, { ...latest, baseVersion: row?.version ?? latest.baseVersion, state: 'saved' });
-        });
-      } catch (error) {
-        const failure = describeError(error);
-        const problem = error instanceof ApiError ? error.problem : null;
-        update((next) => {
-          const latest = next.get(itemKey) ?? draft;
-          if (failure.code === 'stale_version') {
-            const theirs = (problem?.current as Answer[] | undefined)?.find((answer) => answer.item_key === itemKey);
-            if (theirs) storeAnswers(queryClient, orgId, inspectionId, [theirs]);
-            next.set(itemKey, { ...latest, state: 'conflict', theirs, error: undefined });
-          } else if (failure.code === 'validation_failed') {
-            const message = Object.values(failure.fieldErrors)[0] ?? failure.message;
-            next.set(itemKey, { ...latest, state: 'invalid', error: message });
-          } else {
-            next.set(itemKey, { ...latest, state: 'failed', error: failure.message });
-          }
-        });
-        if (failure.code === 'invalid_transition') void refetchInspection(queryClient, orgId, inspectionId);
-      } finally {
-        inFlight.current.delete(itemKey);
-        if (draftsRef.current.get(itemKey)?.state === 'pending') schedule(itemKey, 0);
+  // Once a change is in the outbox or on the server, what was typed has done its job.
+  useEffect(() => {
+    setTyped((current) => {
+      let next: typeof current | undefined;
+      for (const [itemKey, draft] of current) {
+        if (draft.error) continue;
+        const entry = entryOf.get(itemKey);
+        const server = answers.get(itemKey);
+        const caughtUp = entry
+          ? JSON.stringify(entry.value) === JSON.stringify(draft.value) && entry.note === draft.note
+          : JSON.stringify(server?.value ?? null) === JSON.stringify(draft.value ?? null) && (server?.note ?? null) === draft.note;
+        if (caughtUp) (next ??= new Map(current)).delete(itemKey);
       }
-    },
-    [orgId, inspectionId, update, queryClient, schedule],
-  );
-  sendRef.current = send;
+      return next ?? current;
+    });
+  }, [entryOf, answers]);
 
-  /** Records a change of an item's value or note and saves it after a pause. */
+  // "Saved" is said once something of this page went to the server, and nothing waits.
+  useEffect(() => {
+    if (mine.some((entry) => state.sending.has(entry.id))) setSavedOnce(true);
+  }, [mine, state.sending]);
+
+  // Edits made before the outbox had opened go in now.
+  useEffect(() => {
+    if (!outbox) return;
+    for (const [itemKey, draft] of typed) {
+      if (draft.error || entryOf.has(itemKey)) continue;
+      void outbox.enqueueAnswer({ orgId, inspectionId, itemKey, value: draft.value, note: draft.note, knownVersion: answers.get(itemKey)?.version ?? null });
+    }
+    // Only when the outbox opens: later edits enqueue themselves.
+  }, [outbox]);
+
+  const drafts = useMemo(() => {
+    const map = new Map<string, ItemDraft>();
+    for (const [itemKey, entry] of entryOf) {
+      const state_: ItemSaveState = state.sending.has(entry.id)
+        ? 'saving'
+        : entry.parked === 'conflict'
+          ? 'conflict'
+          : entry.parked === 'failed'
+            ? 'failed'
+            : entry.attempts > 0
+              ? 'retrying'
+              : 'pending';
+      map.set(itemKey, { value: entry.value, note: entry.note, state: state_, error: entry.error, theirs: entry.theirs });
+    }
+    for (const [itemKey, draft] of typed) {
+      const behind = map.get(itemKey);
+      map.set(itemKey, {
+        value: draft.value,
+        note: draft.note,
+        state: draft.error ? 'invalid' : behind?.state === 'conflict' ? 'conflict' : 'pending',
+        error: draft.error,
+        theirs: behind?.theirs,
+      });
+    }
+    return map;
+  }, [entryOf, typed, state.sending]);
+
+  /** Records a change of an item's value or note: on the device at once, sent after a pause. */
   const edit = useCallback(
-    (itemKey: string, change: { value?: unknown; note?: string | null }, delay = SAVE_DELAY_MS) => {
+    (itemKey: string, change: { value?: unknown; note?: string | null }, delay = SEND_DELAY_MS) => {
       const item = items.get(itemKey);
       if (!item) return;
-      revisions.current.set(itemKey, (revisions.current.get(itemKey) ?? 0) + 1);
-      const current = draftsRef.current.get(itemKey);
-      const server = answersRef.current.get(itemKey);
-      const base: ItemDraft = draftIsShown(current)
-        ? current
-        : { value: server?.value ?? null, note: server?.note ?? null, baseVersion: server?.version ?? null, state: 'pending' };
-      const value = 'value' in change ? change.value : base.value;
-      const note = 'note' in change ? (change.note ?? null) : base.note;
+      const shown = drafts.get(itemKey);
+      const server = answers.get(itemKey);
+      const value = 'value' in change ? change.value : (shown?.value ?? server?.value ?? null);
+      const note = 'note' in change ? (change.note ?? null) : (shown?.note ?? server?.note ?? null);
       const problem = answerValueProblem(item, value);
-      // A conflict stays until the user chooses; their edits go into their own version meanwhile.
-      const state: ItemSaveState = base.state === 'conflict' ? 'conflict' : problem ? 'invalid' : 'pending';
-      update((next) => next.set(itemKey, { ...base, value, note, state, error: problem ?? undefined }));
-      if (state === 'pending') schedule(itemKey, delay);
+      setTyped((current) => new Map(current).set(itemKey, { value, note, error: problem ?? undefined }));
+      if (problem || !outbox) return;
+      void outbox.enqueueAnswer({ orgId, inspectionId, itemKey, value, note, knownVersion: server?.version ?? null, delayMs: delay });
     },
-    [items, update, schedule],
+    [items, drafts, answers, outbox, orgId, inspectionId],
   );
 
-  /** After stale_version: save ours over theirs, now that we have seen theirs. */
-  const keepMine = useCallback(
-    (itemKey: string) => {
-      const draft = draftsRef.current.get(itemKey);
-      if (!draft) return;
-      update((next) => next.set(itemKey, { ...draft, baseVersion: draft.theirs?.version ?? draft.baseVersion, theirs: undefined, state: 'pending' }));
-      schedule(itemKey, 0);
-    },
-    [update, schedule],
-  );
+  /** After a conflict: send ours over theirs, now that we have seen theirs. */
+  const keepMine = useCallback((itemKey: string) => void (entryOf.get(itemKey) && outbox?.keepMine(entryOf.get(itemKey)!.id)), [entryOf, outbox]);
 
-  /** After stale_version (or to drop an unsaved change): show the server's answer again. */
+  /** After a conflict or a refusal (or to drop an unsendable edit): show the server's answer again. */
   const takeTheirs = useCallback(
     (itemKey: string) => {
-      const timer = timers.current.get(itemKey);
-      if (timer) clearTimeout(timer);
-      revisions.current.set(itemKey, (revisions.current.get(itemKey) ?? 0) + 1);
-      update((next) => next.delete(itemKey));
+      setTyped((current) => {
+        const next = new Map(current);
+        next.delete(itemKey);
+        return next;
+      });
+      const entry = entryOf.get(itemKey);
+      if (entry) void outbox?.discard(entry.id);
     },
-    [update],
+    [entryOf, outbox],
   );
 
-  /** Tries a failed save again. */
-  const retry = useCallback(
-    (itemKey: string) => {
-      const draft = draftsRef.current.get(itemKey);
-      if (!draft || draft.state !== 'failed') return;
-      update((next) => next.set(itemKey, { ...draft, state: 'pending' }));
-      schedule(itemKey, 0);
+  /** Tries now what is waiting on a failure that may pass. */
+  const retry = useCallback(() => outbox?.retryNow(), [outbox]);
+
+  /** Drops a photo the server refused. */
+  const discardPhoto = useCallback((id: string) => void outbox?.discard(id), [outbox]);
+
+  /** Adds photos to an item: on the device at once (the file itself), uploaded when the network allows. */
+  const addPhotos = useCallback(
+    async (itemKey: string, files: { blob: Blob; contentType: string; fileName: string }[]) => {
+      if (!outbox) return;
+      for (const file of files) await outbox.enqueuePhoto({ orgId, inspectionId, itemKey, ...file });
     },
-    [update, schedule],
+    [outbox, orgId, inspectionId],
   );
 
-  /** Saves every waiting change now (before submitting, or when the page is hidden). */
-  const flushAll = useCallback(() => {
-    for (const [itemKey, timer] of timers.current) {
-      clearTimeout(timer);
-      timers.current.delete(itemKey);
-      void sendRef.current(itemKey);
-    }
-  }, []);
-
-  /** Saves what is waiting, then resolves once nothing is on its way: true when everything was saved. */
+  /** Sends what is waiting and resolves once nothing of this inspection is on its way: true when all of it arrived. */
   const settle = useCallback(async () => {
-    flushAll();
-    for (;;) {
-      const states = [...draftsRef.current.values()].map((draft) => draft.state);
-      if (inFlight.current.size === 0 && !states.some((state) => state === 'pending' || state === 'saving')) {
-        return !states.some((state) => state === 'failed' || state === 'invalid' || state === 'conflict');
-      }
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }, [flushAll]);
+    if (!outbox) return typed.size === 0;
+    await outbox.settled(inspectionId);
+    return !outbox.getState().entries.some((entry) => entry.inspectionId === inspectionId);
+  }, [outbox, inspectionId, typed.size]);
 
+  const summary: SaveSummary = useMemo(() => {
+    const attention = mine.filter((entry) => entry.parked);
+    const invalid = [...typed.entries()].filter(([, draft]) => draft.error);
+    const waiting = mine.filter((entry) => !entry.parked).length + [...typed.values()].filter((draft) => !draft.error).length;
+    const retrying = mine.some((entry) => !entry.parked && entry.attempts > 0);
+    const firstAttention = attention[0]?.itemKey ?? invalid[0]?.[0] ?? null;
+    const overall: OverallSaveState =
+      attention.length + invalid.length > 0
+        ? 'attention'
+        : waiting > 0 && !online
+          ? 'on-device'
+          : retrying
+            ? 'retrying'
+            : waiting > 0
+              ? 'saving'
+              : savedOnce
+                ? 'saved'
+                : 'idle';
+    return { overall, waiting, needsAttention: attention.length + invalid.length, retryAt: state.retryAt, firstAttentionItem: firstAttention };
+  }, [mine, typed, online, savedOnce, state.retryAt]);
+
+  // Leaving with a change the device does not hold yet (typed but not written) asks first.
   useEffect(() => {
-    const onHide = () => {
-      if (document.visibilityState === 'hidden') flushAll();
-    };
-    document.addEventListener('visibilitychange', onHide);
-    return () => document.removeEventListener('visibilitychange', onHide);
-  }, [flushAll]);
-
-  const overall: OverallSaveState = useMemo(() => {
-    let saving = false;
-    let failed = false;
-    for (const draft of drafts.values()) {
-      if (draft.state === 'pending' || draft.state === 'saving') saving = true;
-      if (draft.state === 'failed' || draft.state === 'conflict' || draft.state === 'invalid') failed = true;
-    }
-    return failed ? 'failed' : saving ? 'saving' : savedOnce ? 'saved' : 'idle';
-  }, [drafts, savedOnce]);
-
-  useEffect(() => {
-    if (overall !== 'saving' && overall !== 'failed') return;
-    // Leaving with changes not yet saved asks first.
+    if (![...typed.values()].some((draft) => draft.error)) return;
     const onBeforeUnload = (event: BeforeUnloadEvent) => event.preventDefault();
     window.addEventListener('beforeunload', onBeforeUnload);
     return () => window.removeEventListener('beforeunload', onBeforeUnload);
-  }, [overall]);
+  }, [typed]);
 
-  // Leaving the page saves what is waiting rather than dropping it.
-  useEffect(() => () => flushAll(), [flushAll]);
-
-  return { drafts, edit, keepMine, takeTheirs, retry, settle, overall };
+  return { drafts, photos, sending: state.sending, progress: state.progress, edit, keepMine, takeTheirs, retry, settle, addPhotos, discardPhoto, summary, online, ready: outbox !== undefined };
 }
+

@@ -1,0 +1,97 @@
+import { ApiError, describeError } from '../../../lib/errors';
+import { newIdempotencyKey } from '../../../lib/idempotency-key';
+import { UploadError, uploadToSignedUrl } from '../../../lib/photo-upload';
+import { queryClient } from '../../../lib/query-client';
+import { supabase } from '../../../lib/supabase';
+import { confirmAttachment, createAttachment } from '../api/attachments';
+import { refetchInspection, storeAnswers } from '../api/get-inspection';
+import { saveAnswers } from '../api/save-answers';
+import type { Answer } from '../types';
+import { Outbox, type OutboxFailure } from './outbox';
+import { openOutboxStore } from './outbox-store';
+
+/** What a failed api call means to the outbox: the catalogue code and status, or no answer at all. */
+function describe(error: unknown): OutboxFailure {
+  if (error instanceof UploadError) {
+    return { code: null, status: error.status === 0 ? null : error.status, message: describeError(error).message ?? error.message, fieldErrors: {} };
+  }
+  const failure = describeError(error);
+  const status = error instanceof ApiError ? error.status : null;
+  const current = error instanceof ApiError ? (error.problem?.current as Answer[] | undefined) : undefined;
+  return { code: failure.code ?? null, status, message: failure.message ?? Object.values(failure.fieldErrors)[0] ?? 'Something went wrong.', fieldErrors: failure.fieldErrors, current };
+}
+
+let instance: { userId: string; outbox: Promise<Outbox> } | undefined;
+const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel('fieldcheck-outbox') : null;
+
+/**
+ * The tab's outbox for the signed-in user, created on first use. Every tab of the app keeps its own
+ * view of the one IndexedDB queue; one tab at a time sends (a Web Lock), and tabs tell each other
+ * when the queue changed.
+ */
+export function outboxOf(userId: string): Promise<Outbox> {
+  if (instance?.userId === userId) return instance.outbox;
+  void instance?.outbox.then((previous) => previous.stop());
+  const outbox = (async () => {
+    const created = new Outbox(userId, {
+      store: await openOutboxStore(),
+      describe,
+      isOnline: () => navigator.onLine,
+      exclusive: async (pass) => {
+        if (!navigator.locks) return (await pass(), true);
+        return await navigator.locks.request('fieldcheck-outbox', { ifAvailable: true }, async (lock) => {
+          if (!lock) return false;
+          await pass();
+          return true;
+        });
+      },
+      newId: newIdempotencyKey,
+      transport: {
+        saveAnswers,
+        checkInPhoto: (entry) =>
+          createAttachment(entry.orgId, entry.inspectionId, { item_key: entry.itemKey, content_type: entry.contentType, byte_size: entry.blob.size }, entry.id),
+        uploadPhoto: async (upload, blob, contentType, onProgress) => {
+          const { data } = await supabase.auth.getSession();
+          try {
+            await uploadToSignedUrl(upload, data.session?.access_token, new Blob([blob], { type: contentType }), onProgress ?? (() => undefined));
+            return 'uploaded';
+          } catch (error) {
+            // An earlier attempt's bytes arrived (its answer did not): the signed URL is spent on them.
+            if (error instanceof UploadError && (error.status === 409 || error.status === 400)) return 'already';
+            throw error;
+          }
+        },
+        confirmPhoto: (entry) => confirmAttachment(entry.orgId, entry.inspectionId, entry.attachmentId),
+      },
+      events: {
+        onAnswersSaved: (orgId, inspectionId, saved) => {
+          storeAnswers(queryClient, orgId, inspectionId, saved.answers, saved.inspection);
+          channel?.postMessage('changed');
+        },
+        onPhotoSaved: (entry) => {
+          void refetchInspection(queryClient, entry.orgId, entry.inspectionId);
+          channel?.postMessage('changed');
+        },
+        onStale: (orgId, inspectionId) => void refetchInspection(queryClient, orgId, inspectionId),
+      },
+    });
+    await created.load();
+    return created;
+  })();
+  instance = { userId, outbox };
+  return outbox;
+}
+
+/** Wakes the outbox when sending may work again: the network is back, the page is looked at again. */
+function wake() {
+  void instance?.outbox.then((outbox) => outbox.retryNow());
+}
+
+if (typeof window !== 'undefined') {
+  window.addEventListener('online', wake);
+  document.addEventListener('visibilitychange', () => {
+    if (document.visibilityState === 'visible') wake();
+  });
+  // Another tab wrote to or sent from the queue: read it again.
+  channel?.addEventListener('message', () => void instance?.outbox.then((outbox) => outbox.load()));
+}
