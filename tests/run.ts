@@ -74,17 +74,21 @@ async function runDeno(filters: string[]): Promise<SuiteResult> {
   return result;
 }
 
-async function startWeb(apiUrl: string, publishableKey: string, port: number) {
+/**
+ * The web app as it ships: a production build (with its service worker, which offline reloads
+ * need) served by `vite preview` on `port`.
+ */
+async function startWeb(apiUrl: string, publishableKey: string, port: number, workDir: string) {
   process.env.VITE_SUPABASE_URL = apiUrl;
   process.env.VITE_SUPABASE_PUBLISHABLE_KEY = publishableKey;
-  const { createServer } = await import('vite');
-  const server = await createServer({
-    configFile: path.join(root, 'web', 'vite.config.ts'),
-    server: { port, strictPort: true },
-    logLevel: 'warn',
-  });
-  await server.listen();
-  return server;
+  const { build, preview } = await import('vite');
+  const configFile = path.join(root, 'web', 'vite.config.ts');
+  const outDir = path.join(workDir, 'web-dist');
+  const t = Date.now();
+  await build({ configFile, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
+  const server = await preview({ configFile, logLevel: 'warn', build: { outDir }, preview: { port, strictPort: true } });
+  console.log(`Web app built and served in ${((Date.now() - t) / 1000).toFixed(1)} s`);
+  return { close: () => server.close() };
 }
 
 async function main(): Promise<number> {
@@ -135,7 +139,7 @@ async function main(): Promise<number> {
       if (suite === 'web') results.web = await runVitest('web', filters, env, workDir);
       if (suite === 'api') results.api = await runVitest('api', filters, env, workDir);
       if (suite === 'e2e') {
-        web ??= await startWeb(target!.API_URL, target!.PUBLISHABLE_KEY, webPort);
+        web ??= await startWeb(target!.API_URL, target!.PUBLISHABLE_KEY, webPort, workDir);
         results.e2e = await runVitest('e2e', filters, env, workDir);
       }
       console.log(`${suite}: ${results[suite]!.passed} passed, ${results[suite]!.failed} failed (${((Date.now() - t) / 1000).toFixed(1)} s)`);

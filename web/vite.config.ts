@@ -3,26 +3,74 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { VitePWA } from 'vite-plugin-pwa';
 
 const webDir = fileURLToPath(new URL('.', import.meta.url));
 const schemasDir = fileURLToPath(new URL('../supabase/functions/_shared/schemas', import.meta.url));
 
 export default defineConfig({
   root: webDir,
-  plugins: [react()],
+  plugins: [
+    react(),
+    // The installable app shell (issue 12, docs/offline.md): a manifest, and a service worker that
+    // precaches the built app so a page opened before going offline reloads offline. It asks the
+    // user before switching to a new version (registerType 'prompt', web/src/app/update-prompt.tsx).
+    // The dev server runs without it: offline reloads need a build (`vite build` + `vite preview`).
+    VitePWA({
+      registerType: 'prompt',
+      injectRegister: false,
+      includeAssets: ['icons/apple-touch-icon.png'],
+      manifest: {
+        name: 'Fieldcheck',
+        short_name: 'Fieldcheck',
+        description: 'Site inspections with checklists, photo evidence and corrective actions, online or off.',
+        start_url: '/',
+        scope: '/',
+        display: 'standalone',
+        background_color: '#f5f7f6',
+        theme_color: '#1f6f5c',
+        icons: [
+          { src: 'icons/icon-192.png', sizes: '192x192', type: 'image/png' },
+          { src: 'icons/icon-512.png', sizes: '512x512', type: 'image/png' },
+          { src: 'icons/maskable-512.png', sizes: '512x512', type: 'image/png', purpose: 'maskable' },
+        ],
+      },
+      workbox: {
+        globPatterns: ['**/*.{js,css,html,png,svg,webmanifest}'],
+        // Every route of the app is index.html; the api, auth and storage are on the project's origin.
+        navigateFallback: 'index.html',
+        cleanupOutdatedCaches: true,
+        runtimeCaching: [
+          {
+            // Photo thumbnails: signed download URLs of evidence, kept for a day so an inspection
+            // opened before going offline still shows its photos.
+            urlPattern: ({ url }) => url.pathname.includes('/storage/v1/object/sign/evidence/'),
+            handler: 'CacheFirst',
+            options: {
+              cacheName: 'evidence-thumbnails',
+              expiration: { maxEntries: 300, maxAgeSeconds: 24 * 60 * 60 },
+              cacheableResponse: { statuses: [0, 200] },
+            },
+          },
+        ],
+      },
+      devOptions: { enabled: false },
+    }),
+  ],
   resolve: {
     alias: { '@schemas': schemasDir },
     // Deno may install its own zod under supabase/functions: bundle one copy only.
     dedupe: ['zod', 'react', 'react-dom'],
   },
   server: {
-    // All interfaces, so both http://localhost and http://127.0.0.1 (the auth redirect URLs) work.
-    host: true,
+    // Loopback only: the dev server is for this machine (HOST=0.0.0.0 to try it from a phone on the
+    // same network). Browsers reach it as http://localhost and http://127.0.0.1 alike.
+    host: process.env.HOST ?? '127.0.0.1',
     port: Number(process.env.PORT ?? 5173),
     strictPort: true,
   },
   preview: {
-    host: true,
+    host: process.env.HOST ?? '127.0.0.1',
     port: Number(process.env.PORT ?? 4173),
     strictPort: true,
   },

@@ -171,8 +171,8 @@ describe('answers', () => {
     await outbox.enqueueAnswer(answer('a', 'fail'));
     await outbox.flush();
     const [first] = outbox.getState().entries;
-    expect(first).toMatchObject({ attempts: 1, error: 'The network is not reachable.' });
-    expect(first.notBefore - clock).toBe(backoffMs(1, () => 0.5));
+    expect(first).toMatchObject({ attempts: 1, error: 'The network is not reachable.', unreachable: true });
+    expect(first.notBefore - clock).toBe(backoffMs(1, () => 0.5, true));
     expect(outbox.getState().retryAt).toBe(first.notBefore);
     await outbox.enqueueAnswer({ ...answer('b', 'pass'), inspectionId: 'inspection-2' });
     await outbox.flush();
@@ -181,7 +181,7 @@ describe('answers', () => {
     await outbox.flush();
     const second = outbox.getState().entries[0];
     expect(second.attempts).toBe(2);
-    expect(second.notBefore - clock).toBe(backoffMs(2, () => 0.5));
+    expect(second.notBefore - clock).toBe(backoffMs(2, () => 0.5, true));
     clock = second.notBefore;
     await outbox.flush();
     expect(server.batches.map((b) => b.map((a) => a.item_key))).toEqual([['a'], ['a'], ['a'], ['b']]);
@@ -193,6 +193,8 @@ describe('answers', () => {
     expect([1, 2, 3, 4, 5, 6, 7, 20].map((n) => backoffMs(n, () => 0.5))).toEqual([1000, 2000, 5000, 10000, 20000, 30000, 60000, 60000]);
     expect(backoffMs(3, () => 0)).toBe(4000);
     expect(backoffMs(3, () => 1)).toBe(6000);
+    // While the server can't be reached at all, it looks again every 10 s at most.
+    expect([4, 5, 7].map((n) => backoffMs(n, () => 0.5, true))).toEqual([10000, 10000, 10000]);
   });
 
   it('sends nothing while offline, and everything once back online', async () => {

@@ -1,4 +1,4 @@
-import { MutationCache, QueryClient } from '@tanstack/react-query';
+import { MutationCache, onlineManager, QueryClient } from '@tanstack/react-query';
 import { ApiError } from './errors';
 import { isMfaRequired, notifyMfaRequired } from './mfa-required';
 
@@ -20,3 +20,8 @@ export const queryClient = new QueryClient({
     mutations: { retry: false },
   },
 });
+
+// TanStack Query assumes it starts online and learns only from later online/offline events; a page
+// loaded with no network (from the service worker) would try, fail and show an error over the
+// copy kept on the device. Tell it the truth from the start: queries wait for the network instead.
+if (typeof navigator !== 'undefined') onlineManager.setOnline(navigator.onLine);

@@ -43,7 +43,7 @@ function ActionDetail({ actionId }: { actionId: string }) {
   const assignees = useMemberChoices(membership.org_id, worksActions);
 
   if (action.isPending) return <LoadingScreen />;
-  if (action.isError) {
+  if (action.isError && !action.data) {
     const failure = describeError(action.error);
     if (failure.code === 'not_found') return <ActionNotFound />;
     return (

@@ -10,7 +10,7 @@ import { readLastOrganization } from '../../lib/last-organization';
 export function HomeRoute() {
   const me = useMe();
   if (me.isPending) return <LoadingScreen />;
-  if (me.isError) {
+  if (me.isError && !me.data) {
     return (
       <ContentLayout title="Fieldcheck">
         <FormAlert message={describeError(me.error).message} />

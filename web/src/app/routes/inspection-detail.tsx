@@ -70,7 +70,7 @@ function InspectionDetail({ inspectionId }: { inspectionId: string }) {
   );
 
   if (inspection.isPending) return <LoadingScreen />;
-  if (inspection.isError) {
+  if (inspection.isError && !inspection.data) {
     const failure = describeError(inspection.error);
     if (failure.code === 'not_found') return <InspectionNotFound />;
     return (

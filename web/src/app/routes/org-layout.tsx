@@ -27,7 +27,7 @@ export function OrgLayout() {
   }, [membership, userId]);
 
   if (me.isPending) return <LoadingScreen />;
-  if (me.isError) {
+  if (me.isError && !me.data) {
     return (
       <ContentLayout title="Organization">
         <FormAlert message={describeError(me.error).message} />

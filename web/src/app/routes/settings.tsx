@@ -24,7 +24,7 @@ export function SettingsRoute() {
   const people = useMemberChoices(membership.org_id);
 
   if (organization.isPending) return <LoadingScreen />;
-  if (organization.isError) {
+  if (organization.isError && !organization.data) {
     return (
       <ContentLayout title="Settings" description={membership.org_name}>
         <FormAlert message={describeError(organization.error).message} />

@@ -49,7 +49,7 @@ function SiteDetail({ siteId }: { siteId: string }) {
   const sitesPath = `/o/${membership.org_slug}/sites`;
 
   if (site.isPending) return <LoadingScreen />;
-  if (site.isError) {
+  if (site.isError && !site.data) {
     const failure = describeError(site.error);
     if (failure.code === 'not_found') return <SiteNotFound />;
     return (

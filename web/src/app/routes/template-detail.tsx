@@ -63,7 +63,7 @@ function TemplateDetail({ templateId }: { templateId: string }) {
   const notice = (location.state as TemplateRouteState | null)?.notice;
 
   if (template.isPending) return <LoadingScreen />;
-  if (template.isError) {
+  if (template.isError && !template.data) {
     const failure = describeError(template.error);
     if (failure.code === 'not_found') return <TemplateNotFound />;
     return (

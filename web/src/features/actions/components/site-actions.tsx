@@ -12,7 +12,7 @@ export function SiteActions({ orgId, orgSlug, siteId }: { orgId: string; orgSlug
   const actions = useActions(orgId, { statuses: [...OPEN], priorities: [], assigneeId: '', siteId, inspectionId: '', overdue: false });
   const rows = actions.data?.pages.flatMap((page) => page.data) ?? [];
   if (actions.isPending) return <p className="muted">Loading actions…</p>;
-  if (actions.isError) {
+  if (actions.isError && !actions.data) {
     return (
       <div className="stack">
         <FormAlert message={describeError(actions.error).message} />

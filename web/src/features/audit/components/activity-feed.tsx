@@ -12,7 +12,7 @@ import './audit.css';
 export function ActivityFeed({ orgId, orgSlug }: { orgId: string; orgSlug: string }) {
   const activity = useActivity(orgId);
   if (activity.isPending) return <p className="muted">Loading activity…</p>;
-  if (activity.isError) {
+  if (activity.isError && !activity.data) {
     return (
       <div className="stack">
         <FormAlert message={describeError(activity.error).message} />

@@ -27,6 +27,8 @@ export function assuranceLevelQueryOptions(fingerprint: string) {
     queryKey: authQueryKeys.assuranceLevel(fingerprint),
     queryFn: getAssuranceLevel,
     staleTime: Infinity,
+    // Read from the stored session, not the network: it must answer offline too.
+    networkMode: 'always',
   });
 }
 

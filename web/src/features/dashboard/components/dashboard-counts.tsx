@@ -24,7 +24,7 @@ function Tile({ to, count, alert = false, children }: { to: string; count: numbe
 function useDashboardData(orgId: string): { data?: Dashboard; problem?: ReactNode } {
   const dashboard = useDashboard(orgId);
   if (dashboard.isPending) return { problem: <p className="muted">Loading counts…</p> };
-  if (dashboard.isError) {
+  if (dashboard.isError && !dashboard.data) {
     return {
       problem: (
         <div className="stack">

@@ -278,7 +278,7 @@ export function InspectionRun({ orgId, orgSlug, userId, displayName, role, inspe
                     onKeepMine={() => autosave.keepMine(item.key)}
                     onTakeTheirs={() => autosave.takeTheirs(item.key)}
                     onRetry={autosave.retry}
-                    online={autosave.online}
+                    online={autosave.reachable}
                     photoQueue={
                       item.kind === 'photo'
                         ? {
@@ -309,7 +309,7 @@ export function InspectionRun({ orgId, orgSlug, userId, displayName, role, inspe
           settle={autosave.settle}
           waiting={autosave.summary.waiting}
           needsAttention={autosave.summary.needsAttention}
-          online={autosave.online}
+          online={autosave.reachable}
           onShowItem={showItem}
         />
       ) : null}

@@ -144,7 +144,7 @@ export function useAnswerAutosave({ orgId, inspectionId, userId, items, answers 
           ? 'conflict'
           : entry.parked === 'failed'
             ? 'failed'
-            : entry.attempts > 0
+            : entry.attempts > 0 && !entry.unreachable
               ? 'retrying'
               : 'pending';
       map.set(itemKey, { value: entry.value, note: entry.note, state: state_, error: entry.error, theirs: entry.theirs });
@@ -223,11 +223,13 @@ export function useAnswerAutosave({ orgId, inspectionId, userId, items, answers 
     const invalid = [...typed.entries()].filter(([, draft]) => draft.error);
     const waiting = mine.filter((entry) => !entry.parked).length + [...typed.values()].filter((draft) => !draft.error).length;
     const retrying = mine.some((entry) => !entry.parked && entry.attempts > 0);
+    // A failed attempt that got no answer at all says more about the network than navigator.onLine.
+    const unreachable = mine.some((entry) => !entry.parked && entry.unreachable);
     const firstAttention = attention[0]?.itemKey ?? invalid[0]?.[0] ?? null;
     const overall: OverallSaveState =
       attention.length + invalid.length > 0
         ? 'attention'
-        : waiting > 0 && !online
+        : waiting > 0 && (!online || unreachable)
           ? 'on-device'
           : retrying
             ? 'retrying'
@@ -247,6 +249,8 @@ export function useAnswerAutosave({ orgId, inspectionId, userId, items, answers 
     return () => window.removeEventListener('beforeunload', onBeforeUnload);
   }, [typed]);
 
-  return { drafts, photos, sending: state.sending, progress: state.progress, edit, keepMine, takeTheirs, retry, settle, addPhotos, discardPhoto, summary, online, ready: outbox !== undefined };
+  // Whether changes can be sent as far as this page knows: the browser says so and the last attempt got an answer.
+  const reachable = online && !mine.some((entry) => !entry.parked && entry.unreachable);
+  return { drafts, photos, sending: state.sending, progress: state.progress, reachable, edit, keepMine, takeTheirs, retry, settle, addPhotos, discardPhoto, summary, online, ready: outbox !== undefined };
 }
 

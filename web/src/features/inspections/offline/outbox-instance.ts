@@ -11,12 +11,17 @@ import { Outbox, type OutboxFailure } from './outbox';
 import { openOutboxStore } from './outbox-store';
 
 /** What a failed api call means to the outbox: the catalogue code and status, or no answer at all. */
+const UNREACHABLE = 'The server could not be reached from this device.';
+
 function describe(error: unknown): OutboxFailure {
   if (error instanceof UploadError) {
-    return { code: null, status: error.status === 0 ? null : error.status, message: describeError(error).message ?? error.message, fieldErrors: {} };
+    return error.status === 0
+      ? { code: null, status: null, message: UNREACHABLE, fieldErrors: {} }
+      : { code: null, status: error.status, message: 'Storage refused the photo; it will be tried again.', fieldErrors: {} };
   }
   const failure = describeError(error);
   const status = error instanceof ApiError ? error.status : null;
+  if (status === null) return { code: null, status: null, message: UNREACHABLE, fieldErrors: {} };
   const current = error instanceof ApiError ? (error.problem?.current as Answer[] | undefined) : undefined;
   return { code: failure.code ?? null, status, message: failure.message ?? Object.values(failure.fieldErrors)[0] ?? 'Something went wrong.', fieldErrors: failure.fieldErrors, current };
 }

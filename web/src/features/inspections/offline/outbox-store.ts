@@ -23,6 +23,8 @@ export interface AnswerEntry {
   attempts: number;
   /** The last failure, in the user's words. */
   error?: string;
+  /** The last attempt got no answer at all: the device is offline, whatever the browser says. */
+  unreachable?: boolean;
   /**
    * `failed`: the server refused it for good (the value, the inspection's state): shown until
    * discarded. `conflict`: someone else saved the item first (`theirs`), the user chooses.
@@ -50,6 +52,7 @@ export interface PhotoEntry {
   notBefore: number;
   attempts: number;
   error?: string;
+  unreachable?: boolean;
   parked?: 'failed';
 }
 

@@ -73,13 +73,19 @@ export interface OutboxState {
   loaded: boolean;
 }
 
-/** Seconds to wait after the n-th failed attempt: soon at first, then at most a minute, with ±20 % jitter. */
+/**
+ * Seconds to wait after the n-th failed attempt, with ±20 % jitter: soon at first, then at most a
+ * minute while the server answers with errors, and at most 10 s while it can't be reached at all —
+ * browsers do not always say when the network is back (no `online` event), so the outbox looks.
+ */
 const BACKOFF_SECONDS = [1, 2, 5, 10, 20, 30, 60];
+const UNREACHABLE_CAP_SECONDS = 10;
 /** Answers of one inspection per request (PRODUCT.md §9: 100 per batch). */
 const MAX_BATCH = 100;
 
-export function backoffMs(attempts: number, random: () => number = Math.random): number {
-  const base = BACKOFF_SECONDS[Math.min(attempts, BACKOFF_SECONDS.length) - 1] ?? 1;
+export function backoffMs(attempts: number, random: () => number = Math.random, unreachable = false): number {
+  const step = BACKOFF_SECONDS[Math.min(attempts, BACKOFF_SECONDS.length) - 1] ?? 1;
+  const base = unreachable ? Math.min(step, UNREACHABLE_CAP_SECONDS) : step;
   return Math.round(base * 1000 * (0.8 + 0.4 * random()));
 }
 
@@ -376,7 +382,8 @@ export class Outbox {
     }
     if (isTransient(failure)) {
       const attempts = batch[0].attempts + 1;
-      await this.write({ ...batch[0], attempts, notBefore: this.now() + backoffMs(attempts, this.random), error: failure.message });
+      const unreachable = failure.status === null;
+      await this.write({ ...batch[0], attempts, notBefore: this.now() + backoffMs(attempts, this.random, unreachable), error: failure.message, unreachable });
       return false;
     }
     if (failure.code === 'validation_failed') {
@@ -426,7 +433,8 @@ export class Outbox {
       const failure = this.options.describe(error);
       if (isTransient(failure)) {
         const attempts = current.attempts + 1;
-        await this.write({ ...current, attempts, notBefore: this.now() + backoffMs(attempts, this.random), error: failure.message });
+        const unreachable = failure.status === null;
+        await this.write({ ...current, attempts, notBefore: this.now() + backoffMs(attempts, this.random, unreachable), error: failure.message, unreachable });
         return false;
       }
       if (failure.code === 'validation_failed' && failure.fieldErrors.file && current.uploaded) {
