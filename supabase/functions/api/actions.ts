@@ -51,7 +51,7 @@ export const overdueActionCondition = (tx: Tx) => tx`(a.status in ('open', 'in_p
 
 /** Actions with what a list shows beside them: site, inspection, the item's label, the assignee. */
 const selectActions = (tx: Tx) => tx`
-  select a.*, s.name as site_name, i.title as inspection_title,
+  select a.*, s.name as site_name, s.timezone as site_timezone, i.title as inspection_title,
          private.template_item(v.definition, a.item_key) ->> 'label' as item_label,
          p.display_name as assignee_name,
          ${overdueActionCondition(tx)} as overdue,
@@ -70,6 +70,7 @@ export function actionOf(row: ActionRow): Action {
     org_id: row.org_id,
     site_id: row.site_id,
     site_name: row.site_name,
+    site_timezone: row.site_timezone,
     inspection_id: row.inspection_id,
     inspection_title: row.inspection_title,
     item_key: row.item_key,

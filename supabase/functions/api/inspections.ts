@@ -4,7 +4,7 @@
 // move is one update of `status`: the database decides whether it is allowed
 // (20261121001300_enforce_inspection_transitions.sql) and stamps who, when and where.
 import { z } from 'zod';
-import type { Tx } from '../_shared/db.ts';
+import { containsPattern, type Tx } from '../_shared/db.ts';
 import { ApiError } from '../_shared/errors.ts';
 import { route } from '../_shared/http.ts';
 import { decodeCursor, pageOf } from '../_shared/pagination.ts';
@@ -55,8 +55,13 @@ export const overdueCondition = (tx: Tx) => tx`(i.status in ('scheduled', 'in_pr
 
 /** Inspections with what a list shows beside them. */
 const selectInspections = (tx: Tx) => tx`
-  select i.*, s.name as site_name, v.version as template_version, v.name as template_name,
+  select i.*, s.name as site_name, s.timezone as site_timezone, v.version as template_version, v.name as template_name,
          p.display_name as assignee_name,
+         -- Progress as the run page counts it: items with a value, photo items with a confirmed photo.
+         private.template_item_count(v.definition) as item_count,
+         (select count(*)::int from public.answers x where x.inspection_id = i.id and x.value is not null)
+           + (select count(distinct t.item_key)::int from public.attachments t where t.inspection_id = i.id and t.confirmed_at is not null)
+           as answered_count,
          ${overdueCondition(tx)} as overdue,
          -- The cursor keeps created_at's microseconds: JavaScript dates stop at milliseconds.
          to_char(i.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_at_key
@@ -74,6 +79,7 @@ export function inspectionOf(row: InspectionRow): Inspection {
     org_id: row.org_id,
     site_id: row.site_id,
     site_name: row.site_name,
+    site_timezone: row.site_timezone,
     template_id: row.template_id,
     template_version: row.template_version,
     template_name: row.template_name,
@@ -86,6 +92,8 @@ export function inspectionOf(row: InspectionRow): Inspection {
     score: Number(row.score),
     max_score: Number(row.max_score),
     failed_count: row.failed_count,
+    item_count: row.item_count,
+    answered_count: row.answered_count,
     started_at: iso(row.started_at),
     started_by: row.started_by,
     start_latitude: row.start_latitude,
@@ -147,6 +155,7 @@ export const listInspections = route({
         ${selectInspections(tx)}
         where i.org_id = ${params.org}
           and ${query.status ? tx`i.status in ${tx(query.status)}` : tx`true`}
+          and ${query.q ? tx`(i.title ilike ${containsPattern(query.q)} or s.name ilike ${containsPattern(query.q)})` : tx`true`}
           and ${query.site_id ? tx`i.site_id = ${query.site_id}` : tx`true`}
           and ${query.assignee_id ? tx`i.assignee_id = ${query.assignee_id}` : tx`true`}
           and ${query.overdue === undefined ? tx`true` : query.overdue ? overdue : tx`not ${overdue}`}

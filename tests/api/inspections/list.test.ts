@@ -4,8 +4,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { allPages, cursorOutcomes, forgedCursors, refusedCursors } from '../orgs/support.ts';
 import {
-  answerItems, call, createSite, db, expectProblem, expectStatus, inspectionsPath, inspectionWorldAndStranger, post, scheduleInspection,
-  startInspection,
+  addConfirmedPhoto, answerItems, call, createSite, db, expectProblem, expectStatus, inspectionsPath, inspectionWorldAndStranger, post, scheduleInspection,
+  inProgressInspection, startInspection,
 } from './support.ts';
 
 const { world, stranger } = inspectionWorldAndStranger();
@@ -118,5 +118,32 @@ describe('GET /orgs/{org}/dashboard', () => {
 
   it('is for members only: 404 for a stranger', async () => {
     expectProblem(await call(stranger.client, `orgs/${world.org.id}/dashboard`), 404, 'not_found');
+  });
+});
+
+describe('progress and search in the list', () => {
+  it('counts answered items apart from the score: values, and photo items with a confirmed photo', async () => {
+    const id = await inProgressInspection(world, world.inspector);
+    await answerItems(world, id, world.inspector, { floor_clean: 'pass', remarks: 'Fine.' });
+    await addConfirmedPhoto(world, id, 'photo', world.inspector);
+    const list = expectStatus(await call(world.viewer.client, `${inspectionsPath(world.org.id)}?limit=200`), 200).data;
+    const row = list.find((i: any) => i.id === id);
+    expect([row.answered_count, row.item_count]).toEqual([3, 9]);
+    // Clearing an answer takes it off the count.
+    await answerItems(world, id, world.inspector, { remarks: null });
+    const again = expectStatus(await call(world.viewer.client, `${inspectionsPath(world.org.id)}?limit=200`), 200).data;
+    expect(again.find((i: any) => i.id === id).answered_count).toBe(2);
+  });
+
+  it('q finds inspections by title or site name, case-insensitively, literally', async () => {
+    const marker = `Zebra${Date.now()}`;
+    const titled = await scheduleInspection(world, { title: `Walk-in ${marker} check` });
+    const list = (q: string) => call(world.viewer.client, `${inspectionsPath(world.org.id)}?q=${encodeURIComponent(q)}`);
+    expect(expectStatus(await list(marker.toLowerCase()), 200).data.map((i: any) => i.id)).toEqual([titled.id]);
+    const bySite = expectStatus(await list(world.site.name.toUpperCase()), 200).data;
+    expect(bySite.length).toBeGreaterThan(0);
+    expect(bySite.every((i: any) => i.site_id === world.site.id)).toBe(true);
+    expect(expectStatus(await list('%'), 200).data.every((i: any) => i.title.includes('%') || i.site_name.includes('%'))).toBe(true);
+    expectProblem(await list('x'.repeat(201)), 422, 'validation_failed', ['query.q']);
   });
 });

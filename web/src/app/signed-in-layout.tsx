@@ -1,18 +1,32 @@
 import { can } from '@schemas/common';
-import { Link, NavLink, Outlet, useMatch } from 'react-router-dom';
+import { ClipboardCheck, LayoutDashboard, MapPin, Menu, Wrench, X } from 'lucide-react';
+import { useEffect, useRef, useState } from 'react';
+import { Link, NavLink, Outlet, useLocation, useMatch } from 'react-router-dom';
 import { useMe } from '../features/profile/api/get-me';
 import { OrganizationSwitcher } from '../features/organizations/components/organization-switcher';
 
-/** The frame of every signed-in page: header with the organization switcher and navigation. */
+/**
+ * The frame of every signed-in page. On a wide screen: a header with the organization switcher,
+ * the account links and the organization's navigation. On a phone (docs/offline.md, issue 12): a
+ * one-row header, and the organization's navigation as a tab bar at the bottom, in thumb's reach —
+ * the four places used on site, and "More" for the rest.
+ */
 export function SignedInLayout() {
   const me = useMe();
   const orgMatch = useMatch('/o/:org/*');
   const currentSlug = orgMatch?.params.org;
   const memberships = me.data?.memberships ?? [];
   const membership = memberships.find((candidate) => candidate.org_slug === currentSlug);
+  const [moreOpen, setMoreOpen] = useState(false);
+  const location = useLocation();
+  const moreButton = useRef<HTMLButtonElement>(null);
 
+  // Following a link closes the menu.
+  useEffect(() => setMoreOpen(false), [location.pathname]);
+
+  const base = membership ? `/o/${membership.org_slug}` : '';
   return (
-    <div className="app-shell">
+    <div className={`app-shell${membership ? ' app-shell-with-tabs' : ''}`}>
       <a className="skip-link" href="#main">
         Skip to content
       </a>
@@ -31,15 +45,65 @@ export function SignedInLayout() {
         </div>
         {membership ? (
           <nav aria-label={membership.org_name} className="org-nav">
-            <NavLink to={`/o/${membership.org_slug}`} end>
-              Dashboard
+            <NavLink to={base} end>
+              <LayoutDashboard aria-hidden="true" size={20} />
+              <span>Dashboard</span>
             </NavLink>
-            <NavLink to={`/o/${membership.org_slug}/inspections`}>Inspections</NavLink>
-            <NavLink to={`/o/${membership.org_slug}/actions`}>Actions</NavLink>
-            <NavLink to={`/o/${membership.org_slug}/sites`}>Sites</NavLink>
-            <NavLink to={`/o/${membership.org_slug}/templates`}>Templates</NavLink>
-            <NavLink to={`/o/${membership.org_slug}/members`}>Members</NavLink>
-            {can.readAuditLog(membership.role) ? <NavLink to={`/o/${membership.org_slug}/settings`}>Settings</NavLink> : null}
+            <NavLink to={`${base}/inspections`}>
+              <ClipboardCheck aria-hidden="true" size={20} />
+              <span>Inspections</span>
+            </NavLink>
+            <NavLink to={`${base}/actions`}>
+              <Wrench aria-hidden="true" size={20} />
+              <span>Actions</span>
+            </NavLink>
+            <NavLink to={`${base}/sites`}>
+              <MapPin aria-hidden="true" size={20} />
+              <span>Sites</span>
+            </NavLink>
+            <NavLink to={`${base}/templates`} className="org-nav-secondary">
+              Templates
+            </NavLink>
+            <NavLink to={`${base}/members`} className="org-nav-secondary">
+              Members
+            </NavLink>
+            {can.readAuditLog(membership.role) ? (
+              <NavLink to={`${base}/settings`} className="org-nav-secondary">
+                Settings
+              </NavLink>
+            ) : null}
+            <button
+              ref={moreButton}
+              type="button"
+              className="org-nav-more"
+              aria-expanded={moreOpen}
+              aria-controls="more-menu"
+              onClick={() => setMoreOpen((open) => !open)}
+            >
+              {moreOpen ? <X aria-hidden="true" size={20} /> : <Menu aria-hidden="true" size={20} />}
+              <span>More</span>
+            </button>
+          </nav>
+        ) : null}
+        {membership && moreOpen ? (
+          <nav
+            id="more-menu"
+            aria-label="More"
+            className="more-menu"
+            onKeyDown={(event) => {
+              if (event.key === 'Escape') {
+                setMoreOpen(false);
+                moreButton.current?.focus();
+              }
+            }}
+          >
+            <NavLink to={`${base}/templates`}>Templates</NavLink>
+            <NavLink to={`${base}/members`}>Members</NavLink>
+            {can.readAuditLog(membership.role) ? <NavLink to={`${base}/settings`}>Settings</NavLink> : null}
+            <NavLink to="/orgs" end>
+              Organizations
+            </NavLink>
+            <NavLink to="/account">Account</NavLink>
           </nav>
         ) : null}
       </header>

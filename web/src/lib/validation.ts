@@ -14,8 +14,8 @@ export const newPasswordField = z
 /** The rule above in words, shown under every field that sets a password. */
 export const newPasswordHint = 'At least 8 characters, with letters and digits.';
 
-// Sign-in only checks presence: the server decides whether the password is right.
-export const currentPasswordField = z.string().min(1, authErrorMessage('invalid_credentials'));
+// Sign-in only checks presence (asking for it, not calling it wrong): the server decides whether it is right.
+export const currentPasswordField = z.string().min(1, 'Enter your password.');
 
 export const totpCodeField = z
   .string()

@@ -130,6 +130,8 @@ export interface Action {
   org_id: string;
   site_id: string;
   site_name: string;
+  /** The site's IANA time zone: the due date reads in it. */
+  site_timezone: string;
   inspection_id: string | null;
   inspection_title: string | null;
   item_key: string | null;

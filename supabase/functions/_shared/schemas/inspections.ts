@@ -2,7 +2,7 @@
 // scheduled to approved (PRODUCT.md §4). The database enforces every move and repeats every rule
 // (public.inspection_transitions, docs/inspections.md); these schemas give callers field errors.
 import { z } from 'zod';
-import { idSchema, nameSchema, optionalTextSchema, pageQuerySchema, type Role } from './common.ts';
+import { idSchema, nameSchema, optionalTextSchema, pageQuerySchema, type Role, searchQuerySchema } from './common.ts';
 import { latitudeSchema, longitudeSchema } from './sites.ts';
 import type { Answer } from './answers.ts';
 import type { Attachment } from './attachments.ts';
@@ -102,6 +102,8 @@ const statusListSchema = z
   });
 
 export const inspectionListQuerySchema = pageQuerySchema.extend({
+  /** Title or site name contains this (case-insensitive). */
+  q: searchQuerySchema,
   status: statusListSchema.optional(),
   site_id: idSchema.optional(),
   assignee_id: idSchema.optional(),
@@ -120,6 +122,8 @@ export interface Inspection {
   org_id: string;
   site_id: string;
   site_name: string;
+  /** The site's IANA time zone: due dates read in it. */
+  site_timezone: string;
   template_id: string;
   template_version: number;
   template_name: string;
@@ -133,6 +137,9 @@ export interface Inspection {
   score: number;
   max_score: number;
   failed_count: number;
+  /** Items of the pinned version, and how many have an answer (a value, or a confirmed photo). */
+  item_count: number;
+  answered_count: number;
   started_at: string | null;
   started_by: string | null;
   start_latitude: number | null;

@@ -3,13 +3,13 @@ import { errorCatalogue, formatWording } from '@schemas/errors';
 import { Link, useParams } from 'react-router-dom';
 import { ContentLayout } from '../../components/layouts/content-layout';
 import { Button } from '../../components/ui/button';
-import { FormAlert } from '../../components/ui/form-alert';
 import { LoadingScreen } from '../../components/ui/loading-screen';
 import { useAction } from '../../features/actions/api/get-action';
 import { ActionDetailView } from '../../features/actions/components/action-detail-view';
 import { describeError } from '../../lib/errors';
 import { useMemberChoices, worksActions } from '../use-member-choices';
 import { useOrgRoute } from '../org-context';
+import { QueryError } from '../../components/ui/query-error';
 
 const actionNotFound = formatWording(errorCatalogue.not_found.title, { thing: 'action' });
 
@@ -48,7 +48,7 @@ function ActionDetail({ actionId }: { actionId: string }) {
     if (failure.code === 'not_found') return <ActionNotFound />;
     return (
       <ContentLayout title="Action" description={membership.org_name}>
-        <FormAlert message={failure.message} />
+        <QueryError error={action.error} onRetry={() => action.refetch()} />
         <div>
           <Button variant="secondary" onClick={() => void action.refetch()}>
             Try again

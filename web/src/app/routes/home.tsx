@@ -1,10 +1,9 @@
 import { Navigate } from 'react-router-dom';
 import { ContentLayout } from '../../components/layouts/content-layout';
-import { FormAlert } from '../../components/ui/form-alert';
 import { LoadingScreen } from '../../components/ui/loading-screen';
 import { useMe } from '../../features/profile/api/get-me';
-import { describeError } from '../../lib/errors';
 import { readLastOrganization } from '../../lib/last-organization';
+import { QueryError } from '../../components/ui/query-error';
 
 /** `/`: straight to the organization used last (or the first); without one, to /orgs. */
 export function HomeRoute() {
@@ -13,7 +12,7 @@ export function HomeRoute() {
   if (me.isError && !me.data) {
     return (
       <ContentLayout title="Fieldcheck">
-        <FormAlert message={describeError(me.error).message} />
+        <QueryError error={me.error} onRetry={() => me.refetch()} />
       </ContentLayout>
     );
   }

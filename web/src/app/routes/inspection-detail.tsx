@@ -2,7 +2,6 @@ import { idSchema } from '@schemas/common';
 import { errorCatalogue, formatWording } from '@schemas/errors';
 import { Link, useParams } from 'react-router-dom';
 import { ContentLayout } from '../../components/layouts/content-layout';
-import { FormAlert } from '../../components/ui/form-alert';
 import { LoadingScreen } from '../../components/ui/loading-screen';
 import { canManageActions, canOpenActions, type Action } from '@schemas/actions';
 import { useMemo } from 'react';
@@ -15,6 +14,7 @@ import { useMe } from '../../features/profile/api/get-me';
 import { describeError } from '../../lib/errors';
 import { useOrgRoute } from '../org-context';
 import { useMemberChoices, worksActions } from '../use-member-choices';
+import { QueryError } from '../../components/ui/query-error';
 
 const inspectionNotFound = formatWording(errorCatalogue.not_found.title, { thing: 'inspection' });
 
@@ -75,7 +75,7 @@ function InspectionDetail({ inspectionId }: { inspectionId: string }) {
     if (failure.code === 'not_found') return <InspectionNotFound />;
     return (
       <ContentLayout title="Inspection" description={membership.org_name}>
-        <FormAlert message={failure.message} />
+        <QueryError error={inspection.error} onRetry={() => inspection.refetch()} />
       </ContentLayout>
     );
   }

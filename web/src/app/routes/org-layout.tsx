@@ -2,13 +2,12 @@ import { formatWording, errorCatalogue } from '@schemas/errors';
 import { useEffect, useState } from 'react';
 import { Link, Navigate, Outlet, useLocation, useParams } from 'react-router-dom';
 import { ContentLayout } from '../../components/layouts/content-layout';
-import { FormAlert } from '../../components/ui/form-alert';
 import { LoadingScreen } from '../../components/ui/loading-screen';
 import { useMe } from '../../features/profile/api/get-me';
-import { describeError } from '../../lib/errors';
 import { rememberLastOrganization } from '../../lib/last-organization';
 import { useOrgLiveUpdates } from '../org-live-updates';
 import type { OrgRouteContext } from '../org-context';
+import { QueryError } from '../../components/ui/query-error';
 
 /** `/o/:org`: resolves the slug through the user's memberships; an unknown one is not found. */
 export function OrgLayout() {
@@ -30,7 +29,7 @@ export function OrgLayout() {
   if (me.isError && !me.data) {
     return (
       <ContentLayout title="Organization">
-        <FormAlert message={describeError(me.error).message} />
+        <QueryError error={me.error} onRetry={() => me.refetch()} />
       </ContentLayout>
     );
   }

@@ -3,18 +3,17 @@ import type { Organization } from '@schemas/organizations';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import { ContentLayout } from '../../components/layouts/content-layout';
-import { FormAlert } from '../../components/ui/form-alert';
 import { LoadingScreen } from '../../components/ui/loading-screen';
 import { organizationQueryOptions, useOrganization } from '../../features/organizations/api/get-organization';
 import { AuditLog } from '../../features/audit/components/audit-log';
 import { DeleteOrganizationPanel } from '../../features/settings/components/delete-organization-panel';
 import { OrganizationSettingsForm } from '../../features/settings/components/organization-settings-form';
 import { OrganizationSettingsSummary } from '../../features/settings/components/organization-settings-summary';
-import { describeError } from '../../lib/errors';
 import { useOrgRoute } from '../org-context';
 import { refreshOrganizations } from '../refresh-memberships';
 import { useMemberChoices } from '../use-member-choices';
 import type { OrgsRouteState } from './orgs';
+import { QueryError } from '../../components/ui/query-error';
 
 export function SettingsRoute() {
   const { membership } = useOrgRoute();
@@ -27,7 +26,7 @@ export function SettingsRoute() {
   if (organization.isError && !organization.data) {
     return (
       <ContentLayout title="Settings" description={membership.org_name}>
-        <FormAlert message={describeError(organization.error).message} />
+        <QueryError error={organization.error} onRetry={() => organization.refetch()} />
       </ContentLayout>
     );
   }

@@ -17,6 +17,7 @@ import { SiteViewers } from '../../features/sites/components/site-viewers';
 import { describeError } from '../../lib/errors';
 import { useOrgRoute } from '../org-context';
 import { useMemberChoices, worksActions } from '../use-member-choices';
+import { QueryError } from '../../components/ui/query-error';
 
 export interface SiteRouteState {
   notice?: string;
@@ -54,7 +55,7 @@ function SiteDetail({ siteId }: { siteId: string }) {
     if (failure.code === 'not_found') return <SiteNotFound />;
     return (
       <ContentLayout title="Site" description={membership.org_name}>
-        <FormAlert message={failure.message} />
+        <QueryError error={site.error} onRetry={() => site.refetch()} />
       </ContentLayout>
     );
   }

@@ -14,6 +14,7 @@ import { TemplateVersions } from '../../features/templates/components/template-v
 import { itemCountText, versionText } from '../../features/templates/utils/template-format';
 import { describeError } from '../../lib/errors';
 import { useOrgRoute } from '../org-context';
+import { QueryError } from '../../components/ui/query-error';
 
 export interface TemplateRouteState {
   notice?: string;
@@ -68,7 +69,7 @@ function TemplateDetail({ templateId }: { templateId: string }) {
     if (failure.code === 'not_found') return <TemplateNotFound />;
     return (
       <ContentLayout title="Template" description={membership.org_name}>
-        <FormAlert message={failure.message} />
+        <QueryError error={template.error} onRetry={() => template.refetch()} />
         <BackToTemplates />
       </ContentLayout>
     );

@@ -11,6 +11,7 @@ import { useEnrollTotp, type TotpEnrollment } from '../api/enroll-totp';
 import { useFactors } from '../api/list-factors';
 import { useRemoveFactor } from '../api/remove-factor';
 import { useVerifyTotpEnrollment } from '../api/verify-totp-enrollment';
+import { QueryError } from '../../../components/ui/query-error';
 
 const verifySchema = z.object({ code: totpCodeField });
 const nameSchema = z.object({ friendly_name: z.string().trim().max(60).default('') });
@@ -84,7 +85,7 @@ export function Authenticators() {
   const [notice, setNotice] = useState<string | undefined>();
 
   if (factors.isPending) return <p className="muted">Loading your authenticators…</p>;
-  if (factors.isError) return <FormAlert message={describeError(factors.error).message} />;
+  if (factors.isError) return <QueryError error={factors.error} onRetry={() => factors.refetch()} />;
 
   const verified = factors.data.filter((factor) => factor.status === 'verified');
 

@@ -56,7 +56,7 @@ export function ActionDetailView({ orgId, orgSlug, userId, role, action, assigne
         </div>
         <div>
           <dt>Due</dt>
-          <dd>{formatDateTime(action.due_at)}</dd>
+          <dd>{formatDateTime(action.due_at, action.site_timezone)}</dd>
         </div>
         <div>
           <dt>Site</dt>

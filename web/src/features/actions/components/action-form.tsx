@@ -12,6 +12,7 @@ import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { SelectField } from '../../../components/ui/select-field';
 import { TextAreaField } from '../../../components/ui/textarea-field';
+import { DueField } from '../../../components/ui/due-field';
 import { TextField } from '../../../components/ui/text-field';
 import { useValidatedSubmit, type SubmitHelpers } from '../../../lib/use-validated-submit';
 
@@ -111,14 +112,12 @@ export function ActionForm({ initial = {}, assignees, submitLabel, pending, dueR
           error={failure?.fieldErrors.assignee_id}
         />
       ) : null}
-      <TextField
-        label="Due"
-        name="due_at"
-        type="datetime-local"
+      <DueField
         required={dueRequired}
         defaultValue={initial.due_at ? localDateTime(initial.due_at) : ''}
         hint={dueRequired ? undefined : 'Leave empty for the priority’s default.'}
         error={failure?.fieldErrors.due_at}
+        pastMeaning="the action will be overdue at once"
       />
       <div className="button-row">
         <Button type="submit" pending={pending}>

@@ -1,14 +1,13 @@
 import { ACTION_PRIORITIES, ACTION_PRIORITY_LABELS, ACTION_STATUSES, ACTION_STATUS_LABELS, type ActionStatus } from '@schemas/actions';
 import { Link, useSearchParams } from 'react-router-dom';
 import { CheckboxField } from '../../../components/ui/checkbox-field';
-import { FormAlert } from '../../../components/ui/form-alert';
 import { LoadMoreButton } from '../../../components/ui/load-more-button';
 import { SelectField } from '../../../components/ui/select-field';
-import { describeError } from '../../../lib/errors';
 import { useActions, type ActionFilters } from '../api/get-actions';
 import type { Choice } from './action-form';
 import { ActionRows } from './action-rows';
 import './actions.css';
+import { QueryError } from '../../../components/ui/query-error';
 
 // Status choices: the usual groups first, then each status alone.
 const statusGroups: Record<string, ActionStatus[]> = {
@@ -106,7 +105,7 @@ export function ActionList({ orgId, orgSlug, userId, assignees }: ActionListProp
         <p className="muted">Loading actions…</p>
       ) : actions.isError && rows.length === 0 ? (
         <div className="stack">
-          <FormAlert message={describeError(actions.error).message} />
+          <QueryError error={actions.error} onRetry={() => actions.refetch()} />
           <div>
             <button type="button" className="button button-secondary" onClick={() => void actions.refetch()}>
               Try again
@@ -124,7 +123,7 @@ export function ActionList({ orgId, orgSlug, userId, assignees }: ActionListProp
           </p>
           {rows.length > 0 ? <ActionRows actions={rows} orgSlug={orgSlug} label="Actions" /> : null}
           <LoadMoreButton query={actions} />
-          {actions.isError ? <FormAlert message={describeError(actions.error).message} /> : null}
+          {actions.isError ? <QueryError error={actions.error} onRetry={() => actions.refetch()} /> : null}
         </>
       )}
     </div>
@@ -136,7 +135,7 @@ export function MyActions({ orgId, orgSlug, userId }: { orgId: string; orgSlug: 
   const actions = useActions(orgId, { statuses: ['open', 'in_progress'], priorities: [], assigneeId: userId, siteId: '', inspectionId: '', overdue: false });
   const rows = actions.data?.pages.flatMap((page) => page.data) ?? [];
   if (actions.isPending) return <p className="muted">Loading your actions…</p>;
-  if (actions.isError) return <FormAlert message={describeError(actions.error).message} />;
+  if (actions.isError) return <QueryError error={actions.error} onRetry={() => actions.refetch()} />;
   return (
     <div className="stack">
       <p className="muted" role="status">

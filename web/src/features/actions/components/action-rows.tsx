@@ -23,7 +23,7 @@ export function ActionRows({ actions, orgSlug, label, showSite = true }: { actio
                 </span>
               ) : null}
               <span>{action.assignee_name ? `Assigned to ${action.assignee_name}` : 'Unassigned'}</span>
-              <span>Due {formatDateTime(action.due_at)}</span>
+              <span>Due {formatDateTime(action.due_at, action.site_timezone)}</span>
             </p>
           </div>
           <div className="action-row-state">

@@ -1,9 +1,8 @@
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button';
-import { FormAlert } from '../../../components/ui/form-alert';
-import { describeError } from '../../../lib/errors';
 import { useActions } from '../api/get-actions';
 import { ActionRows } from './action-rows';
+import { QueryError } from '../../../components/ui/query-error';
 
 const OPEN = ['open', 'in_progress'] as const;
 
@@ -15,7 +14,7 @@ export function SiteActions({ orgId, orgSlug, siteId }: { orgId: string; orgSlug
   if (actions.isError && !actions.data) {
     return (
       <div className="stack">
-        <FormAlert message={describeError(actions.error).message} />
+        <QueryError error={actions.error} onRetry={() => actions.refetch()} />
         <div>
           <Button variant="secondary" onClick={() => void actions.refetch()}>
             Try again

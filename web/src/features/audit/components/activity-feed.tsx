@@ -1,12 +1,11 @@
 import { describeAuditEntry } from '@schemas/audit';
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button';
-import { FormAlert } from '../../../components/ui/form-alert';
-import { describeError } from '../../../lib/errors';
 import { formatDateTime } from '../../../lib/format';
 import { useActivity } from '../api/get-activity';
 import { entryPath } from './entry-link';
 import './audit.css';
+import { QueryError } from '../../../components/ui/query-error';
 
 /** The last steps of the organization's work, newest first; org-live-updates refreshes it on every change. */
 export function ActivityFeed({ orgId, orgSlug }: { orgId: string; orgSlug: string }) {
@@ -15,7 +14,7 @@ export function ActivityFeed({ orgId, orgSlug }: { orgId: string; orgSlug: strin
   if (activity.isError && !activity.data) {
     return (
       <div className="stack">
-        <FormAlert message={describeError(activity.error).message} />
+        <QueryError error={activity.error} onRetry={() => activity.refetch()} />
         <div>
           <Button variant="secondary" onClick={() => void activity.refetch()}>
             Try again

@@ -2,15 +2,14 @@ import { AUDIT_ENTITIES, AUDIT_ENTITY_LABELS, describeAuditEntry, type AuditEnti
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button';
-import { FormAlert } from '../../../components/ui/form-alert';
 import { LoadMoreButton } from '../../../components/ui/load-more-button';
 import { SelectField } from '../../../components/ui/select-field';
 import { TextField } from '../../../components/ui/text-field';
-import { describeError } from '../../../lib/errors';
 import { formatDateTime } from '../../../lib/format';
 import { useAuditLog, type AuditFilters } from '../api/get-audit-log';
 import { entryPath } from './entry-link';
 import './audit.css';
+import { QueryError } from '../../../components/ui/query-error';
 
 export interface Choice {
   value: string;
@@ -83,7 +82,7 @@ export function AuditLog({ orgId, orgSlug, people }: { orgId: string; orgSlug: s
         <p className="muted">Loading the audit log…</p>
       ) : log.isError && entries.length === 0 ? (
         <div className="stack">
-          <FormAlert message={describeError(log.error).message} />
+          <QueryError error={log.error} onRetry={() => log.refetch()} />
           <div>
             <Button variant="secondary" onClick={() => void log.refetch()}>
               Try again
@@ -121,7 +120,7 @@ export function AuditLog({ orgId, orgSlug, people }: { orgId: string; orgSlug: s
             })}
           </ol>
           <LoadMoreButton query={log} />
-          {log.isError ? <FormAlert message={describeError(log.error).message} /> : null}
+          {log.isError ? <QueryError error={log.error} onRetry={() => log.refetch()} /> : null}
         </>
       )}
     </div>

@@ -4,10 +4,9 @@ import { CircleX, TriangleAlert, Wrench } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button';
-import { FormAlert } from '../../../components/ui/form-alert';
-import { describeError } from '../../../lib/errors';
 import { useDashboard } from '../api/get-dashboard';
 import './dashboard.css';
+import { QueryError } from '../../../components/ui/query-error';
 
 /** One count, as a link to the list it counts (filtered the same way). */
 function Tile({ to, count, alert = false, children }: { to: string; count: number; alert?: boolean; children: ReactNode }) {
@@ -28,7 +27,7 @@ function useDashboardData(orgId: string): { data?: Dashboard; problem?: ReactNod
     return {
       problem: (
         <div className="stack">
-          <FormAlert message={describeError(dashboard.error).message} />
+          <QueryError error={dashboard.error} onRetry={() => dashboard.refetch()} />
           <div>
             <Button variant="secondary" onClick={() => void dashboard.refetch()}>
               Try again

@@ -4,6 +4,8 @@ import { apiPath, callApi } from '../../../lib/api';
 import type { Inspection, InspectionStatus } from '../types';
 
 export interface InspectionFilters {
+  /** Title or site name contains this; empty: all. */
+  q: string;
   /** Empty: every status. */
   status: InspectionStatus | '';
   siteId: string;
@@ -23,6 +25,7 @@ export const inspectionKeys = {
 export function getInspections(orgId: string, filters: InspectionFilters, cursor: string | undefined): Promise<Page<Inspection>> {
   return callApi<Page<Inspection>>(apiPath('orgs', orgId, 'inspections'), {
     query: {
+      q: filters.q.trim(),
       status: filters.status,
       site_id: filters.siteId,
       assignee_id: filters.assigneeId,

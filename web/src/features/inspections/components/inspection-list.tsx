@@ -1,12 +1,12 @@
 import { INSPECTION_STATUSES, STATUS_LABELS } from '@schemas/inspections';
 import { CircleCheck, MapPin } from 'lucide-react';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { CheckboxField } from '../../../components/ui/checkbox-field';
-import { FormAlert } from '../../../components/ui/form-alert';
 import { LoadMoreButton } from '../../../components/ui/load-more-button';
 import { SelectField } from '../../../components/ui/select-field';
-import { describeError } from '../../../lib/errors';
+import { TextField } from '../../../components/ui/text-field';
+import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { formatDateTime } from '../../../lib/format';
 import { useInspections, type InspectionFilters } from '../api/get-inspections';
 import type { InspectionStatus } from '../types';
@@ -14,6 +14,7 @@ import { formatScore } from '../utils/inspection-format';
 import { InspectionStatusBadge, OverdueBadge } from './inspection-status-badge';
 import { SiteSearchSelect, type SiteSearch } from './site-search-select';
 import './inspections.css';
+import { QueryError } from '../../../components/ui/query-error';
 
 export interface Choice {
   value: string;
@@ -40,6 +41,7 @@ function filtersFromSearch(search: URLSearchParams, userId: string): InspectionF
   const status = search.get('status') ?? '';
   const assignee = search.get('assignee') ?? '';
   return {
+    q: search.get('q') ?? '',
     status: (INSPECTION_STATUSES as readonly string[]).includes(status) ? (status as InspectionStatus) : '',
     siteId: search.get('site') ?? '',
     assigneeId: assignee === 'me' ? userId : assignee,
@@ -53,6 +55,7 @@ export function InspectionList({ orgId, orgSlug, userId, sites, assignees }: Ins
   const filters = filtersFromSearch(search, userId);
   function setFilters(next: InspectionFilters) {
     const params = new URLSearchParams();
+    if (next.q.trim()) params.set('q', next.q.trim());
     if (next.status) params.set('status', next.status);
     if (next.siteId) params.set('site', next.siteId);
     if (next.assigneeId) params.set('assignee', next.assigneeId === userId ? 'me' : next.assigneeId);
@@ -61,9 +64,16 @@ export function InspectionList({ orgId, orgSlug, userId, sites, assignees }: Ins
   }
   // The filtering site stays offered while a new search leaves it out.
   const [filterSite, setFilterSite] = useState<Choice | undefined>();
+  // The search box filters as you type: the URL (and the request) follow a moment later.
+  const [typed, setTyped] = useState(filters.q);
+  const debounced = useDebouncedValue(typed);
+  useEffect(() => {
+    if (debounced.trim() !== filters.q.trim()) setFilters({ ...filters, q: debounced });
+    // Only a new search moves the URL; the other filters set it themselves.
+  }, [debounced]);
   const inspections = useInspections(orgId, filters);
   const rows = inspections.data?.pages.flatMap((page) => page.data) ?? [];
-  const filtered = filters.status !== '' || filters.siteId !== '' || filters.assigneeId !== '' || filters.overdue;
+  const filtered = filters.q !== '' || filters.status !== '' || filters.siteId !== '' || filters.assigneeId !== '' || filters.overdue;
 
   const assigneeOptions: Choice[] = [
     { value: '', label: 'Anyone' },
@@ -74,6 +84,14 @@ export function InspectionList({ orgId, orgSlug, userId, sites, assignees }: Ins
   return (
     <div className="stack">
       <div className="inspection-filters" role="search" aria-label="Filter inspections">
+        <TextField
+          label="Search"
+          name="q"
+          type="search"
+          placeholder="Title or site"
+          value={typed}
+          onChange={(event) => setTyped(event.target.value)}
+        />
         <SelectField
           label="Status"
           name="status"
@@ -110,7 +128,7 @@ export function InspectionList({ orgId, orgSlug, userId, sites, assignees }: Ins
       {inspections.isPending ? (
         <p className="muted">Loading inspections…</p>
       ) : inspections.isError && rows.length === 0 ? (
-        <FormAlert message={describeError(inspections.error).message} />
+        <QueryError error={inspections.error} onRetry={() => inspections.refetch()} />
       ) : (
         <>
           <p className="muted" role="status">
@@ -136,19 +154,21 @@ export function InspectionList({ orgId, orgSlug, userId, sites, assignees }: Ins
                           {inspection.site_name}
                         </span>
                         <span>{inspection.assignee_name ? `Assigned to ${inspection.assignee_name}` : 'Unassigned'}</span>
-                        {inspection.due_at ? <span>Due {formatDateTime(inspection.due_at)}</span> : null}
+                        {inspection.due_at ? <span>Due {formatDateTime(inspection.due_at, inspection.site_timezone)}</span> : null}
+                      </p>
+                      {/* Progress is how much is answered; the score is how well it went: two things, shown apart. */}
+                      <p className="inspection-row-progress">
+                        <span className="inline-icon">
+                          <CircleCheck aria-hidden="true" size={16} />
+                          Answered {inspection.answered_count} of {inspection.item_count}
+                        </span>
+                        {score ? <span>Score {score}</span> : null}
+                        {inspection.failed_count > 0 ? <span>{inspection.failed_count} failed</span> : null}
                       </p>
                     </div>
                     <div className="inspection-row-state">
                       <InspectionStatusBadge status={inspection.status} />
                       {inspection.overdue ? <OverdueBadge /> : null}
-                      {score ? (
-                        <span className="inspection-score">
-                          <CircleCheck aria-hidden="true" size={16} />
-                          <span className="visually-hidden">Score </span>
-                          {score}
-                        </span>
-                      ) : null}
                     </div>
                   </li>
                 );
@@ -156,7 +176,7 @@ export function InspectionList({ orgId, orgSlug, userId, sites, assignees }: Ins
             </ul>
           ) : null}
           <LoadMoreButton query={inspections} />
-          {inspections.isError ? <FormAlert message={describeError(inspections.error).message} /> : null}
+          {inspections.isError ? <QueryError error={inspections.error} onRetry={() => inspections.refetch()} /> : null}
         </>
       )}
     </div>

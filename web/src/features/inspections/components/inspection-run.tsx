@@ -134,7 +134,7 @@ export function InspectionRun({ orgId, orgSlug, userId, displayName, role, inspe
         {inspection.due_at ? (
           <div>
             <dt>Due</dt>
-            <dd>{formatDateTime(inspection.due_at)}</dd>
+            <dd>{formatDateTime(inspection.due_at, inspection.site_timezone)}</dd>
           </div>
         ) : null}
         <div>
@@ -147,7 +147,7 @@ export function InspectionRun({ orgId, orgSlug, userId, displayName, role, inspe
           <div>
             <dt>Started</dt>
             <dd>
-              {formatDateTime(inspection.started_at)}
+              {formatDateTime(inspection.started_at, inspection.site_timezone)}
               {inspection.start_distance_m !== null ? ` · ${formatDistance(inspection.start_distance_m)} from the site` : ' · without a location'}
               {inspection.start_outside_geofence ? (
                 <>

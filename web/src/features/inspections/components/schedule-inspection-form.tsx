@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { SelectField } from '../../../components/ui/select-field';
+import { DueField } from '../../../components/ui/due-field';
 import { TextField } from '../../../components/ui/text-field';
 import { useIdempotencyKey } from '../../../lib/idempotency-key';
 import { useValidatedSubmit } from '../../../lib/use-validated-submit';
@@ -76,7 +77,7 @@ export function ScheduleInspectionForm({ orgId, sites, templates, assignees, onS
         defaultValue=""
         error={failure?.fieldErrors.assignee_id}
       />
-      <TextField label="Due" name="due_at" type="datetime-local" error={failure?.fieldErrors.due_at} />
+      <DueField error={failure?.fieldErrors.due_at} pastMeaning="the inspection will be overdue as soon as it is scheduled" />
       <TextField
         label="Title"
         name="title"

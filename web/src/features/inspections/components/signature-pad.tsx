@@ -56,6 +56,20 @@ export function SignaturePad({ item, value, labelId, describedBy, disabled, onCh
     onChange({ signer: name.trim(), image: canvas.toDataURL('image/png') }, immediate);
   }
 
+  /** The keyboard's way to sign: the typed name, written in the box as a signature. */
+  function signWithTypedName() {
+    const target = context();
+    const name = signer.trim();
+    if (!target || name === '') return;
+    target.drawingContext.clearRect(0, 0, WIDTH, HEIGHT);
+    target.drawingContext.fillStyle = '#1b2430';
+    target.drawingContext.font = 'italic 56px "Segoe Script", "Brush Script MT", "URW Chancery L", cursive';
+    target.drawingContext.textBaseline = 'middle';
+    target.drawingContext.fillText(name, 24, HEIGHT / 2, WIDTH - 48);
+    setDrawn(true);
+    emit(name, true);
+  }
+
   function clear() {
     const target = context();
     target?.drawingContext.clearRect(0, 0, WIDTH, HEIGHT);
@@ -121,11 +135,27 @@ export function SignaturePad({ item, value, labelId, describedBy, disabled, onCh
       </div>
       {signing && drawn && signer.trim() === '' ? <p className="field-hint">Enter the signer's name to save the signature.</p> : null}
       {!disabled ? (
-        <div>
+        <div className="button-row">
+          {signing && !drawn ? (
+            <button
+              type="button"
+              className="button button-secondary"
+              disabled={signer.trim() === ''}
+              aria-describedby={`${nameId}-typed`}
+              onClick={signWithTypedName}
+            >
+              Sign with the typed name
+            </button>
+          ) : null}
           <button type="button" className="button button-secondary" onClick={clear}>
             {saved && !signing ? 'Sign again' : 'Clear signature'}
           </button>
         </div>
+      ) : null}
+      {signing && !drawn && !disabled ? (
+        <p className="field-hint" id={`${nameId}-typed`}>
+          No finger or mouse at hand? Type the signer's name, then sign with it.
+        </p>
       ) : null}
     </div>
   );

@@ -1,32 +1,31 @@
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button';
-import { FormAlert } from '../../../components/ui/form-alert';
 import { LoadMoreButton } from '../../../components/ui/load-more-button';
-import { describeError } from '../../../lib/errors';
 import { formatDateTime } from '../../../lib/format';
 import { useInspections } from '../api/get-inspections';
 import type { Inspection } from '../types';
 import { formatScore } from '../utils/inspection-format';
 import { InspectionStatusBadge, OverdueBadge } from './inspection-status-badge';
 import './inspections.css';
+import { QueryError } from '../../../components/ui/query-error';
 
 /** When an inspection happened, as its history reads: submitted, else started, else due, else scheduled. */
 function whenOf(inspection: Inspection): string {
   if (inspection.submitted_at) return `Submitted ${formatDateTime(inspection.submitted_at)}`;
   if (inspection.started_at) return `Started ${formatDateTime(inspection.started_at)}`;
-  if (inspection.due_at) return `Due ${formatDateTime(inspection.due_at)}`;
+  if (inspection.due_at) return `Due ${formatDateTime(inspection.due_at, inspection.site_timezone)}`;
   return `Scheduled ${formatDateTime(inspection.created_at)}`;
 }
 
 /** A site's inspections, newest first: date, template, score and status. */
 export function SiteInspectionHistory({ orgId, orgSlug, siteId }: { orgId: string; orgSlug: string; siteId: string }) {
-  const inspections = useInspections(orgId, { status: '', siteId, assigneeId: '', overdue: false });
+  const inspections = useInspections(orgId, { q: '', status: '', siteId, assigneeId: '', overdue: false });
   const rows = inspections.data?.pages.flatMap((page) => page.data) ?? [];
   if (inspections.isPending) return <p className="muted">Loading inspections…</p>;
   if (inspections.isError && rows.length === 0) {
     return (
       <div className="stack">
-        <FormAlert message={describeError(inspections.error).message} />
+        <QueryError error={inspections.error} onRetry={() => inspections.refetch()} />
         <div>
           <Button variant="secondary" onClick={() => void inspections.refetch()}>
             Try again

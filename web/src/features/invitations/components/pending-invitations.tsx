@@ -2,10 +2,11 @@ import { useState } from 'react';
 import { ConfirmButton } from '../../../components/ui/confirm-button';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { LoadMoreButton } from '../../../components/ui/load-more-button';
-import { describeError, describeErrorSentence } from '../../../lib/errors';
+import { describeErrorSentence } from '../../../lib/errors';
 import { roleLabel } from '../../../lib/roles';
 import { useInvitations } from '../api/get-invitations';
 import { useRevokeInvitation } from '../api/revoke-invitation';
+import { QueryError } from '../../../components/ui/query-error';
 
 export function PendingInvitations({ orgId }: { orgId: string }) {
   const invitations = useInvitations(orgId, 'pending');
@@ -14,7 +15,7 @@ export function PendingInvitations({ orgId }: { orgId: string }) {
   const [notice, setNotice] = useState<string | undefined>();
 
   if (invitations.isPending) return <p className="muted">Loading invitations…</p>;
-  if (invitations.isError) return <FormAlert message={describeError(invitations.error).message} />;
+  if (invitations.isError) return <QueryError error={invitations.error} onRetry={() => invitations.refetch()} />;
 
   const rows = invitations.data.pages.flatMap((page) => page.data);
 

@@ -4,11 +4,12 @@ import { useState } from 'react';
 import { ConfirmButton } from '../../../components/ui/confirm-button';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { LoadMoreButton } from '../../../components/ui/load-more-button';
-import { describeError, describeErrorSentence } from '../../../lib/errors';
+import { describeErrorSentence } from '../../../lib/errors';
 import { grantableRoleOptions, roleLabel, roleOptions } from '../../../lib/roles';
 import { useMembers } from '../api/get-members';
 import { useRemoveMember } from '../api/remove-member';
 import { useUpdateMemberRole } from '../api/update-member-role';
+import { QueryError } from '../../../components/ui/query-error';
 
 interface MembersTableProps {
   orgId: string;
@@ -40,7 +41,7 @@ export function MembersTable({ orgId, orgName, role, currentUserId, onOwnMembers
   const [notice, setNotice] = useState<string | undefined>();
 
   if (members.isPending) return <p className="muted">Loading members…</p>;
-  if (members.isError) return <FormAlert message={describeError(members.error).message} />;
+  if (members.isError) return <QueryError error={members.error} onRetry={() => members.refetch()} />;
 
   const rows = members.data.pages.flatMap((page) => page.data);
 
@@ -80,7 +81,7 @@ export function MembersTable({ orgId, orgName, role, currentUserId, onOwnMembers
       <FormAlert message={error} />
       <FormAlert tone="success" message={notice} />
       <div className="table-scroll">
-        <table className="table">
+        <table className="table table-stacked">
           <caption className="visually-hidden">Members of {orgName}</caption>
           <thead>
             <tr>
@@ -106,8 +107,8 @@ export function MembersTable({ orgId, orgName, role, currentUserId, onOwnMembers
                     {name}
                     {isSelf ? <span className="muted"> (you)</span> : null}
                   </th>
-                  <td>{member.email ?? '—'}</td>
-                  <td>
+                  <td data-label="Email">{member.email ?? '—'}</td>
+                  <td data-label="Role">
                     {roles.length > 0 ? (
                       <select
                         className="inline-select"

@@ -1,15 +1,14 @@
 import { Link } from 'react-router-dom';
-import { FormAlert } from '../../../components/ui/form-alert';
 import { LoadMoreButton } from '../../../components/ui/load-more-button';
-import { describeError } from '../../../lib/errors';
 import { roleLabel } from '../../../lib/roles';
 import { useOrganizations } from '../api/get-organizations';
+import { QueryError } from '../../../components/ui/query-error';
 
 export function OrganizationList() {
   const organizations = useOrganizations();
 
   if (organizations.isPending) return <p className="muted">Loading your organizations…</p>;
-  if (organizations.isError) return <FormAlert message={describeError(organizations.error).message} />;
+  if (organizations.isError) return <QueryError error={organizations.error} onRetry={() => organizations.refetch()} />;
 
   const rows = organizations.data.pages.flatMap((page) => page.data);
   if (rows.length === 0) {

@@ -2,10 +2,10 @@ import { profileUpdateSchema } from '@schemas/profile';
 import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { TextField } from '../../../components/ui/text-field';
-import { describeError } from '../../../lib/errors';
 import { useValidatedSubmit } from '../../../lib/use-validated-submit';
 import { useMe } from '../api/get-me';
 import { useUpdateMe } from '../api/update-me';
+import { QueryError } from '../../../components/ui/query-error';
 
 export function DisplayNameForm() {
   const me = useMe();
@@ -15,7 +15,7 @@ export function DisplayNameForm() {
   );
 
   if (me.isPending) return <p className="muted">Loading your profile…</p>;
-  if (me.isError) return <FormAlert message={describeError(me.error).message} />;
+  if (me.isError) return <QueryError error={me.error} onRetry={() => me.refetch()} />;
 
   return (
     // Keyed on the stored profile so the field shows the saved name after every update.

@@ -6,12 +6,12 @@ import { FormAlert } from '../../../components/ui/form-alert';
 import { LoadMoreButton } from '../../../components/ui/load-more-button';
 import { SelectField } from '../../../components/ui/select-field';
 import { TextField } from '../../../components/ui/text-field';
-import { describeError } from '../../../lib/errors';
 import { formatDistance } from '../../../lib/format';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useSites, type ArchivedFilter, type SiteFilters } from '../api/get-sites';
 import { useCurrentPosition } from '../hooks/use-current-position';
 import { hasPosition, openStreetMapUrl } from '../utils/site-format';
+import { QueryError } from '../../../components/ui/query-error';
 
 const archivedOptions: Array<{ value: ArchivedFilter; label: string }> = [
   { value: 'false', label: 'Active' },
@@ -72,7 +72,7 @@ export function SiteList({ orgId, orgSlug }: SiteListProps) {
       {sites.isPending ? (
         <p className="muted">Loading sites…</p>
       ) : sites.isError && rows.length === 0 ? (
-        <FormAlert message={describeError(sites.error).message} />
+        <QueryError error={sites.error} onRetry={() => sites.refetch()} />
       ) : (
         <>
           <p className="muted" role="status">
@@ -119,7 +119,7 @@ export function SiteList({ orgId, orgSlug }: SiteListProps) {
             </ul>
           ) : null}
           <LoadMoreButton query={sites} />
-          {sites.isError ? <FormAlert message={describeError(sites.error).message} /> : null}
+          {sites.isError ? <QueryError error={sites.error} onRetry={() => sites.refetch()} /> : null}
         </>
       )}
     </div>

@@ -62,6 +62,7 @@ export function SectionEditor({
   return (
     <AccordionSection
       value={section.key}
+      id={`section-${section.key}`}
       title={name}
       trailing={
         <>

@@ -360,6 +360,37 @@ export function TemplateEditor({ orgId, template, initialNotice }: TemplateEdito
             {errors['definition.sections']}
           </p>
         ) : null}
+        {draft.sections.length > 1 ? (
+          // A long template stays findable: every section one tap away, and all of them folded at once.
+          <nav className="section-jumps" aria-label="Sections of the template">
+            <ul>
+              {draft.sections.map((section) => (
+                <li key={section.key}>
+                  <button
+                    type="button"
+                    className="button button-link"
+                    onClick={() => {
+                      setOpenSections((open) => (open.includes(section.key) ? open : [...open, section.key]));
+                      requestAnimationFrame(() =>
+                        document.getElementById(`section-${section.key}`)?.scrollIntoView({ behavior: 'smooth', block: 'start' }),
+                      );
+                    }}
+                  >
+                    {section.title || 'Untitled section'} ({section.items.length})
+                  </button>
+                </li>
+              ))}
+            </ul>
+            <div className="button-row">
+              <Button variant="secondary" onClick={() => setOpenSections(draft.sections.map((section) => section.key))}>
+                Expand all
+              </Button>
+              <Button variant="secondary" onClick={() => setOpenSections([])}>
+                Collapse all
+              </Button>
+            </div>
+          </nav>
+        ) : null}
         {draft.sections.length > 0 ? (
           <Accordion type="multiple" value={openSections} onValueChange={setOpenSections} className="template-sections">
             {draft.sections.map((section, index) => (

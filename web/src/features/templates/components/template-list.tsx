@@ -1,16 +1,15 @@
 import { ClipboardList } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { FormAlert } from '../../../components/ui/form-alert';
 import { LoadMoreButton } from '../../../components/ui/load-more-button';
 import { SelectField } from '../../../components/ui/select-field';
 import { TextField } from '../../../components/ui/text-field';
-import { describeError } from '../../../lib/errors';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { useTemplates, type TemplateStatusFilter } from '../api/get-templates';
 import { itemCountText, versionText } from '../utils/template-format';
 import { TemplateStatusBadges } from './template-status-badges';
 import '../templates.css';
+import { QueryError } from '../../../components/ui/query-error';
 
 const statusOptions: Array<{ value: TemplateStatusFilter; label: string }> = [
   { value: 'active', label: 'Drafts and published' },
@@ -64,7 +63,7 @@ export function TemplateList({ orgId, orgSlug }: TemplateListProps) {
       {templates.isPending ? (
         <p className="muted">Loading templates…</p>
       ) : templates.isError && rows.length === 0 ? (
-        <FormAlert message={describeError(templates.error).message} />
+        <QueryError error={templates.error} onRetry={() => templates.refetch()} />
       ) : (
         <>
           <p className="muted" role="status">
@@ -96,7 +95,7 @@ export function TemplateList({ orgId, orgSlug }: TemplateListProps) {
             </ul>
           ) : null}
           <LoadMoreButton query={templates} />
-          {templates.isError ? <FormAlert message={describeError(templates.error).message} /> : null}
+          {templates.isError ? <QueryError error={templates.error} onRetry={() => templates.refetch()} /> : null}
         </>
       )}
     </div>

@@ -1,10 +1,9 @@
 import { useState } from 'react';
-import { FormAlert } from '../../../components/ui/form-alert';
 import { SelectField } from '../../../components/ui/select-field';
-import { describeError } from '../../../lib/errors';
 import { formatDateTime } from '../../../lib/format';
 import { useTemplateVersion } from '../api/get-template-version';
 import { TemplatePreview } from './template-preview';
+import { QueryError } from '../../../components/ui/query-error';
 
 interface TemplateVersionsProps {
   orgId: string;
@@ -34,7 +33,7 @@ export function TemplateVersions({ orgId, templateId, latestVersion }: TemplateV
       {version.isPending ? (
         <p className="muted">Loading version {shown}…</p>
       ) : version.isError ? (
-        <FormAlert message={describeError(version.error).message} />
+        <QueryError error={version.error} onRetry={() => version.refetch()} />
       ) : (
         <div className="stack">
           <p className="muted">
