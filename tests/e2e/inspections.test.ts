@@ -262,7 +262,7 @@ describe('inspections in the web app', () => {
     const missing = a.getByRole('list', { name: 'Unanswered required items' });
     expect(await missing.getByRole('listitem').allTextContents()).toEqual(['Remarks']);
     await a.getByRole('button', { name: 'Go to “Remarks”' }).click();
-    expect(await isFocused(a.getByLabel('Remarks', { exact: true }))).toBe(true);
+    await expect.poll(() => isFocused(a.getByLabel('Remarks', { exact: true }))).toBe(true);
 
     // A answers it: the section is complete, and the inspection goes in.
     await a.getByLabel('Remarks', { exact: true }).fill('Fridge door seal worn; otherwise fine.');
