@@ -67,3 +67,12 @@ export async function forgetQueries(userId: string): Promise<void> {
     // Nothing kept, nothing to forget.
   }
 }
+
+/**
+ * Whether a query's data was fetched during this page's life rather than restored from the device.
+ * A form that edits server values waits for them (unless the server can't be reached): restored
+ * values may be older than the last save, and an uncontrolled field keeps what it started with.
+ */
+export function isFreshThisVisit(query: { dataUpdatedAt: number; isFetching: boolean }): boolean {
+  return query.dataUpdatedAt >= performance.timeOrigin || !query.isFetching;
+}

@@ -1,4 +1,4 @@
-import { can } from '@schemas/common';
+import { can } from '@schemas/roles';
 import type { Organization } from '@schemas/organizations';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
@@ -14,6 +14,7 @@ import { refreshOrganizations } from '../refresh-memberships';
 import { useMemberChoices } from '../use-member-choices';
 import type { OrgsRouteState } from './orgs';
 import { QueryError } from '../../components/ui/query-error';
+import { isFreshThisVisit } from '../../lib/query-persistence';
 
 export function SettingsRoute() {
   const { membership } = useOrgRoute();
@@ -49,7 +50,11 @@ export function SettingsRoute() {
       <section className="panel" aria-labelledby="general-heading">
         <h2 id="general-heading">Organization</h2>
         {can.manageSettings(membership.role) ? (
-          <OrganizationSettingsForm organization={organization.data} onSaved={onSaved} />
+          isFreshThisVisit(organization) ? (
+            <OrganizationSettingsForm organization={organization.data} onSaved={onSaved} />
+          ) : (
+            <p className="muted">Loading the current settings…</p>
+          )
         ) : (
           <>
             <p className="muted">Only owners and admins can change these settings.</p>
