@@ -9,6 +9,12 @@
 //    against the same change delivered to one.
 // 4. Answer saving (answer-save.ts): PUT …/answers through the api function against the same
 //    statements run directly with postgres.js as the same user.
+// 5. The web app (web.ts): initial JS, Lighthouse and CLS of sign-in, the dashboard and a 500-item
+//    run page, and typing latency there, against the budgets of issue 12.
+//
+//   npm run bench             everything, as a readable table
+//   npm run bench -- web      one part (startup, me, realtime, answers, web)
+//   npm run bench -- --json   the web figures and their ratios to the budgets as JSON, under stable names
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import postgres from 'postgres';
@@ -17,6 +23,7 @@ import { freeStackPorts, privateStackFolder } from '../support/private-stack.ts'
 import { benchAnswerSave } from './answer-save.ts';
 import { load, type LoadResult, signUpBenchUser } from './measure.ts';
 import { benchRealtimeFanout } from './realtime-fanout.ts';
+import { benchWeb, printWebFigures, WEB_BUDGETS, type WebFigures } from './web.ts';
 
 async function benchStartup(dir: string) {
   const runs = 3;
@@ -76,12 +83,38 @@ async function benchMe(dir: string) {
   }
 }
 
+/** The web figures as JSON, under names that stay the same from run to run, each with its ratio to the budget. */
+function webJson(figures: WebFigures) {
+  const slug = (name: string) => name.split(' ')[0].replace(/-/g, '_');
+  const out: Record<string, number | null> = {};
+  for (const page of figures.pages) {
+    out[`web.${slug(page.name)}.initial_js_kb`] = Math.round(page.initialJsKb);
+    out[`web.${slug(page.name)}.initial_js_ratio`] = Number((page.initialJsKb / WEB_BUDGETS.initialJsKb).toFixed(3));
+    out[`web.${slug(page.name)}.lighthouse`] = page.lighthouse;
+    out[`web.${slug(page.name)}.cls`] = page.cls === null ? null : Number(page.cls.toFixed(3));
+  }
+  out['web.run.usable_ms'] = figures.usableMs;
+  out['web.run.usable_ratio'] = Number((figures.usableMs / WEB_BUDGETS.usableMs).toFixed(3));
+  out['web.run.input_delay_p98_ms'] = Math.round(figures.inputDelayP98Ms);
+  out['web.run.input_delay_ratio'] = Number((figures.inputDelayP98Ms / WEB_BUDGETS.inputDelayMs).toFixed(3));
+  return out;
+}
+
+const args = process.argv.slice(2);
+const json = args.includes('--json');
+const only = args.filter((arg) => !arg.startsWith('--'));
+const wanted = (part: string) => (json ? part === 'web' : only.length === 0 || only.includes(part));
 const dir = privateStackFolder('bench-');
 try {
-  await benchStartup(dir);
-  await benchMe(dir);
-  await benchRealtimeFanout();
-  await benchAnswerSave();
+  if (wanted('startup')) await benchStartup(dir);
+  if (wanted('me')) await benchMe(dir);
+  if (wanted('realtime')) await benchRealtimeFanout();
+  if (wanted('answers')) await benchAnswerSave();
+  if (wanted('web')) {
+    const figures = await benchWeb();
+    if (json) console.log(JSON.stringify(webJson(figures), null, 2));
+    else printWebFigures(figures);
+  }
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
