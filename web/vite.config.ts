@@ -80,11 +80,14 @@ export default defineConfig({
     rolldownOptions: {
       output: {
         // Libraries change less often than app code: separate chunks stay cached across deploys.
+        // Other libraries go with the screens that use them (the accordion, the QR code, zod's
+        // forms), so the first load carries only what every screen needs; small shared pieces
+        // are merged rather than fetched one by one.
         codeSplitting: {
+          minSize: 8 * 1024,
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|react-router-dom|scheduler)[\\/]/ },
             { name: 'supabase', test: /node_modules[\\/]@supabase[\\/]/ },
-            { name: 'vendor', test: /node_modules[\\/]/ },
           ],
         },
       },

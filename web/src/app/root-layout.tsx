@@ -1,4 +1,5 @@
-import { useEffect, useRef } from 'react';
+import { Suspense, useEffect, useRef } from 'react';
+import { LoadingScreen } from '../components/ui/loading-screen';
 import { Outlet, ScrollRestoration, useLocation } from 'react-router-dom';
 import { useAuthEvents } from './auth-events';
 import { useMfaRequiredRedirect } from './mfa-required-redirect';
@@ -25,7 +26,9 @@ export function RootLayout() {
 
   return (
     <>
-      <Outlet />
+      <Suspense fallback={<LoadingScreen />}>
+        <Outlet />
+      </Suspense>
       <ScrollRestoration />
     </>
   );

@@ -1,30 +1,34 @@
+import { lazy } from 'react';
 import { createBrowserRouter } from 'react-router-dom';
 import { RequireMfaChallenge, RequireSignedIn, RequireSignedOut } from './guards';
 import { RootLayout } from './root-layout';
-import { AccountRoute } from './routes/account';
-import { ActionDetailRoute } from './routes/action-detail';
-import { ActionsRoute } from './routes/actions';
-import { ForgotPasswordRoute } from './routes/forgot-password';
-import { HomeRoute } from './routes/home';
-import { InspectionDetailRoute } from './routes/inspection-detail';
-import { InspectionsRoute } from './routes/inspections';
-import { InvitationRoute } from './routes/invitation';
-import { MembersRoute } from './routes/members';
-import { MfaRoute } from './routes/mfa';
-import { NotFoundRoute } from './routes/not-found';
-import { OrgDashboardRoute } from './routes/org-dashboard';
 import { OrgLayout } from './routes/org-layout';
-import { OrgsRoute } from './routes/orgs';
-import { ResetPasswordRoute } from './routes/reset-password';
-import { SettingsRoute } from './routes/settings';
-import { SignInRoute } from './routes/sign-in';
-import { SignUpRoute } from './routes/sign-up';
-import { SiteDetailRoute } from './routes/site-detail';
-import { SiteNewRoute } from './routes/site-new';
-import { SitesRoute } from './routes/sites';
-import { TemplateDetailRoute } from './routes/template-detail';
-import { TemplatesRoute } from './routes/templates';
 import { SignedInLayout } from './signed-in-layout';
+
+// Each screen is its own chunk, fetched when first visited (issue 12: a light first load); the
+// frame (guards, layouts) is in the entry, and layouts show a loading state meanwhile.
+const AccountRoute = lazy(() => import('./routes/account').then((module) => ({ default: module.AccountRoute })));
+const ActionDetailRoute = lazy(() => import('./routes/action-detail').then((module) => ({ default: module.ActionDetailRoute })));
+const ActionsRoute = lazy(() => import('./routes/actions').then((module) => ({ default: module.ActionsRoute })));
+const ForgotPasswordRoute = lazy(() => import('./routes/forgot-password').then((module) => ({ default: module.ForgotPasswordRoute })));
+const HomeRoute = lazy(() => import('./routes/home').then((module) => ({ default: module.HomeRoute })));
+const InspectionDetailRoute = lazy(() => import('./routes/inspection-detail').then((module) => ({ default: module.InspectionDetailRoute })));
+const InspectionsRoute = lazy(() => import('./routes/inspections').then((module) => ({ default: module.InspectionsRoute })));
+const InvitationRoute = lazy(() => import('./routes/invitation').then((module) => ({ default: module.InvitationRoute })));
+const MembersRoute = lazy(() => import('./routes/members').then((module) => ({ default: module.MembersRoute })));
+const MfaRoute = lazy(() => import('./routes/mfa').then((module) => ({ default: module.MfaRoute })));
+const NotFoundRoute = lazy(() => import('./routes/not-found').then((module) => ({ default: module.NotFoundRoute })));
+const OrgDashboardRoute = lazy(() => import('./routes/org-dashboard').then((module) => ({ default: module.OrgDashboardRoute })));
+const OrgsRoute = lazy(() => import('./routes/orgs').then((module) => ({ default: module.OrgsRoute })));
+const ResetPasswordRoute = lazy(() => import('./routes/reset-password').then((module) => ({ default: module.ResetPasswordRoute })));
+const SettingsRoute = lazy(() => import('./routes/settings').then((module) => ({ default: module.SettingsRoute })));
+const SignInRoute = lazy(() => import('./routes/sign-in').then((module) => ({ default: module.SignInRoute })));
+const SignUpRoute = lazy(() => import('./routes/sign-up').then((module) => ({ default: module.SignUpRoute })));
+const SiteDetailRoute = lazy(() => import('./routes/site-detail').then((module) => ({ default: module.SiteDetailRoute })));
+const SiteNewRoute = lazy(() => import('./routes/site-new').then((module) => ({ default: module.SiteNewRoute })));
+const SitesRoute = lazy(() => import('./routes/sites').then((module) => ({ default: module.SitesRoute })));
+const TemplateDetailRoute = lazy(() => import('./routes/template-detail').then((module) => ({ default: module.TemplateDetailRoute })));
+const TemplatesRoute = lazy(() => import('./routes/templates').then((module) => ({ default: module.TemplatesRoute })));
 
 export const router = createBrowserRouter([
   {

@@ -1,6 +1,7 @@
-import { can } from '@schemas/common';
+import { can } from '@schemas/roles';
 import { ClipboardCheck, LayoutDashboard, MapPin, Menu, Wrench, X } from 'lucide-react';
-import { useEffect, useRef, useState } from 'react';
+import { Suspense, useEffect, useRef, useState } from 'react';
+import { LoadingScreen } from '../components/ui/loading-screen';
 import { Link, NavLink, Outlet, useLocation, useMatch } from 'react-router-dom';
 import { useMe } from '../features/profile/api/get-me';
 import { OrganizationSwitcher } from '../features/organizations/components/organization-switcher';
@@ -107,7 +108,10 @@ export function SignedInLayout() {
           </nav>
         ) : null}
       </header>
-      <Outlet />
+      {/* A screen's code arrives on first visit: the frame stays while it does. */}
+      <Suspense fallback={<LoadingScreen />}>
+        <Outlet />
+      </Suspense>
     </div>
   );
 }

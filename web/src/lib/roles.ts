@@ -1,4 +1,4 @@
-import { can, ROLES, type Role } from '@schemas/common';
+import { can, ROLES, type Role } from '@schemas/roles';
 
 const roleLabels: Record<Role, string> = {
   owner: 'Owner',

@@ -1,6 +1,7 @@
 // Building blocks shared by the resource schemas: ids, names, roles, list paging. Imported by the
 // api function (Deno) and the web client (Vite, `@schemas/common`), so both validate alike.
 import { z } from 'zod';
+import { ROLES } from './roles.ts';
 
 export const NAME_MAX_LENGTH = 120;
 
@@ -43,20 +44,8 @@ export const emailSchema = z
   .max(254, { error: 'Use at most 254 characters.' })
   .pipe(z.email({ error: 'Enter a valid email address.' }));
 
-export const ROLES = ['owner', 'admin', 'manager', 'inspector', 'viewer'] as const;
-export type Role = (typeof ROLES)[number];
+export { can, ROLES, type Role } from './roles.ts';
 export const roleSchema = z.enum(ROLES, { error: 'Choose a role.' });
-
-/** What each role may do (PRODUCT.md §6); the web shows only the buttons a role allows. */
-export const can = {
-  manageMembers: (role: Role) => role === 'owner' || role === 'admin',
-  manageOwners: (role: Role) => role === 'owner',
-  manageSites: (role: Role) => role === 'owner' || role === 'admin' || role === 'manager',
-  manageSettings: (role: Role) => role === 'owner' || role === 'admin',
-  /** The full audit log, on the settings page (issue 11; docs/actions.md). */
-  readAuditLog: (role: Role) => role === 'owner' || role === 'admin' || role === 'manager',
-  deleteOrganization: (role: Role) => role === 'owner',
-};
 
 export const LIST_DEFAULT_LIMIT = 50;
 export const LIST_MAX_LIMIT = 200;

@@ -7,22 +7,13 @@ import { latitudeSchema, longitudeSchema } from './sites.ts';
 import type { Answer } from './answers.ts';
 import type { Attachment } from './attachments.ts';
 import type { TemplateVersion } from './templates.ts';
+import { INSPECTION_STATUSES, type InspectionStatus } from './inspection-states.ts';
 
-export const INSPECTION_STATUSES = ['scheduled', 'in_progress', 'submitted', 'changes_requested', 'approved', 'canceled'] as const;
-export type InspectionStatus = (typeof INSPECTION_STATUSES)[number];
+// Statuses and their labels have no zod: the web's dashboard and lists read them on first load.
+export * from './inspection-states.ts';
 
 export const REVIEW_NOTE_MAX_LENGTH = 2000;
 export const INSPECTION_EXTERNAL_REF_MAX_LENGTH = 255;
-
-/** How a status reads in the interface ("In progress"). */
-export const STATUS_LABELS: Record<InspectionStatus, string> = {
-  scheduled: 'Scheduled',
-  in_progress: 'In progress',
-  submitted: 'Submitted',
-  changes_requested: 'Changes requested',
-  approved: 'Approved',
-  canceled: 'Canceled',
-};
 
 /** An ISO 8601 date-time with an offset or Z, as `due_at` and `updated_since` take it. */
 export const dateTimeSchema = (message: string) =>

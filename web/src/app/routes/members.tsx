@@ -1,4 +1,4 @@
-import { can } from '@schemas/common';
+import { can } from '@schemas/roles';
 import { INVITATION_LIFETIME_DAYS } from '@schemas/members';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';

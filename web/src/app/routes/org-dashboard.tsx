@@ -1,4 +1,4 @@
-import { can } from '@schemas/common';
+import { can } from '@schemas/roles';
 import { ArrowRight, ClipboardCheck, MapPin } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { ContentLayout } from '../../components/layouts/content-layout';

@@ -1,4 +1,4 @@
-import { can } from '@schemas/common';
+import { can } from '@schemas/roles';
 import { errorCatalogue } from '@schemas/errors';
 import { DEFAULT_GEOFENCE_M } from '@schemas/organizations';
 import { Link, useNavigate } from 'react-router-dom';

@@ -1,4 +1,4 @@
-import { describeAuditEntry } from '@schemas/audit';
+import { describeAuditEntry } from '@schemas/audit-entries';
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button';
 import { formatDateTime } from '../../../lib/format';
@@ -10,7 +10,8 @@ import { QueryError } from '../../../components/ui/query-error';
 /** The last steps of the organization's work, newest first; org-live-updates refreshes it on every change. */
 export function ActivityFeed({ orgId, orgSlug }: { orgId: string; orgSlug: string }) {
   const activity = useActivity(orgId);
-  if (activity.isPending) return <p className="muted">Loading activity…</p>;
+  // Room held for the feed while it loads, so the page below does not jump.
+  if (activity.isPending) return <p className="muted activity-loading">Loading activity…</p>;
   if (activity.isError && !activity.data) {
     return (
       <div className="stack">

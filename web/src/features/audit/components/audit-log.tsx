@@ -1,4 +1,4 @@
-import { AUDIT_ENTITIES, AUDIT_ENTITY_LABELS, describeAuditEntry, type AuditEntity, type AuditEntry } from '@schemas/audit';
+import { AUDIT_ENTITIES, AUDIT_ENTITY_LABELS, describeAuditEntry, type AuditEntity, type AuditEntry } from '@schemas/audit-entries';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button';

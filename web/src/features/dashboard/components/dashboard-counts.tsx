@@ -1,5 +1,5 @@
 import type { Dashboard } from '@schemas/dashboard';
-import { INSPECTION_STATUSES, STATUS_LABELS } from '@schemas/inspections';
+import { INSPECTION_STATUSES, STATUS_LABELS } from '@schemas/inspection-states';
 import { CircleX, TriangleAlert, Wrench } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
@@ -20,9 +20,25 @@ function Tile({ to, count, alert = false, children }: { to: string; count: numbe
   );
 }
 
-function useDashboardData(orgId: string): { data?: Dashboard; problem?: ReactNode } {
+/** While the counts load, tiles of the same size hold their place, so nothing jumps when they arrive. */
+function Placeholders({ count, label }: { count: number; label: string }) {
+  return (
+    <ul className="dashboard-counts" aria-label={label} aria-busy="true">
+      {Array.from({ length: count }, (_, i) => (
+        <li key={i}>
+          <span className="dashboard-count dashboard-count-loading">
+            <span className="dashboard-number">–</span>
+            <span className="dashboard-label">Loading…</span>
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+function useDashboardData(orgId: string, placeholders: { count: number; label: string }): { data?: Dashboard; problem?: ReactNode } {
   const dashboard = useDashboard(orgId);
-  if (dashboard.isPending) return { problem: <p className="muted">Loading counts…</p> };
+  if (dashboard.isPending) return { problem: <Placeholders {...placeholders} /> };
   if (dashboard.isError && !dashboard.data) {
     return {
       problem: (
@@ -42,7 +58,7 @@ function useDashboardData(orgId: string): { data?: Dashboard; problem?: ReactNod
 
 /** Inspections by status, overdue work and failed items this week; each a link; refreshed live by org events. */
 export function DashboardCounts({ orgId, orgPath }: { orgId: string; orgPath: string }) {
-  const { data, problem } = useDashboardData(orgId);
+  const { data, problem } = useDashboardData(orgId, { count: INSPECTION_STATUSES.length + 2, label: 'Inspections by status' });
   if (!data) return problem;
   const inspections = `${orgPath}/inspections`;
   return (
@@ -73,7 +89,7 @@ export function DashboardCounts({ orgId, orgPath }: { orgId: string; orgPath: st
 
 /** Open and overdue corrective actions, and where each stands; each a link to the filtered list. */
 export function ActionCounts({ orgId, orgPath }: { orgId: string; orgPath: string }) {
-  const { data, problem } = useDashboardData(orgId);
+  const { data, problem } = useDashboardData(orgId, { count: 3, label: 'Actions' });
   if (!data) return problem;
   const actions = `${orgPath}/actions`;
   return (
@@ -100,7 +116,7 @@ export function ActionCounts({ orgId, orgPath }: { orgId: string; orgPath: strin
 
 /** The caller's own work: inspections assigned and not yet submitted, actions assigned and open. */
 export function MyWork({ orgId, orgPath }: { orgId: string; orgPath: string }) {
-  const { data, problem } = useDashboardData(orgId);
+  const { data, problem } = useDashboardData(orgId, { count: 4, label: 'My work' });
   if (!data) return problem;
   const mine = data.my_work;
   return (

@@ -1,4 +1,4 @@
-import { INSPECTION_STATUSES, STATUS_LABELS } from '@schemas/inspections';
+import { INSPECTION_STATUSES, STATUS_LABELS } from '@schemas/inspection-states';
 import { CircleCheck, MapPin } from 'lucide-react';
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';

@@ -73,14 +73,19 @@ export function InspectionRun({ orgId, orgSlug, userId, displayName, role, inspe
   function showItem(itemKey: string) {
     const sectionKey = sectionOfItem.get(itemKey);
     if (sectionKey) setOpenSections((open) => (open.includes(sectionKey) ? open : [...open, sectionKey]));
-    // After the section has opened: bring the item into view and put focus on its first control.
-    requestAnimationFrame(() => {
+    // Once the section has opened (its items mount then): bring the item into view and put focus on its first control.
+    let frames = 0;
+    const whenShown = () => {
       const element = document.getElementById(`item-${itemKey}`);
-      if (!element) return;
+      if (!element) {
+        if (++frames < 30) requestAnimationFrame(whenShown);
+        return;
+      }
       element.scrollIntoView({ behavior: 'smooth', block: 'center' });
       const control = element.querySelector<HTMLElement>('input:not([type="hidden"]):not([disabled]), textarea:not([disabled]), button:not([disabled]), canvas');
       (control ?? element).focus({ preventScroll: true });
-    });
+    };
+    requestAnimationFrame(whenShown);
   }
 
   function nextUnanswered() {
@@ -245,7 +250,6 @@ export function InspectionRun({ orgId, orgSlug, userId, displayName, role, inspe
               value={section.key}
               headingLevel={2}
               title={section.title}
-              keepMounted
               trailing={
                 <>
                   <span>

@@ -1,4 +1,4 @@
-import { STATUS_LABELS, type InspectionStatus } from '@schemas/inspections';
+import { STATUS_LABELS, type InspectionStatus } from '@schemas/inspection-states';
 import './inspections.css';
 
 export function InspectionStatusBadge({ status }: { status: InspectionStatus }) {

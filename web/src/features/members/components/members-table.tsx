@@ -1,4 +1,4 @@
-import { can, type Role } from '@schemas/common';
+import { can, type Role } from '@schemas/roles';
 import type { Member } from '@schemas/members';
 import { useState } from 'react';
 import { ConfirmButton } from '../../../components/ui/confirm-button';
