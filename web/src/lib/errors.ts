@@ -1,10 +1,4 @@
-import {
-  FunctionsFetchError,
-  FunctionsHttpError,
-  FunctionsRelayError,
-  isAuthError,
-  isAuthRetryableFetchError,
-} from '@supabase/supabase-js';
+import type { AuthError } from '@supabase/supabase-js';
 import {
   authErrorMessage,
   errorCatalogue,
@@ -40,20 +34,27 @@ function isProblem(body: unknown): body is Problem {
   return typeof body === 'object' && body !== null && typeof (body as Problem).code === 'string';
 }
 
-/** Turns the error of `supabase.functions.invoke` into an ApiError, reading the problem body. */
-export async function toApiError(error: unknown): Promise<ApiError> {
-  if (error instanceof FunctionsHttpError) {
-    const response = error.context as Response;
-    const retryAfter = Number(response.headers.get('retry-after'));
-    let body: unknown = null;
-    try {
-      body = await response.json();
-    } catch {
-      // Not JSON: described by its status alone.
-    }
-    return new ApiError(isProblem(body) ? body : null, response.status, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null);
+/** The ApiError of a non-2xx answer of the `api` function, reading its problem body. */
+export async function problemOf(response: Response): Promise<ApiError> {
+  const retryAfter = Number(response.headers.get('retry-after'));
+  let body: unknown = null;
+  try {
+    body = await response.json();
+  } catch {
+    // Not JSON: described by its status alone.
   }
-  return new ApiError(null, null, null);
+  return new ApiError(isProblem(body) ? body : null, response.status, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter : null);
+}
+
+// supabase-js's own tests for its auth errors (auth-js lib/errors.ts: isAuthError,
+// isAuthRetryableFetchError), by the same marks: importing them would put all of supabase-js on
+// every first load (lib/supabase.ts).
+function isAuthError(error: unknown): error is AuthError {
+  return typeof error === 'object' && error !== null && '__isAuthError' in error;
+}
+
+function isAuthRetryableFetchError(error: unknown): boolean {
+  return isAuthError(error) && error.name === 'AuthRetryableFetchError';
 }
 
 function isCatalogued(code: string): code is ErrorCode {
@@ -136,7 +137,7 @@ const authFieldOfCode: Record<string, string> = {
 /** Describes any failure with wording from the catalogue; raw error text never reaches the user. */
 export function describeError(error: unknown): UserFacingError {
   if (error instanceof ApiError) return describeApiError(error);
-  if (error instanceof FunctionsFetchError || error instanceof FunctionsRelayError || isAuthRetryableFetchError(error)) {
+  if (isAuthRetryableFetchError(error)) {
     return { message: errorCatalogue.service_unavailable.title, fieldErrors: {}, code: 'service_unavailable' };
   }
   if (isAuthError(error)) {

@@ -3,7 +3,8 @@ import { errorCatalogue, formatWording } from '@schemas/errors';
 import { useState } from 'react';
 import { describeErrorSentence } from './errors';
 import { newIdempotencyKey } from './idempotency-key';
-import { supabase, supabaseKey, supabaseUrl } from './supabase';
+import { accessToken } from './auth';
+import { supabaseKey, supabaseUrl } from './supabase';
 
 /** The photo's type by its first bytes, as the server checks it: a renamed file is caught before uploading. */
 async function photoType(file: File) {
@@ -94,11 +95,11 @@ export function usePhotoUploads(destination: PhotoDestination) {
     try {
       const { attachment, upload } = await destination.checkIn(contentType, file.size);
       set(id, { step: 'uploading' });
-      const { data } = await supabase.auth.getSession();
+      const token = await accessToken();
       // Typed by its first bytes, so the stored object carries the type the server checks, not the file name's.
       const photo = new Blob([file], { type: contentType });
       try {
-        await uploadToSignedUrl(upload, data.session?.access_token, photo, (sent, size) => set(id, { sent, size }));
+        await uploadToSignedUrl(upload, token ?? undefined, photo, (sent, size) => set(id, { sent, size }));
       } catch {
         set(id, { step: 'failed', error: errorCatalogue.service_unavailable.title });
         return;

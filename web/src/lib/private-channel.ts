@@ -1,6 +1,6 @@
 import type { RealtimeChannel } from '@supabase/supabase-js';
 import { newIdempotencyKey } from './idempotency-key';
-import { supabase } from './supabase';
+import { getSupabase, loadedSupabase } from './supabase';
 
 export interface PrivateChannelListener<Event, Presence> {
   onEvent?: (event: Event) => void;
@@ -109,7 +109,9 @@ class PrivateChannel<Event, Presence> {
   private async join() {
     this.retryTimer = null;
     await (leavingByTopic.get(this.topic.name) ?? Promise.resolve());
+    let supabase;
     try {
+      supabase = await getSupabase();
       // The join carries the token realtime holds: make it the current session's (it lags after an MFA step-up).
       const { data } = await supabase.auth.getSession();
       if (this.closed || !data.session) return;
@@ -174,7 +176,7 @@ class PrivateChannel<Event, Presence> {
     // Leaving also stops realtime-js's own rejoin timer: retries are ours, with our backoff.
     if (!channel) return;
     const topic = this.topic.name;
-    const leaving = Promise.all([leavingByTopic.get(topic), supabase.removeChannel(channel).catch(() => undefined)]);
+    const leaving = Promise.all([leavingByTopic.get(topic), (loadedSupabase()?.removeChannel(channel) ?? Promise.resolve()).catch(() => undefined)]);
     leavingByTopic.set(topic, leaving);
     void leaving.then(() => {
       if (leavingByTopic.get(topic) === leaving) leavingByTopic.delete(topic);

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import type { z } from 'zod';
-import { describeError, type UserFacingError } from './errors';
-import { formValues, validateForm } from './validation';
+import { ApiError, describeError, type UserFacingError } from './errors';
+import { formValues, validateForm } from './form-values';
 
 export interface SubmitHelpers {
   form: HTMLFormElement;
@@ -28,16 +28,31 @@ export function placeFailure(form: HTMLFormElement, failure: UserFacingError): U
 }
 
 /**
+ * A form's rules, or a loader of them: a page that must be light on first load (sign-in) loads zod
+ * and its schema when the form is first used or submitted, not before it is shown.
+ */
+export type SchemaSource<T> = z.ZodType<T> | (() => Promise<z.ZodType<T>>);
+
+/**
  * The submit handler every form shares: parses the form's fields with `schema`, shows a message
  * beside each field that fails, and otherwise clears old messages and calls `submit` with the data.
  */
-export function useValidatedSubmit<T>(schema: z.ZodType<T>, submit: (data: T, helpers: SubmitHelpers) => void) {
+export function useValidatedSubmit<T>(schema: SchemaSource<T>, submit: (data: T, helpers: SubmitHelpers) => void) {
   const [failure, setFailure] = useState<UserFacingError | null>(null);
 
-  function handleSubmit(event: FormEvent<HTMLFormElement>) {
+  async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = event.currentTarget;
-    const result = validateForm(schema, formValues(form));
+    const values = formValues(form);
+    let rules: z.ZodType<T>;
+    try {
+      rules = typeof schema === 'function' ? await schema() : schema;
+    } catch {
+      // The rules' script could not be fetched (offline on a first visit): nothing was sent.
+      setFailure(placeFailure(form, describeError(new ApiError(null, null, null))));
+      return;
+    }
+    const result = validateForm(rules, values);
     if (result.fieldErrors) {
       setFailure(placeFailure(form, { fieldErrors: result.fieldErrors }));
       return;

@@ -1,8 +1,9 @@
 import { useMutation } from '@tanstack/react-query';
-import { supabase } from '../../../lib/supabase';
+import { getSupabase } from '../../../lib/supabase';
 
 /** Sets a new password for the signed-in user (USER_UPDATED follows). */
 export async function changePassword(password: string) {
+  const supabase = await getSupabase();
   const { error } = await supabase.auth.updateUser({ password });
   if (error) throw error;
 }

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { supabase } from '../../../lib/supabase';
+import { getSupabase } from '../../../lib/supabase';
 import { factorsQueryOptions } from './list-factors';
 
 export interface TotpEnrollment {
@@ -22,6 +22,7 @@ export function qrCodeImageSource(qrCode: string): string {
 
 /** Starts a TOTP enrollment; the factor stays unverified until a first code is verified. */
 export async function enrollTotp(friendlyName: string): Promise<TotpEnrollment> {
+  const supabase = await getSupabase();
   // An abandoned enrollment leaves an unverified factor behind; clear it so names never clash.
   const { data: factors, error: listError } = await supabase.auth.mfa.listFactors();
   if (listError) throw listError;

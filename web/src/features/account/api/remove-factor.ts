@@ -1,9 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { supabase } from '../../../lib/supabase';
+import { getSupabase } from '../../../lib/supabase';
 import { factorsQueryOptions } from './list-factors';
 
 /** Removes an authenticator; a verified one needs an aal2 session. */
 export async function removeFactor(factorId: string) {
+  const supabase = await getSupabase();
   const { error } = await supabase.auth.mfa.unenroll({ factorId });
   if (error) throw error;
 }

@@ -1,10 +1,11 @@
 import { useMutation } from '@tanstack/react-query';
-import { supabase } from '../../../lib/supabase';
+import { getSupabase } from '../../../lib/supabase';
 
 export type SignOutScope = 'local' | 'global';
 
 /** `local` ends this device's session; `global` revokes every session of the user. */
 export async function signOut(scope: SignOutScope) {
+  const supabase = await getSupabase();
   const { error } = await supabase.auth.signOut({ scope });
   if (error) throw error;
 }

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { supabase } from '../../../lib/supabase';
+import { getSupabase } from '../../../lib/supabase';
 import { factorsQueryOptions } from './list-factors';
 
 export interface VerifyTotpEnrollmentInput {
@@ -9,6 +9,7 @@ export interface VerifyTotpEnrollmentInput {
 
 /** Verifies the first code of a new authenticator; the session becomes aal2. */
 export async function verifyTotpEnrollment({ factorId, code }: VerifyTotpEnrollmentInput) {
+  const supabase = await getSupabase();
   const { error } = await supabase.auth.mfa.challengeAndVerify({ factorId, code });
   if (error) throw error;
 }

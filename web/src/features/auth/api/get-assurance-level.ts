@@ -1,18 +1,32 @@
 import type { AuthenticatorAssuranceLevels } from '@supabase/supabase-js';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { sessionFingerprint, useAuth } from '../../../lib/auth';
-import { supabase } from '../../../lib/supabase';
+import { currentSession, sessionFingerprint, useAuth } from '../../../lib/auth';
 
 export interface AssuranceLevel {
   currentLevel: AuthenticatorAssuranceLevels | null;
   nextLevel: AuthenticatorAssuranceLevels | null;
 }
 
-/** Reads aal from the stored session (no request): aal1 → aal2 means a TOTP challenge is due. */
+/**
+ * Reads aal from the current session (no request): aal1 → aal2 means a TOTP challenge is due. The
+ * rule of supabase-js's `mfa.getAuthenticatorAssuranceLevel()` without a token argument (the
+ * token's `aal` claim; aal2 next once the user has a verified factor), read here so that guarded
+ * screens don't wait for supabase-js to load (lib/supabase.ts).
+ */
 export async function getAssuranceLevel(): Promise<AssuranceLevel> {
-  const { data, error } = await supabase.auth.mfa.getAuthenticatorAssuranceLevel();
-  if (error) throw error;
-  return { currentLevel: data.currentLevel, nextLevel: data.nextLevel };
+  const session = currentSession();
+  if (!session) return { currentLevel: null, nextLevel: null };
+  const currentLevel = (tokenClaims(session.access_token).aal as AuthenticatorAssuranceLevels | undefined) ?? null;
+  const verified = (session.user.factors ?? []).some((factor) => factor.status === 'verified');
+  return { currentLevel, nextLevel: verified ? 'aal2' : currentLevel };
+}
+
+/** The claims of a JWT (its payload, base64url JSON); its signature is the server's to check. */
+function tokenClaims(token: string): Record<string, unknown> {
+  const payload = token.split('.')[1] ?? '';
+  const base64 = payload.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(payload.length / 4) * 4, '=');
+  const bytes = Uint8Array.from(atob(base64), (char) => char.charCodeAt(0));
+  return JSON.parse(new TextDecoder().decode(bytes)) as Record<string, unknown>;
 }
 
 export const authQueryKeys = {

@@ -1,8 +1,9 @@
 import { useMutation } from '@tanstack/react-query';
-import { supabase } from '../../../lib/supabase';
+import { getSupabase } from '../../../lib/supabase';
 
 /** Mails a recovery link that lands on /reset-password with a recovery session. */
 export async function requestPasswordReset(email: string) {
+  const supabase = await getSupabase();
   const { error } = await supabase.auth.resetPasswordForEmail(email, {
     redirectTo: `${window.location.origin}/reset-password`,
   });

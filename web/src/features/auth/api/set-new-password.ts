@@ -1,8 +1,9 @@
 import { useMutation } from '@tanstack/react-query';
-import { supabase } from '../../../lib/supabase';
+import { getSupabase } from '../../../lib/supabase';
 
 /** Sets the password of the signed-in (recovery) session's user. */
 export async function setNewPassword(password: string) {
+  const supabase = await getSupabase();
   const { error } = await supabase.auth.updateUser({ password });
   if (error) throw error;
 }

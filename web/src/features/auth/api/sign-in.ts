@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { supabase } from '../../../lib/supabase';
+import { getSupabase } from '../../../lib/supabase';
 
 export interface SignInInput {
   email: string;
@@ -8,6 +8,7 @@ export interface SignInInput {
 
 /** Email + password sign-in; the SIGNED_IN event then moves the app on. */
 export async function signIn({ email, password }: SignInInput) {
+  const supabase = await getSupabase();
   const { data, error } = await supabase.auth.signInWithPassword({ email, password });
   if (error) throw error;
   return data;

@@ -1,8 +1,9 @@
 import { useMutation } from '@tanstack/react-query';
-import { supabase } from '../../../lib/supabase';
+import { getSupabase } from '../../../lib/supabase';
 
 /** Ends this device's session only (e.g. to sign in with another account from the MFA screen). */
 export async function signOutHere() {
+  const supabase = await getSupabase();
   const { error } = await supabase.auth.signOut({ scope: 'local' });
   if (error) throw error;
 }

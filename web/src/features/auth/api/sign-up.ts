@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { supabase } from '../../../lib/supabase';
+import { getSupabase } from '../../../lib/supabase';
 
 export interface SignUpInput {
   email: string;
@@ -10,6 +10,7 @@ export interface SignUpInput {
 
 /** Creates the account; with email confirmations off (config.toml) it also signs the user in. */
 export async function signUp({ email, password, redirectPath = '/' }: SignUpInput) {
+  const supabase = await getSupabase();
   const { data, error } = await supabase.auth.signUp({
     email,
     password,

@@ -1,9 +1,10 @@
 import { AuthError } from '@supabase/supabase-js';
 import { useMutation } from '@tanstack/react-query';
-import { supabase } from '../../../lib/supabase';
+import { getSupabase } from '../../../lib/supabase';
 
 /** Steps the session up to aal2 with a code from the user's verified authenticator. */
 export async function verifyMfaChallenge(code: string) {
+  const supabase = await getSupabase();
   const { data: factors, error: listError } = await supabase.auth.mfa.listFactors();
   if (listError) throw listError;
   const factor = factors.totp[0];

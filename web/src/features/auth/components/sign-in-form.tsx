@@ -1,23 +1,29 @@
 import { Link } from 'react-router-dom';
-import { z } from 'zod';
 import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { TextField } from '../../../components/ui/text-field';
-import { currentPasswordField, emailField } from '../../../lib/validation';
+import { getSupabase } from '../../../lib/supabase';
 import { useValidatedSubmit } from '../../../lib/use-validated-submit';
 import { useSignIn } from '../api/sign-in';
 
-const signInSchema = z.object({ email: emailField, password: currentPasswordField });
+// The sign-in page is the first page of most visits: its rules (zod) and supabase-js load when the
+// form is first touched, not before it is shown (docs/offline.md, "Weight").
+const loadSignInSchema = () => import('../sign-in-schema').then((module) => module.signInSchema);
+
+function prepare() {
+  void loadSignInSchema().catch(() => undefined);
+  void getSupabase().catch(() => undefined);
+}
 
 export function SignInForm({ defaultEmail }: { defaultEmail?: string }) {
   const signIn = useSignIn();
-  const { failure, handleSubmit } = useValidatedSubmit(signInSchema, (data, { fail }) =>
+  const { failure, handleSubmit } = useValidatedSubmit(loadSignInSchema, (data, { fail }) =>
     // On success the SIGNED_IN event updates the session and the route guard moves on.
     signIn.mutate(data, { onError: fail }),
   );
 
   return (
-    <form className="form" onSubmit={handleSubmit} noValidate>
+    <form className="form" onSubmit={handleSubmit} onFocus={prepare} noValidate>
       <FormAlert message={failure?.message} />
       <TextField
         label="Email"

@@ -1,6 +1,6 @@
 import { itemFails, type TemplateItem } from '@schemas/templates';
 import { useEffect, useId, useState } from 'react';
-import { numberField } from '../../../lib/validation';
+import { numberField } from '../../../lib/form-values';
 import { passFailChoices, yesNoChoices, type AnswerChoice } from '../utils/answer-values';
 import { SignaturePad } from './signature-pad';
 

@@ -2,7 +2,7 @@ import { ApiError, describeError } from '../../../lib/errors';
 import { newIdempotencyKey } from '../../../lib/idempotency-key';
 import { UploadError, uploadToSignedUrl } from '../../../lib/photo-upload';
 import { queryClient } from '../../../lib/query-client';
-import { supabase } from '../../../lib/supabase';
+import { accessToken } from '../../../lib/auth';
 import { confirmAttachment, createAttachment } from '../api/attachments';
 import { refetchInspection, storeAnswers } from '../api/get-inspection';
 import { saveAnswers } from '../api/save-answers';
@@ -56,9 +56,9 @@ export function outboxOf(userId: string): Promise<Outbox> {
         checkInPhoto: (entry) =>
           createAttachment(entry.orgId, entry.inspectionId, { item_key: entry.itemKey, content_type: entry.contentType, byte_size: entry.blob.size }, entry.id),
         uploadPhoto: async (upload, blob, contentType, onProgress) => {
-          const { data } = await supabase.auth.getSession();
+          const token = await accessToken();
           try {
-            await uploadToSignedUrl(upload, data.session?.access_token, new Blob([blob], { type: contentType }), onProgress ?? (() => undefined));
+            await uploadToSignedUrl(upload, token ?? undefined, new Blob([blob], { type: contentType }), onProgress ?? (() => undefined));
             return 'uploaded';
           } catch (error) {
             // An earlier attempt's bytes arrived (its answer did not): the signed URL is spent on them.

@@ -6,7 +6,7 @@ import { CheckboxField } from '../../../components/ui/checkbox-field';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { TextField } from '../../../components/ui/text-field';
 import { useValidatedSubmit } from '../../../lib/use-validated-submit';
-import { checkboxField, numberField } from '../../../lib/validation';
+import { checkboxField, numberField } from '../../../lib/form-values';
 import { useUpdateOrganization } from '../api/update-organization';
 
 interface OrganizationSettingsFormProps {

@@ -8,7 +8,7 @@ import { SelectField } from '../../../components/ui/select-field';
 import { TextField } from '../../../components/ui/text-field';
 import { useIdempotencyKey } from '../../../lib/idempotency-key';
 import { useValidatedSubmit } from '../../../lib/use-validated-submit';
-import { numberField } from '../../../lib/validation';
+import { numberField } from '../../../lib/form-values';
 import { useCreateSite } from '../api/create-site';
 import { useUpdateSite } from '../api/update-site';
 import { useCurrentPosition } from '../hooks/use-current-position';

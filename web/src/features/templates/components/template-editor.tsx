@@ -10,7 +10,7 @@ import { FormAlert } from '../../../components/ui/form-alert';
 import { TextAreaField } from '../../../components/ui/textarea-field';
 import { TextField } from '../../../components/ui/text-field';
 import { describeError } from '../../../lib/errors';
-import { validateForm } from '../../../lib/validation';
+import { validateForm } from '../../../lib/form-values';
 import { templateQueryOptions } from '../api/get-template';
 import { usePublishTemplate } from '../api/publish-template';
 import { useUpdateTemplate } from '../api/update-template';

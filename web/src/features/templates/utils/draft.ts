@@ -6,7 +6,7 @@ import {
   type TemplateDefinition,
   type TemplateItem,
 } from '@schemas/templates';
-import { numberField } from '../../../lib/validation';
+import { numberField } from '../../../lib/form-values';
 
 /** One answer option as the editor holds it: `id` keeps its row (and focus) while its text is renamed. */
 export interface DraftOption {
