@@ -87,7 +87,6 @@ export function useOrgLiveUpdates(membership: Membership | undefined, userId: st
 
   useEffect(() => {
     if (!orgId || !userId) return;
-    const openedAt = Date.now();
 
     function leave(notice: string) {
       navigate('/orgs', { replace: true, state: { notice } satisfies OrgsRouteState });
@@ -116,8 +115,10 @@ export function useOrgLiveUpdates(membership: Membership | undefined, userId: st
         for (const queryKey of keysChangedBy(change, userId)) void queryClient.invalidateQueries({ queryKey });
       },
       onJoined(resumed) {
-        // After a lost connection anything may have changed; on the first join, what was cached before it.
-        const changedSince = resumed ? undefined : (query: { state: { dataUpdatedAt: number } }) => query.state.dataUpdatedAt < openedAt;
+        // After a lost connection anything may have changed; on the first join, what was read before
+        // it (supabase-js, and so the join, comes a moment after the first screen's data: lib/auth.ts).
+        const joinedAt = Date.now();
+        const changedSince = resumed ? undefined : (query: { state: { dataUpdatedAt: number } }) => query.state.dataUpdatedAt < joinedAt;
         for (const queryKey of organizationQueryKeys(orgId)) void queryClient.invalidateQueries({ queryKey, predicate: changedSince });
         if (resumed) void queryClient.invalidateQueries({ queryKey: meQueryOptions().queryKey });
         else void queryClient.refetchQueries({ queryKey: meQueryOptions().queryKey, type: 'active', stale: true });

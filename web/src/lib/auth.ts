@@ -67,25 +67,31 @@ whenSupabaseLoads((supabase) => {
 });
 
 /**
- * Loads supabase-js (token refresh, realtime, auth calls) once the first screen has its data: when no
- * query is fetching after the page has loaded, or after a few seconds at the latest.
+ * Loads supabase-js (token refresh, realtime) for a signed-in user once the first screen has its
+ * data and has settled: a second after no query is fetching, in an idle moment, or after 8 s at the
+ * latest. Signed out, it loads when an auth form is used (sign-in prefetches it on focus).
  */
 export function loadAuthWhenIdle(queryClient: QueryClient): void {
-  if (loadedSupabase()) return;
+  if (loadedSupabase() || !state.session) return;
   let started = false;
+  let settle: ReturnType<typeof setTimeout> | undefined;
+  let unsubscribe: (() => void) | undefined;
   const start = () => {
     if (started) return;
     started = true;
     unsubscribe?.();
     clearTimeout(latest);
+    clearTimeout(settle);
     void getSupabase();
   };
-  const latest = setTimeout(start, 5000);
-  let unsubscribe: (() => void) | undefined;
+  const latest = setTimeout(start, 8000);
   const startWhenQuiet = () => {
+    clearTimeout(settle);
     if (queryClient.isFetching() > 0) return;
-    if ('requestIdleCallback' in window) window.requestIdleCallback(start, { timeout: 1000 });
-    else setTimeout(start, 200);
+    settle = setTimeout(() => {
+      if ('requestIdleCallback' in window) window.requestIdleCallback(start, { timeout: 1000 });
+      else start();
+    }, 1000);
   };
   const watch = () => {
     unsubscribe = queryClient.getQueryCache().subscribe(startWhenQuiet);

@@ -1,6 +1,6 @@
 import type { RealtimeChannel } from '@supabase/supabase-js';
 import { newIdempotencyKey } from './idempotency-key';
-import { getSupabase, loadedSupabase } from './supabase';
+import { loadedSupabase, supabaseLoaded } from './supabase';
 
 export interface PrivateChannelListener<Event, Presence> {
   onEvent?: (event: Event) => void;
@@ -111,7 +111,9 @@ class PrivateChannel<Event, Presence> {
     await (leavingByTopic.get(this.topic.name) ?? Promise.resolve());
     let supabase;
     try {
-      supabase = await getSupabase();
+      // Live updates join once supabase-js has loaded after the first screen (lib/auth.ts): the
+      // page reads its data first, and a join refetches what changed before it (docs/realtime.md).
+      supabase = await supabaseLoaded();
       // The join carries the token realtime holds: make it the current session's (it lags after an MFA step-up).
       const { data } = await supabase.auth.getSession();
       if (this.closed || !data.session) return;

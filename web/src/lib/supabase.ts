@@ -33,6 +33,11 @@ export function loadedSupabase(): SupabaseClient | null {
   return loaded;
 }
 
+/** Resolves with the client once something else has loaded it (lib/auth.ts loadAuthWhenIdle); loads nothing itself. */
+export function supabaseLoaded(): Promise<SupabaseClient> {
+  return loaded ? Promise.resolve(loaded) : new Promise((resolve) => loadListeners.push(resolve));
+}
+
 /** Calls `listener` with the client once it has loaded (at once if it has). */
 export function whenSupabaseLoads(listener: (client: SupabaseClient) => void): void {
   if (loaded) listener(loaded);

@@ -57,9 +57,10 @@ export function useInspectionLive({ orgId, inspectionId, userId, displayName, fo
         if (message.event === 'answer_saved') onAnswerSaved(message.answer);
         else refetch();
       },
-      onJoined(resumed) {
-        // Events sent while away are not replayed.
-        if (resumed) refetch();
+      onJoined() {
+        // Events sent before the join are not replayed: after a lost connection, and on the first
+        // join too, which comes a moment after the page read the inspection (lib/auth.ts).
+        refetch();
       },
       // Refused: the inspection is gone or no longer ours; reading it again says so, and the page then leaves the channel.
       onRefused: refetch,
