@@ -1,4 +1,4 @@
-import { canOpenActions } from '@schemas/actions';
+import { canOpenActions } from '@schemas/action-states';
 import type { Member } from '@schemas/members';
 import { useMemo } from 'react';
 import { useMembers } from '../features/members/api/get-members';

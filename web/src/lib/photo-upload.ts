@@ -1,4 +1,4 @@
-import { MAX_PHOTO_BYTES, photoTypeOf, type PhotoType } from '@schemas/attachments';
+import { MAX_PHOTO_BYTES, photoTypeOf, type PhotoType } from '@schemas/photos';
 import { errorCatalogue, formatWording } from '@schemas/errors';
 import { useState } from 'react';
 import { describeErrorSentence } from './errors';

@@ -3,44 +3,23 @@
 // and repeats every rule (public.action_transitions, docs/actions.md); these schemas give callers
 // field errors, and the web validates its forms with the same code.
 import { z } from 'zod';
-import { idSchema, optionalTextSchema, pageQuerySchema, type Role } from './common.ts';
+import { idSchema, optionalTextSchema, pageQuerySchema } from './common.ts';
 import type { PhotoType } from './attachments.ts';
 import { dateTimeSchema } from './inspections.ts';
 import { KEY_PATTERN } from './templates.ts';
+import {
+  ACTION_DESCRIPTION_MAX_LENGTH,
+  ACTION_NOTE_MAX_LENGTH,
+  ACTION_PRIORITIES,
+  ACTION_STATUSES,
+  ACTION_TITLE_MAX_LENGTH,
+  type ActionPriority,
+  type ActionStatus,
+} from './action-states.ts';
 
-export const ACTION_STATUSES = ['open', 'in_progress', 'resolved', 'verified', 'canceled'] as const;
-export type ActionStatus = (typeof ACTION_STATUSES)[number];
-
-export const ACTION_PRIORITIES = ['low', 'medium', 'high', 'critical'] as const;
-export type ActionPriority = (typeof ACTION_PRIORITIES)[number];
-
-export const ACTION_TITLE_MAX_LENGTH = 200;
-export const ACTION_DESCRIPTION_MAX_LENGTH = 4000;
-export const ACTION_NOTE_MAX_LENGTH = 2000;
-/** Photos per action (as per inspection item, PRODUCT.md §9). */
-export const MAX_ACTION_PHOTOS = 10;
-
-/** How a status reads in the interface. */
-export const ACTION_STATUS_LABELS: Record<ActionStatus, string> = {
-  open: 'Open',
-  in_progress: 'In progress',
-  resolved: 'Resolved',
-  verified: 'Verified',
-  canceled: 'Canceled',
-};
-
-export const ACTION_PRIORITY_LABELS: Record<ActionPriority, string> = {
-  low: 'Low',
-  medium: 'Medium',
-  high: 'High',
-  critical: 'Critical',
-};
-
-/** Days a new action has when no due date is given; the database applies the same table. */
-export const DEFAULT_DUE_DAYS: Record<ActionPriority, number> = { critical: 1, high: 3, medium: 7, low: 30 };
-
-/** Statuses in which an action still needs work (open, in progress) — "open actions" on the dashboard. */
-export const OPEN_ACTION_STATUSES = ['open', 'in_progress'] as const satisfies readonly ActionStatus[];
+// Statuses, priorities, labels and who may do what have no zod: the run page and the dashboard
+// read them on first load.
+export * from './action-states.ts';
 
 const titleSchema = z
   .string({ error: 'Enter a title.' })
@@ -202,27 +181,4 @@ export interface ActionDetail extends Action {
   attachments: ActionAttachment[];
   /** The moves this caller may make from the current status (no others are shown). */
   moves: ActionMove[];
-}
-
-/** Owners, admins and managers edit, reassign, verify, reopen and cancel (PRODUCT.md §6). */
-export const ACTION_MANAGERS = ['owner', 'admin', 'manager'] as const satisfies readonly Role[];
-/** Who may open and work actions: managers on every action, inspectors on those assigned to them. */
-export const ACTION_WORKERS = ['owner', 'admin', 'manager', 'inspector'] as const satisfies readonly Role[];
-
-export function canManageActions(role: Role): boolean {
-  return (ACTION_MANAGERS as readonly Role[]).includes(role);
-}
-
-export function canOpenActions(role: Role): boolean {
-  return (ACTION_WORKERS as readonly Role[]).includes(role);
-}
-
-/** Start, resolve and add photos: managers on any action, inspectors on those assigned to them. */
-export function canWorkAction(role: Role, userId: string, action: Pick<Action, 'assignee_id'>): boolean {
-  return canManageActions(role) || (role === 'inspector' && action.assignee_id === userId);
-}
-
-/** Photos change while an action is open or in progress (once resolved, they are what the verifier judges). */
-export function actionPhotosEditable(status: ActionStatus): boolean {
-  return status === 'open' || status === 'in_progress';
 }

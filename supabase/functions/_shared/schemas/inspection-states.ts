@@ -1,4 +1,7 @@
-// An inspection's statuses and how they read, without zod (see inspections.ts for the schemas).
+// An inspection's statuses, how they read and who may move them, without zod (inspections.ts has
+// the schemas and re-exports these).
+import type { Inspection } from './inspections.ts';
+import type { Role } from './roles.ts';
 
 export const INSPECTION_STATUSES = ['scheduled', 'in_progress', 'submitted', 'changes_requested', 'approved', 'canceled'] as const;
 export type InspectionStatus = (typeof INSPECTION_STATUSES)[number];
@@ -12,3 +15,23 @@ export const STATUS_LABELS: Record<InspectionStatus, string> = {
   approved: 'Approved',
   canceled: 'Canceled',
 };
+
+/** Owners, admins and managers schedule, edit, review and cancel inspections (PRODUCT.md §6). */
+export const INSPECTION_MANAGERS = ['owner', 'admin', 'manager'] as const satisfies readonly Role[];
+/** Owners, admins, managers and inspectors start, answer and submit (PRODUCT.md §6). */
+export const INSPECTION_FILLERS = ['owner', 'admin', 'manager', 'inspector'] as const satisfies readonly Role[];
+
+/** Who may do what with inspections (PRODUCT.md §6); the web shows only the buttons a role allows. */
+export function canScheduleInspections(role: Role): boolean {
+  return (INSPECTION_MANAGERS as readonly Role[]).includes(role);
+}
+
+export function canReviewInspections(role: Role): boolean {
+  return canScheduleInspections(role);
+}
+
+/** Start, answer and submit: managers on any inspection, inspectors on theirs or unassigned ones. */
+export function canFillInspection(role: Role, userId: string, inspection: Pick<Inspection, 'assignee_id'>): boolean {
+  if (canScheduleInspections(role)) return true;
+  return role === 'inspector' && (inspection.assignee_id === null || inspection.assignee_id === userId);
+}

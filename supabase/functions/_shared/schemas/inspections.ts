@@ -2,7 +2,7 @@
 // scheduled to approved (PRODUCT.md §4). The database enforces every move and repeats every rule
 // (public.inspection_transitions, docs/inspections.md); these schemas give callers field errors.
 import { z } from 'zod';
-import { idSchema, nameSchema, optionalTextSchema, pageQuerySchema, type Role, searchQuerySchema } from './common.ts';
+import { idSchema, nameSchema, optionalTextSchema, pageQuerySchema, searchQuerySchema } from './common.ts';
 import { latitudeSchema, longitudeSchema } from './sites.ts';
 import type { Answer } from './answers.ts';
 import type { Attachment } from './attachments.ts';
@@ -161,24 +161,4 @@ export interface InspectionDetail extends Inspection {
   template: TemplateVersion;
   answers: InspectionAnswer[];
   attachments: InspectionAttachment[];
-}
-
-/** Owners, admins and managers schedule, edit, review and cancel inspections (PRODUCT.md §6). */
-export const INSPECTION_MANAGERS = ['owner', 'admin', 'manager'] as const satisfies readonly Role[];
-/** Owners, admins, managers and inspectors start, answer and submit (PRODUCT.md §6). */
-export const INSPECTION_FILLERS = ['owner', 'admin', 'manager', 'inspector'] as const satisfies readonly Role[];
-
-/** Who may do what with inspections (PRODUCT.md §6); the web shows only the buttons a role allows. */
-export function canScheduleInspections(role: Role): boolean {
-  return (INSPECTION_MANAGERS as readonly Role[]).includes(role);
-}
-
-export function canReviewInspections(role: Role): boolean {
-  return canScheduleInspections(role);
-}
-
-/** Start, answer and submit: managers on any inspection, inspectors on theirs or unassigned ones. */
-export function canFillInspection(role: Role, userId: string, inspection: Pick<Inspection, 'assignee_id'>): boolean {
-  if (canScheduleInspections(role)) return true;
-  return role === 'inspector' && (inspection.assignee_id === null || inspection.assignee_id === userId);
 }

@@ -1,4 +1,4 @@
-import { idSchema } from '@schemas/common';
+import { isId } from '@schemas/ids';
 import { errorCatalogue, formatWording } from '@schemas/errors';
 import { Link, useParams } from 'react-router-dom';
 import { ContentLayout } from '../../components/layouts/content-layout';
@@ -16,7 +16,7 @@ const actionNotFound = formatWording(errorCatalogue.not_found.title, { thing: 'a
 /** `/o/:org/actions/:actionId`: one corrective action. */
 export function ActionDetailRoute() {
   const { actionId = '' } = useParams();
-  return idSchema.safeParse(actionId).success ? <ActionDetail actionId={actionId} /> : <ActionNotFound />;
+  return isId(actionId) ? <ActionDetail actionId={actionId} /> : <ActionNotFound />;
 }
 
 function BackToActions() {

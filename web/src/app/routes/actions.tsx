@@ -1,4 +1,4 @@
-import { canOpenActions } from '@schemas/actions';
+import { canOpenActions } from '@schemas/action-states';
 import { ContentLayout } from '../../components/layouts/content-layout';
 import { ActionList, MyActions } from '../../features/actions/components/action-list';
 import { useMemberChoices, worksActions } from '../use-member-choices';

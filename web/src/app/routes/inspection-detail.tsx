@@ -1,9 +1,10 @@
-import { idSchema } from '@schemas/common';
+import { isId } from '@schemas/ids';
 import { errorCatalogue, formatWording } from '@schemas/errors';
 import { Link, useParams } from 'react-router-dom';
 import { ContentLayout } from '../../components/layouts/content-layout';
 import { LoadingScreen } from '../../components/ui/loading-screen';
-import { canManageActions, canOpenActions, type Action } from '@schemas/actions';
+import type { Action } from '@schemas/actions';
+import { canManageActions, canOpenActions } from '@schemas/action-states';
 import { useMemo } from 'react';
 import { useActions } from '../../features/actions/api/get-actions';
 import { ItemActions } from '../../features/actions/components/item-actions';
@@ -21,7 +22,7 @@ const inspectionNotFound = formatWording(errorCatalogue.not_found.title, { thing
 /** `/o/:org/inspections/:inspectionId`: the run page (answer, submit) and the review page. */
 export function InspectionDetailRoute() {
   const { inspectionId = '' } = useParams();
-  const validId = idSchema.safeParse(inspectionId).success;
+  const validId = isId(inspectionId);
   return validId ? <InspectionDetail inspectionId={inspectionId} /> : <InspectionNotFound />;
 }
 

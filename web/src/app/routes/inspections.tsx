@@ -1,4 +1,4 @@
-import { canFillInspection, canScheduleInspections } from '@schemas/inspections';
+import { canFillInspection, canScheduleInspections } from '@schemas/inspection-states';
 import { CalendarPlus } from 'lucide-react';
 import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';

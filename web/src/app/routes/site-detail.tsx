@@ -1,10 +1,11 @@
-import { can, idSchema } from '@schemas/common';
+import { can } from '@schemas/common';
+import { isId } from '@schemas/ids';
 import { errorCatalogue, formatWording } from '@schemas/errors';
 import { Link, useLocation, useParams } from 'react-router-dom';
 import { ContentLayout } from '../../components/layouts/content-layout';
 import { FormAlert } from '../../components/ui/form-alert';
 import { LoadingScreen } from '../../components/ui/loading-screen';
-import { canManageActions, canOpenActions } from '@schemas/actions';
+import { canManageActions, canOpenActions } from '@schemas/action-states';
 import { NewActionPanel } from '../../features/actions/components/new-action-panel';
 import { SiteActions } from '../../features/actions/components/site-actions';
 import { SiteInspectionHistory } from '../../features/inspections/components/site-inspection-history';
@@ -27,7 +28,7 @@ const siteNotFound = formatWording(errorCatalogue.not_found.title, { thing: 'sit
 
 export function SiteDetailRoute() {
   const { siteId = '' } = useParams();
-  const validId = idSchema.safeParse(siteId).success;
+  const validId = isId(siteId);
   return validId ? <SiteDetail siteId={siteId} /> : <SiteNotFound />;
 }
 

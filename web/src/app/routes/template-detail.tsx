@@ -1,4 +1,4 @@
-import { idSchema } from '@schemas/common';
+import { isId } from '@schemas/ids';
 import { errorCatalogue, formatWording } from '@schemas/errors';
 import { canManageTemplates, type Template } from '@schemas/templates';
 import { Link, useLocation, useParams } from 'react-router-dom';
@@ -24,7 +24,7 @@ const templateNotFound = formatWording(errorCatalogue.not_found.title, { thing: 
 
 export function TemplateDetailRoute() {
   const { templateId = '' } = useParams();
-  const validId = idSchema.safeParse(templateId).success;
+  const validId = isId(templateId);
   return validId ? <TemplateDetail templateId={templateId} /> : <TemplateNotFound />;
 }
 

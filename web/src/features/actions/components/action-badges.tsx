@@ -1,4 +1,4 @@
-import { ACTION_PRIORITY_LABELS, ACTION_STATUS_LABELS, type ActionPriority, type ActionStatus } from '@schemas/actions';
+import { ACTION_PRIORITY_LABELS, ACTION_STATUS_LABELS, type ActionPriority, type ActionStatus } from '@schemas/action-states';
 import './actions.css';
 
 export function ActionStatusBadge({ status }: { status: ActionStatus }) {

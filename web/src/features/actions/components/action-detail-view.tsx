@@ -1,4 +1,5 @@
-import { actionPhotosEditable, canManageActions, canWorkAction, type ActionDetail } from '@schemas/actions';
+import type { ActionDetail } from '@schemas/actions';
+import { actionPhotosEditable, canManageActions, canWorkAction } from '@schemas/action-states';
 import type { Role } from '@schemas/common';
 import { ClipboardCheck, MapPin } from 'lucide-react';
 import { useState } from 'react';

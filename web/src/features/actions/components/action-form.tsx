@@ -1,12 +1,5 @@
-import {
-  ACTION_DESCRIPTION_MAX_LENGTH,
-  ACTION_PRIORITIES,
-  ACTION_PRIORITY_LABELS,
-  ACTION_TITLE_MAX_LENGTH,
-  DEFAULT_DUE_DAYS,
-  type Action,
-  type ActionPriority,
-} from '@schemas/actions';
+import type { Action } from '@schemas/actions';
+import { ACTION_DESCRIPTION_MAX_LENGTH, ACTION_PRIORITIES, ACTION_PRIORITY_LABELS, ACTION_TITLE_MAX_LENGTH, DEFAULT_DUE_DAYS, type ActionPriority } from '@schemas/action-states';
 import { z } from 'zod';
 import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';

@@ -1,4 +1,5 @@
-import { ACTION_NOTE_MAX_LENGTH, type ActionMove, type ActionStatus } from '@schemas/actions';
+import type { ActionMove } from '@schemas/actions';
+import { ACTION_NOTE_MAX_LENGTH, type ActionStatus } from '@schemas/action-states';
 import { useRef, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';

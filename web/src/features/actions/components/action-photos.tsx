@@ -1,4 +1,5 @@
-import { MAX_ACTION_PHOTOS, type ActionAttachment } from '@schemas/actions';
+import type { ActionAttachment } from '@schemas/actions';
+import { MAX_ACTION_PHOTOS } from '@schemas/action-states';
 import { useQueryClient } from '@tanstack/react-query';
 import { Camera } from 'lucide-react';
 import { useState } from 'react';

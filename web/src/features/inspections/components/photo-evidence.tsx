@@ -1,4 +1,4 @@
-import { MAX_PHOTO_BYTES, photoTypeOf } from '@schemas/attachments';
+import { MAX_PHOTO_BYTES, photoTypeOf } from '@schemas/photos';
 import { errorCatalogue, formatWording } from '@schemas/errors';
 import type { ItemOfKind } from '@schemas/templates';
 import { useQueryClient } from '@tanstack/react-query';

@@ -1,4 +1,5 @@
-import { isScored, type TemplateDefinition, type TemplateItem } from '@schemas/templates';
+import type { TemplateDefinition, TemplateItem } from '@schemas/templates';
+import { isScored } from '@schemas/template-items';
 import { Accordion, AccordionSection } from '../../../components/ui/accordion';
 import { itemCountText, itemKindLabels, itemSettingsText } from '../utils/template-format';
 import '../templates.css';
