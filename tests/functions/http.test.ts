@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { z } from 'zod';
 import { ApiError } from '../../supabase/functions/_shared/errors.ts';
 import type { Authenticator, Principal } from '../../supabase/functions/_shared/auth.ts';
-import { createHandler, MAX_JSON_BODY_BYTES, route } from '../../supabase/functions/_shared/http.ts';
+import { acceptsGzip, createHandler, MAX_JSON_BODY_BYTES, route } from '../../supabase/functions/_shared/http.ts';
 import { profileUpdateSchema } from '../../supabase/functions/_shared/schemas/profile.ts';
 import type { Problem } from '../../supabase/functions/_shared/schemas/errors.ts';
 
@@ -42,6 +42,7 @@ const handler = createHandler({
       query: z.strictObject({ limit: z.coerce.number().int().min(1).max(200).default(50) }),
       handler: ({ params, query }) => Promise.resolve({ id: params.id, limit: query.limit }),
     }),
+    route({ method: 'GET', path: '/big', handler: () => Promise.resolve({ items: Array.from({ length: 200 }, (_, i) => ({ key: `item-${i}`, label: 'Fridge temperature' })) }) }),
     route({ method: 'GET', path: '/boom', handler: () => Promise.reject(new Error('secret internals')) }),
     route({ method: 'DELETE', path: '/things/:id', handler: () => Promise.resolve(undefined) }),
   ],
@@ -234,4 +235,44 @@ Deno.test('a crashing handler is a 500 problem without its message', async () =>
   const text = await response.text();
   assert.ok(!text.includes('secret internals'));
   assert.equal(JSON.parse(text).code, 'internal_error');
+});
+
+Deno.test('a large JSON answer goes gzipped to a caller that takes gzip, and reads back the same', async () => {
+  const plain = await request('/big', { headers: { ...good, 'accept-encoding': 'identity' } });
+  assert.equal(plain.headers.get('content-encoding'), null);
+  const plainBytes = new Uint8Array(await plain.arrayBuffer());
+  assert.ok(plainBytes.byteLength > 1024);
+
+  const gzipped = await request('/big', { headers: { ...good, 'accept-encoding': 'gzip, deflate, br' } });
+  assert.equal(gzipped.status, 200);
+  assert.equal(gzipped.headers.get('content-encoding'), 'gzip');
+  assert.match(gzipped.headers.get('vary') ?? '', /accept-encoding/i);
+  assert.equal(gzipped.headers.get('x-request-id')?.length, 36);
+  const zipped = new Uint8Array(await gzipped.arrayBuffer());
+  assert.ok(zipped.byteLength < plainBytes.byteLength / 4, `${zipped.byteLength} bytes gzipped of ${plainBytes.byteLength}`);
+  const unzipped = new Uint8Array(await new Response(new Blob([zipped]).stream().pipeThrough(new DecompressionStream('gzip'))).arrayBuffer());
+  assert.deepEqual(unzipped, plainBytes);
+});
+
+Deno.test('a small answer, a problem and a 204 are sent as they are', async () => {
+  const small = await patch(JSON.stringify({ display_name: 'Ada' }), { 'content-type': 'application/json', 'accept-encoding': 'gzip' });
+  assert.equal(small.headers.get('content-encoding'), null);
+  assert.deepEqual(await small.json(), { name: 'Ada', kind: 'user' });
+  const refused = await request('/big', { headers: { 'accept-encoding': 'gzip' } });
+  assert.equal(refused.status, 401);
+  assert.equal(refused.headers.get('content-encoding'), null);
+  await refused.body?.cancel();
+  const empty = await request('/things/6f1c3c1e-7a55-4a4f-9a51-2f7f3d1e0c11', { method: 'DELETE', headers: { ...good, 'accept-encoding': 'gzip' } });
+  assert.equal(empty.status, 204);
+  assert.equal(empty.headers.get('content-encoding'), null);
+});
+
+Deno.test('gzip is taken as Accept-Encoding says, q=0 refusing it', () => {
+  const accepts = (value: string) => acceptsGzip(new Request('http://127.0.0.1/', { headers: { 'accept-encoding': value } }));
+  assert.equal(accepts('gzip'), true);
+  assert.equal(accepts('br, GZIP;q=0.5'), true);
+  assert.equal(accepts('*'), true);
+  assert.equal(accepts('gzip;q=0'), false);
+  assert.equal(accepts('br, deflate'), false);
+  assert.equal(accepts(''), false);
 });
