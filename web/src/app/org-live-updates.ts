@@ -1,5 +1,5 @@
 import type { Membership } from '@schemas/profile';
-import { useQueryClient, type QueryKey } from '@tanstack/react-query';
+import { useQueryClient, type Query, type QueryKey } from '@tanstack/react-query';
 import { useEffect, useRef } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { actionKeys } from '../features/actions/api/get-actions';
@@ -16,7 +16,8 @@ import { siteQueryOptions } from '../features/sites/api/get-site';
 import { siteKeys } from '../features/sites/api/get-sites';
 import { templateQueryOptions } from '../features/templates/api/get-template';
 import { templateKeys } from '../features/templates/api/get-templates';
-import { watchOrgChannel, type OrgChange } from '../lib/org-channel';
+import type { OrgChange, OrgChannelListener } from '../lib/org-channel';
+import { lazyWatch } from '../lib/lazy-watch';
 import { refreshOrganizations } from './refresh-memberships';
 import type { OrgsRouteState } from './routes/orgs';
 
@@ -95,7 +96,7 @@ export function useOrgLiveUpdates(membership: Membership | undefined, userId: st
     }
 
     let removal: ReturnType<typeof setTimeout> | undefined;
-    const watch = watchOrgChannel(orgId, userId, {
+    const listener: OrgChannelListener = {
       onEvent(change) {
         const name = orgName.current ?? 'The organization';
         if (change.event === 'organization_deleted') {
@@ -117,8 +118,12 @@ export function useOrgLiveUpdates(membership: Membership | undefined, userId: st
       onJoined(resumed) {
         // After a lost connection anything may have changed; on the first join, what was read before
         // it (supabase-js, and so the join, comes a moment after the first screen's data: lib/auth.ts).
+        // An inspection open on screen is read again by its own topic's first join
+        // (use-inspection-live.ts): reading it twice would parse a large inspection twice.
         const joinedAt = Date.now();
-        const changedSince = resumed ? undefined : (query: { state: { dataUpdatedAt: number } }) => query.state.dataUpdatedAt < joinedAt;
+        const changedSince = resumed
+          ? undefined
+          : (query: Query) => query.state.dataUpdatedAt < joinedAt && !(query.queryKey[2] === 'detail' && query.queryKey[0] === 'inspections' && query.getObserversCount() > 0);
         for (const queryKey of organizationQueryKeys(orgId)) void queryClient.invalidateQueries({ queryKey, predicate: changedSince });
         if (resumed) void queryClient.invalidateQueries({ queryKey: meQueryOptions().queryKey });
         else void queryClient.refetchQueries({ queryKey: meQueryOptions().queryKey, type: 'active', stale: true });
@@ -127,7 +132,8 @@ export function useOrgLiveUpdates(membership: Membership | undefined, userId: st
         // Refused: the memberships tell whether the organization is still ours.
         void queryClient.invalidateQueries({ queryKey: meQueryOptions().queryKey });
       },
-    });
+    };
+    const watch = lazyWatch(() => import('../lib/org-channel').then(({ watchOrgChannel }) => watchOrgChannel(orgId, userId, listener)));
     return () => {
       clearTimeout(removal);
       watch.stop();

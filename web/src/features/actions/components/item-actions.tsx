@@ -1,8 +1,14 @@
 import type { Action } from '@schemas/actions';
+import { Plus } from 'lucide-react';
+import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router-dom';
+import { Button } from '../../../components/ui/button';
 import { ActionStatusBadge, ItemPassesBadge } from './action-badges';
 import type { Choice } from './action-form';
-import { NewActionPanel } from './new-action-panel';
+
+// The run and review pages show "Add action" under every item; the panel behind it (its form,
+// zod, the create call) loads when one is pressed, not with the page (docs/offline.md, "Weight").
+const NewActionPanel = lazy(() => import('./new-action-panel').then((module) => ({ default: module.NewActionPanel })));
 import './actions.css';
 
 interface ItemActionsProps {
@@ -24,6 +30,7 @@ interface ItemActionsProps {
 
 /** An item's corrective actions as links with their status, and "Add action" on the item itself. */
 export function ItemActions({ orgId, orgSlug, inspectionId, itemKey, itemLabel, actions, suggestedTitle, canOpen, assignees, compact = false }: ItemActionsProps) {
+  const [adding, setAdding] = useState(false);
   const links =
     actions.length > 0 ? (
       <ul className="item-actions-list" aria-label={`Actions for ${itemLabel}`}>
@@ -42,15 +49,25 @@ export function ItemActions({ orgId, orgSlug, inspectionId, itemKey, itemLabel, 
   return (
     <div className="item-actions">
       {links}
-      {canOpen ? (
-        <NewActionPanel
-          orgId={orgId}
-          orgSlug={orgSlug}
-          context={{ inspection_id: inspectionId, item_key: itemKey }}
-          title={suggestedTitle}
-          assignees={assignees}
-          buttonLabel={`Add action for ${itemLabel}`}
-        />
+      {canOpen && adding ? (
+        <Suspense fallback={<p className="muted">Opening the form…</p>}>
+          <NewActionPanel
+            orgId={orgId}
+            orgSlug={orgSlug}
+            context={{ inspection_id: inspectionId, item_key: itemKey }}
+            title={suggestedTitle}
+            assignees={assignees}
+            buttonLabel={`Add action for ${itemLabel}`}
+            initiallyOpen
+          />
+        </Suspense>
+      ) : canOpen ? (
+        <div>
+          <Button variant="link" onClick={() => setAdding(true)} aria-label={`Add action for ${itemLabel}`}>
+            <Plus aria-hidden="true" size={18} />
+            Add action
+          </Button>
+        </div>
       ) : null}
     </div>
   );

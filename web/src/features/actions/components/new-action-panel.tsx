@@ -1,12 +1,16 @@
 import type { Action, ActionCreate } from '@schemas/actions';
 import { Plus } from 'lucide-react';
-import { useRef, useState } from 'react';
+import { lazy, Suspense, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { useIdempotencyKey } from '../../../lib/idempotency-key';
 import { useCreateAction } from '../api/create-action';
-import { ActionForm, type Choice } from './action-form';
+import type { Choice } from './action-form';
+
+// The form (and zod, which checks it) loads when "Add action" is pressed: the run page shows this
+// button under every item and should not carry the form's weight on first load (docs/offline.md).
+const ActionForm = lazy(() => import('./action-form').then((module) => ({ default: module.ActionForm })));
 
 interface NewActionPanelProps {
   orgId: string;
@@ -20,11 +24,13 @@ interface NewActionPanelProps {
   assignees?: Choice[];
   /** What the button says, e.g. "Add action for Floor is clean". */
   buttonLabel: string;
+  /** Open with the form showing (the button that asked for it was the page's own: AddActionButton). */
+  initiallyOpen?: boolean;
 }
 
 /** "Add action": opens a small form in place; on success says so with a link to the new action. */
-export function NewActionPanel({ orgId, orgSlug, context, title, description, assignees, buttonLabel }: NewActionPanelProps) {
-  const [open, setOpen] = useState(false);
+export function NewActionPanel({ orgId, orgSlug, context, title, description, assignees, buttonLabel, initiallyOpen = false }: NewActionPanelProps) {
+  const [open, setOpen] = useState(initiallyOpen);
   const [created, setCreated] = useState<Action | null>(null);
   const createAction = useCreateAction();
   const idempotency = useIdempotencyKey();
@@ -61,28 +67,30 @@ export function NewActionPanel({ orgId, orgSlug, context, title, description, as
 
   return (
     <div className="new-action">
-      <ActionForm
-        label={buttonLabel}
-        initial={{ title, description }}
-        assignees={assignees}
-        submitLabel="Open action"
-        pending={createAction.isPending}
-        onCancel={close}
-        onSubmit={(values, { fail }) => {
-          const body: ActionCreate = { ...context, ...values };
-          createAction.mutate(
-            { orgId, body, idempotencyKey: idempotency.keyFor(body) },
-            {
-              onSuccess: (action) => {
-                idempotency.reset();
-                setCreated(action);
-                close();
+      <Suspense fallback={<p className="muted">Opening the form…</p>}>
+        <ActionForm
+          label={buttonLabel}
+          initial={{ title, description }}
+          assignees={assignees}
+          submitLabel="Open action"
+          pending={createAction.isPending}
+          onCancel={close}
+          onSubmit={(values, { fail }) => {
+            const body: ActionCreate = { ...context, ...values };
+            createAction.mutate(
+              { orgId, body, idempotencyKey: idempotency.keyFor(body) },
+              {
+                onSuccess: (action) => {
+                  idempotency.reset();
+                  setCreated(action);
+                  close();
+                },
+                onError: fail,
               },
-              onError: fail,
-            },
-          );
-        }}
-      />
+            );
+          }}
+        />
+      </Suspense>
     </div>
   );
 }

@@ -1,8 +1,11 @@
-import { itemFails, type TemplateItem } from '@schemas/templates';
-import { useEffect, useId, useState } from 'react';
+import type { TemplateItem } from '@schemas/templates';
+import { itemFails } from '@schemas/template-items';
+import { lazy, Suspense, useEffect, useId, useState } from 'react';
 import { numberField } from '../../../lib/form-values';
 import { passFailChoices, yesNoChoices, type AnswerChoice } from '../utils/answer-values';
-import { SignaturePad } from './signature-pad';
+
+// The signature pad loads when an item that needs it is shown (most sections have none).
+const SignaturePad = lazy(() => import('./signature-pad').then((module) => ({ default: module.SignaturePad })));
 
 export interface AnswerInputProps {
   item: TemplateItem;
@@ -144,7 +147,17 @@ export function AnswerInput(props: AnswerInputProps) {
         />
       );
     case 'signature':
-      return <SignaturePad {...props} />;
+      return (
+        <Suspense
+          fallback={
+            <div className="signature">
+              <div className="signature-canvas" aria-hidden="true" />
+            </div>
+          }
+        >
+          <SignaturePad {...props} />
+        </Suspense>
+      );
     case 'photo':
       return null;
   }

@@ -1,6 +1,7 @@
-import { itemFails, type TemplateItem } from '@schemas/templates';
+import type { TemplateItem } from '@schemas/templates';
+import { itemFails } from '@schemas/template-items';
 import { CircleCheck, CircleX } from 'lucide-react';
-import { useId, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useId, useState, type ReactNode } from 'react';
 import { Button } from '../../../components/ui/button';
 import type { ChangedElsewhere } from '../hooks/use-inspection-live';
 import type { ItemDraft } from '../hooks/use-answer-autosave';
@@ -8,7 +9,10 @@ import type { Answer, Attachment } from '../types';
 import { describeValue, isAnswered } from '../utils/answer-values';
 import type { InspectionPresence } from '../utils/inspection-channel';
 import { AnswerInput } from './answer-input';
-import { PhotoEvidence, type PhotoEvidenceProps } from './photo-evidence';
+import type { PhotoEvidenceProps } from './photo-evidence';
+
+// Photos (thumbnails, adding, the upload steps) load when a photo item is shown.
+const PhotoEvidence = lazy(() => import('./photo-evidence').then((module) => ({ default: module.PhotoEvidence })));
 
 const noIds: ReadonlySet<string> = new Set();
 const noProgress: ReadonlyMap<string, { sent: number; total: number }> = new Map();
@@ -104,19 +108,21 @@ export function AnswerItem(props: AnswerItemProps) {
       ) : null}
 
       {item.kind === 'photo' ? (
-        <PhotoEvidence
-          orgId={orgId}
-          inspectionId={inspectionId}
-          item={item}
-          attachments={itemAttachments}
-          editable={editable}
-          online={props.online}
-          queued={props.photoQueue?.queued ?? []}
-          sending={props.photoQueue?.sending ?? noIds}
-          progress={props.photoQueue?.progress ?? noProgress}
-          onAdd={props.photoQueue?.onAdd ?? (async () => undefined)}
-          onDiscard={props.photoQueue?.onDiscard ?? (() => undefined)}
-        />
+        <Suspense fallback={<div className="photos photos-loading" aria-busy="true" />}>
+          <PhotoEvidence
+            orgId={orgId}
+            inspectionId={inspectionId}
+            item={item}
+            attachments={itemAttachments}
+            editable={editable}
+            online={props.online}
+            queued={props.photoQueue?.queued ?? []}
+            sending={props.photoQueue?.sending ?? noIds}
+            progress={props.photoQueue?.progress ?? noProgress}
+            onAdd={props.photoQueue?.onAdd ?? (async () => undefined)}
+            onDiscard={props.photoQueue?.onDiscard ?? (() => undefined)}
+          />
+        </Suspense>
       ) : (
         <AnswerInput
           item={item}

@@ -1,15 +1,16 @@
 import type { Role } from '@schemas/common';
-import { canFillInspection, canReviewInspections, canScheduleInspections } from '@schemas/inspections';
-import { itemsOf, type TemplateItem } from '@schemas/templates';
+import { canFillInspection, canReviewInspections, canScheduleInspections } from '@schemas/inspection-states';
+import type { TemplateItem } from '@schemas/templates';
+import { itemsOf } from '@schemas/template-items';
 import { CircleCheck, MapPin, Users } from 'lucide-react';
-import { useCallback, useMemo, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Accordion, AccordionSection } from '../../../components/ui/accordion';
 import { formatDateTime, formatDistance } from '../../../lib/format';
 import { useAnswerAutosave } from '../hooks/use-answer-autosave';
 import { useInspectionLive } from '../hooks/use-inspection-live';
 import type { InspectionDetail } from '../types';
-import { answersByKey, describeValue, isAnswered } from '../utils/answer-values';
+import { answersByKey, describeValue, isAnswered, loadAnswerChecks } from '../utils/answer-values';
 import { formatScore } from '../utils/inspection-format';
 import { AnswerItem, initials } from './answer-item';
 import { CancelInspectionControl } from './cancel-inspection-control';
@@ -51,6 +52,12 @@ export function InspectionRun({ orgId, orgSlug, userId, displayName, role, inspe
 
   const mayFill = canFillInspection(role, userId, inspection);
   const editable = mayFill && inspection.status === 'in_progress';
+  // The answer checks load once the page is shown (they are not part of its first load).
+  useEffect(() => {
+    if (!editable) return;
+    const timer = setTimeout(() => void loadAnswerChecks().catch(() => undefined), 1000);
+    return () => clearTimeout(timer);
+  }, [editable]);
   const autosave = useAnswerAutosave({ orgId, inspectionId: inspection.id, userId, items: itemsByKey, answers });
   const [focusedItemKey, setFocusedItemKey] = useState<string | null>(null);
   const isEditing = useCallback(

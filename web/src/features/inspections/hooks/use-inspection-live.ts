@@ -3,7 +3,8 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { inspectionQueryOptions, refetchInspection, storeAnswers } from '../api/get-inspection';
 import type { Answer } from '../types';
 import type { PrivateChannelWatch } from '../../../lib/private-channel';
-import { watchInspectionChannel, type AnswerSavedEvent, type InspectionPresence } from '../utils/inspection-channel';
+import { lazyWatch } from '../../../lib/lazy-watch';
+import type { AnswerSavedEvent, InspectionChannelListener, InspectionPresence } from '../utils/inspection-channel';
 
 export interface ChangedElsewhere {
   name: string;
@@ -51,7 +52,7 @@ export function useInspectionLive({ orgId, inspectionId, userId, displayName, fo
         setChangedElsewhere((current) => new Map(current).set(event.item_key, { name: name ?? 'Someone', at: Date.now() }));
       }
     }
-    watch.current = watchInspectionChannel(inspectionId, userId, {
+    const listener: InspectionChannelListener = {
       onEvent(message) {
         // Transitions and photos change more than the payload says: read the inspection again.
         if (message.event === 'answer_saved') onAnswerSaved(message.answer);
@@ -68,7 +69,10 @@ export function useInspectionLive({ orgId, inspectionId, userId, displayName, fo
         for (const presence of next) namesRef.current.set(presence.user_id, presence.display_name);
         setPresences(next);
       },
-    });
+    };
+    watch.current = lazyWatch(() =>
+      import('../utils/inspection-channel').then(({ watchInspectionChannel }) => watchInspectionChannel(inspectionId, userId, listener)),
+    );
     return () => {
       watch.current?.stop();
       watch.current = null;

@@ -1,10 +1,28 @@
-import { answerValueSchemaFor, type TemplateItem } from '@schemas/templates';
+import type { TemplateItem } from '@schemas/templates';
 import type { Answer, Attachment } from '../types';
 
-/** Why `value` can't be saved for `item` (the message the API would give), or null. */
+type AnswerCheck = (item: TemplateItem, value: unknown) => string | null;
+let loadedCheck: AnswerCheck | null = null;
+let loadingCheck: Promise<AnswerCheck> | null = null;
+
+/**
+ * Loads the answer checks (the api's own zod schemas, and zod): not part of the run page's first
+ * load (docs/offline.md, "Weight"); the page asks for them once it is shown or first touched.
+ */
+export function loadAnswerChecks(): Promise<AnswerCheck> {
+  loadingCheck ??= import('./answer-checks').then(({ answerValueProblem: check }) => (loadedCheck = check));
+  return loadingCheck;
+}
+
+/**
+ * Why `value` can't be saved for `item` (the message the API would give), or null. Before the
+ * checks have loaded (the first moments of a first visit), null: the api checks every answer
+ * too, and a refusal is shown on its item.
+ */
 export function answerValueProblem(item: TemplateItem, value: unknown): string | null {
-  const result = answerValueSchemaFor(item).safeParse(value);
-  return result.success ? null : (result.error.issues[0]?.message ?? 'Check this answer.');
+  if (loadedCheck) return loadedCheck(item, value);
+  void loadAnswerChecks().catch(() => undefined);
+  return null;
 }
 
 /** Required-item rule of submit: a value, or for a photo item at least one confirmed photo. */
