@@ -129,6 +129,15 @@ async function lighthouseOf(url: string, origin: string, localStorage: Array<{ n
     }
     const result = await lighthouse(url, { port: chrome.port, onlyCategories: ['performance'], disableStorageReset: localStorage !== null, logLevel: 'error' });
     const lhr = result!.lhr;
+    if (process.env.FIELDCHECK_BENCH_TRACE) {
+      const metric = (id: string) => `${id} ${Math.round(lhr.audits[id]?.numericValue ?? NaN)}${lhr.audits[id]?.numericUnit === 'unitless' ? '' : ' ms'} (score ${lhr.audits[id]?.score ?? 'n/a'})`;
+      const lcpElement = JSON.stringify((lhr.audits['largest-contentful-paint-element']?.details as { items?: unknown[] } | undefined)?.items?.[0] ?? null).slice(0, 400);
+      const longTasks = ((lhr.audits['long-tasks']?.details as { items?: Array<{ url: string; startTime: number; duration: number }> } | undefined)?.items ?? [])
+        .map((task) => `${Math.round(task.startTime)}+${Math.round(task.duration)} ms ${task.url.replace(/^.*\/assets\//, '')}`)
+        .join(', ');
+      console.log(`    long tasks (simulated): ${longTasks}`);
+      console.log(`  Lighthouse ${url}: ${['first-contentful-paint', 'largest-contentful-paint', 'total-blocking-time', 'speed-index', 'cumulative-layout-shift'].map(metric).join('; ')}\n    LCP element: ${lcpElement}`);
+    }
     return {
       score: Math.round((lhr.categories.performance.score ?? 0) * 100),
       cls: lhr.audits['cumulative-layout-shift'].numericValue ?? null,
@@ -186,7 +195,8 @@ export async function benchWeb(): Promise<WebFigures> {
         await target.ready(page);
       });
       await context.close();
-      const lh = await lighthouseOf(`${webUrl}${target.path}`, webUrl, target.signedIn ? session : null).catch((error) => {
+      // FIELDCHECK_BENCH_NO_LIGHTHOUSE=1 skips Lighthouse while profiling the rest.
+      const lh = process.env.FIELDCHECK_BENCH_NO_LIGHTHOUSE ? null : await lighthouseOf(`${webUrl}${target.path}`, webUrl, target.signedIn ? session : null).catch((error) => {
         console.log(`  Lighthouse could not measure ${target.name}: ${(error as Error).message}`);
         return null;
       });
@@ -203,11 +213,42 @@ export async function benchWeb(): Promise<WebFigures> {
       new PerformanceObserver((list) => {
         for (const entry of list.getEntries()) entries.push(entry.duration);
       }).observe({ type: 'event', durationThreshold: 16, buffered: true } as PerformanceObserverInit);
+      const longTasks: Array<{ at: number; ms: number }> = [];
+      (window as unknown as { fieldcheckLongTasks: typeof longTasks }).fieldcheckLongTasks = longTasks;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) longTasks.push({ at: entry.startTime, ms: entry.duration });
+      }).observe({ type: 'longtask', buffered: true });
     });
+    if (process.env.FIELDCHECK_BENCH_TRACE) {
+      page.on('response', async (response) => {
+        if (!response.url().includes('/functions/v1/')) return;
+        const body = await response.body().catch(() => Buffer.alloc(0));
+        const headers = await response.allHeaders();
+        console.log(`  api ${new URL(response.url()).pathname}: ${(body.length / 1024).toFixed(1)} KB, content-encoding ${headers['content-encoding'] ?? 'none'}`);
+      });
+    }
     const started = Date.now();
     await page.goto(`/o/${big.slug}/inspections/${big.id}`);
     await page.getByRole('group', { name: 'Check 1.1', exact: true }).getByRole('button', { name: 'Pass', exact: true }).waitFor({ state: 'visible' });
     const usableMs = Date.now() - started;
+    // FIELDCHECK_BENCH_TRACE=1 prints what the browser did until then (the profile behind the figure).
+    if (process.env.FIELDCHECK_BENCH_TRACE) {
+      const timeline = await page.evaluate(() => {
+        const rows: string[] = [];
+        const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
+        rows.push(`document ${navigation.responseEnd.toFixed(0)} ms, DOMContentLoaded ${navigation.domContentLoadedEventEnd.toFixed(0)} ms, load ${navigation.loadEventEnd.toFixed(0)} ms`);
+        for (const entry of performance.getEntriesByType('resource') as PerformanceResourceTiming[]) {
+          const url = new URL(entry.name);
+          if (url.pathname.startsWith('/assets/') && entry.initiatorType !== 'script' && entry.initiatorType !== 'link') continue;
+          rows.push(`${entry.startTime.toFixed(0).padStart(5)}–${entry.responseEnd.toFixed(0).padStart(5)} ms ${entry.initiatorType.padEnd(14)} ${(entry.encodedBodySize / 1024).toFixed(1)}/${(entry.decodedBodySize / 1024).toFixed(1)} KB ${url.pathname}${url.search}`);
+        }
+        for (const task of (window as unknown as { fieldcheckLongTasks: Array<{ at: number; ms: number }> }).fieldcheckLongTasks) {
+          rows.push(`long task at ${task.at.toFixed(0)} ms for ${task.ms.toFixed(0)} ms`);
+        }
+        return rows;
+      });
+      console.log(`  usable after ${usableMs} ms; the browser's timeline:\n    ${timeline.join('\n    ')}`);
+    }
     const field = page.getByLabel('Check 1.4', { exact: true });
     await field.click();
     await page.keyboard.type('Door seal worn on the left side, engineer called', { delay: 60 });
