@@ -72,6 +72,10 @@ export interface RouteDefinition<
   body?: B;
   /** Success status when the handler returns data (default 200). */
   status?: number;
+  /** The route answers 204 with no body (its handler returns nothing). */
+  empty?: boolean;
+  /** One line for the API reference (openapi.json); `METHOD /path` when absent. */
+  summary?: string;
   /**
    * The handler's writes must be committed before it returns, because another service reads them
    * mid-request (Storage checks a pending attachment). Each `db` call then commits on its own, and
@@ -290,6 +294,8 @@ export interface HandlerOptions {
   /** The function's name: Supabase hands it paths starting with `/<name>`. */
   basePath: string;
   routes: Route[];
+  /** Served without authentication at `GET <basePath>/openapi.json` (docs/openapi.md). */
+  openApiDocument?: () => unknown;
   authenticator: () => Authenticator;
   log?: ErrorLogger;
 }
@@ -367,6 +373,10 @@ export function createHandler(options: HandlerOptions): (req: Request) => Promis
     const requestId = requestIdOf(req);
     const common = { ...CORS_HEADERS, 'x-request-id': requestId };
     if (req.method === 'OPTIONS') return new Response(null, { status: 204, headers: common });
+    if (options.openApiDocument && req.method === 'GET' && new URL(req.url).pathname === `${options.basePath}/openapi.json`) {
+      // The description of the API is public, as the routes' shapes are no secret: no token needed.
+      return await compressed(req, json(options.openApiDocument(), 200, { ...common, 'cache-control': 'public, max-age=300' }));
+    }
     try {
       return await compressed(req, withHeaders(await dispatch(req, requestId), common));
     } catch (error) {

@@ -152,6 +152,7 @@ export const getActionAttachmentUrl = route({
 
 export const deleteActionAttachment = route({
   method: 'DELETE',
+  empty: true,
   path: '/orgs/:org/actions/:id/attachments/:att',
   params: attachmentParams,
   handler: async ({ req, principal, params, db }): Promise<undefined> => {

@@ -160,6 +160,7 @@ export const getAttachmentUrl = route({
 
 export const deleteAttachment = route({
   method: 'DELETE',
+  empty: true,
   path: '/orgs/:org/inspections/:id/attachments/:att',
   params: attachmentParams,
   handler: async ({ req, principal, params, db }): Promise<undefined> => {

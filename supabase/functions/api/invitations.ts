@@ -154,6 +154,7 @@ function invitationMail(to: string, orgName: string, inviter: string, role: Role
 
 export const revokeInvitation = route({
   method: 'DELETE',
+  empty: true,
   path: '/orgs/:org/invitations/:id',
   params: z.strictObject({ org: idSchema, id: idSchema }),
   handler: async ({ principal, params, db }) => {

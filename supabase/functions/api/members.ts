@@ -88,6 +88,7 @@ export const updateMember = route({
 
 export const removeMember = route({
   method: 'DELETE',
+  empty: true,
   path: '/orgs/:org/members/:user_id',
   params: memberParams,
   handler: async ({ principal, params, db }) => {

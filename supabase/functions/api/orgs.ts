@@ -139,6 +139,7 @@ export const updateOrganization = route({
 
 export const deleteOrganization = route({
   method: 'DELETE',
+  empty: true,
   path: '/orgs/:org',
   params: orgParams,
   handler: async ({ principal, params, db }) => {
