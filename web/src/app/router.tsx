@@ -42,6 +42,7 @@ function preloadScreenIn(element: ReactNode): void {
 // Each screen is its own chunk, fetched when first visited (issue 12: a light first load); the
 // frame (guards, layouts) is in the entry, and layouts show a loading state meanwhile.
 const AccountRoute = screen(() => import('./routes/account'), (module) => module.AccountRoute);
+const ApiDocsRoute = screen(() => import('./routes/api-docs'), (module) => module.ApiDocsRoute);
 const ActionDetailRoute = screen(() => import('./routes/action-detail'), (module) => module.ActionDetailRoute);
 const ActionsRoute = screen(() => import('./routes/actions'), (module) => module.ActionsRoute);
 const ForgotPasswordRoute = screen(() => import('./routes/forgot-password'), (module) => module.ForgotPasswordRoute);
@@ -76,6 +77,8 @@ const routes: RouteObject[] = [
       { path: '/mfa', element: <RequireMfaChallenge><MfaRoute /></RequireMfaChallenge> },
       // Open signed in or out: signed out, it offers sign-in and sign-up that come back here.
       { path: '/invitations/:token', element: <InvitationRoute /> },
+      // The API reference (openapi.json rendered), for signed-in users and other services' developers alike.
+      { path: '/api-docs', element: <ApiDocsRoute /> },
       {
         element: <RequireSignedIn><SignedInLayout /></RequireSignedIn>,
         children: [

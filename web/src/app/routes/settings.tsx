@@ -1,7 +1,7 @@
 import { can } from '@schemas/roles';
 import type { Organization } from '@schemas/organizations';
 import { useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import { ContentLayout } from '../../components/layouts/content-layout';
 import { LoadingScreen } from '../../components/ui/loading-screen';
 import { organizationQueryOptions, useOrganization } from '../../features/organizations/api/get-organization';
@@ -61,6 +61,13 @@ export function SettingsRoute() {
             <OrganizationSettingsSummary organization={organization.data} />
           </>
         )}
+      </section>
+      <section className="panel" aria-labelledby="api-heading">
+        <h2 id="api-heading">API</h2>
+        <p>
+          Everything this app does goes through the Fieldcheck HTTP API. The <Link to="/api-docs">API reference</Link>{' '}
+          lists every route with its parameters, bodies and errors.
+        </p>
       </section>
       {can.readAuditLog(membership.role) ? (
         <section className="panel" aria-labelledby="audit-heading">
