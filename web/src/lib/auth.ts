@@ -1,6 +1,7 @@
 import type { AuthChangeEvent, Session } from '@supabase/supabase-js';
 import type { QueryClient } from '@tanstack/react-query';
 import { useSyncExternalStore } from 'react';
+import { onFirstInteractionOr } from './first-interaction';
 import { authStorageKey, getSupabase, loadedSupabase, whenSupabaseLoads } from './supabase';
 
 export interface AuthState {
@@ -68,30 +69,29 @@ whenSupabaseLoads((supabase) => {
 
 /**
  * Loads supabase-js (token refresh, realtime) for a signed-in user once the first screen has its
- * data and has settled: a second after no query is fetching, in an idle moment, or after 8 s at the
- * latest. Signed out, it loads when an auth form is used (sign-in prefetches it on focus).
+ * data: on the user's first tap or key press after that, or five seconds after, or after ten
+ * seconds whatever happens. Until then the page reads with the stored token and its live topics
+ * wait (their first join re-reads what changed meanwhile). Signed out, it loads when an auth form
+ * is used (sign-in prefetches it on focus).
  */
 export function loadAuthWhenIdle(queryClient: QueryClient): void {
   if (loadedSupabase() || !state.session) return;
   let started = false;
-  let settle: ReturnType<typeof setTimeout> | undefined;
+  let cancelWait: (() => void) | undefined;
   let unsubscribe: (() => void) | undefined;
   const start = () => {
     if (started) return;
     started = true;
     unsubscribe?.();
+    cancelWait?.();
     clearTimeout(latest);
-    clearTimeout(settle);
     void getSupabase();
   };
-  const latest = setTimeout(start, 8000);
+  const latest = setTimeout(start, 10_000);
   const startWhenQuiet = () => {
-    clearTimeout(settle);
-    if (queryClient.isFetching() > 0) return;
-    settle = setTimeout(() => {
-      if ('requestIdleCallback' in window) window.requestIdleCallback(start, { timeout: 1000 });
-      else start();
-    }, 1000);
+    if (queryClient.isFetching() > 0 || cancelWait) return;
+    unsubscribe?.();
+    cancelWait = onFirstInteractionOr(5000, start);
   };
   const watch = () => {
     unsubscribe = queryClient.getQueryCache().subscribe(startWhenQuiet);

@@ -6,6 +6,7 @@ import { CircleCheck, MapPin, Users } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Accordion, AccordionSection } from '../../../components/ui/accordion';
+import { onFirstInteractionOr } from '../../../lib/first-interaction';
 import { formatDateTime, formatDistance } from '../../../lib/format';
 import { useAnswerAutosave } from '../hooks/use-answer-autosave';
 import { useInspectionLive } from '../hooks/use-inspection-live';
@@ -52,11 +53,11 @@ export function InspectionRun({ orgId, orgSlug, userId, displayName, role, inspe
 
   const mayFill = canFillInspection(role, userId, inspection);
   const editable = mayFill && inspection.status === 'in_progress';
-  // The answer checks load once the page is shown (they are not part of its first load).
+  // The answer checks load on the first tap or key press, or a few seconds after the page shows
+  // (they are not part of its first load; until then the api's own check answers).
   useEffect(() => {
     if (!editable) return;
-    const timer = setTimeout(() => void loadAnswerChecks().catch(() => undefined), 1000);
-    return () => clearTimeout(timer);
+    return onFirstInteractionOr(3000, () => void loadAnswerChecks().catch(() => undefined));
   }, [editable]);
   const autosave = useAnswerAutosave({ orgId, inspectionId: inspection.id, userId, items: itemsByKey, answers });
   const [focusedItemKey, setFocusedItemKey] = useState<string | null>(null);
