@@ -2,6 +2,8 @@
 // and returns a principal. Only asymmetric ES256/RS256 tokens are accepted, as hosted Supabase
 // issues with asymmetric signing keys; HS256 (the legacy anon/service keys) and `none` never pass.
 import { createRemoteJWKSet, errors as joseErrors, type JWTPayload, jwtVerify, type JWTVerifyGetKey } from 'jose';
+import { createApiKeyResolver } from './api-keys.ts';
+import { database } from './db.ts';
 import { ApiError } from './errors.ts';
 
 /** Claims of a Supabase Auth access token that the API reads (the rest stays in `claims`). */
@@ -20,7 +22,7 @@ export interface UserPrincipal {
   claims: AccessTokenClaims;
 }
 
-/** Another service calling with an organization API key (resolved in a later issue). */
+/** Another service calling with an organization API key (api-keys.ts resolves it). */
 export interface ApiKeyPrincipal {
   kind: 'api_key';
   keyId: string;
@@ -30,7 +32,7 @@ export interface ApiKeyPrincipal {
 
 export type Principal = UserPrincipal | ApiKeyPrincipal;
 
-/** Resolves a bearer token that is not a JWT (an API key) to its principal, or null. */
+/** Resolves a bearer token that is not a JWT (an API key) to its principal, or null (or throws a 401 that says why). */
 export type ApiKeyResolver = (token: string) => Promise<ApiKeyPrincipal | null>;
 
 // Supabase Auth publishes its JWKS with max-age 600: keep keys as long, like supabase-js does.
@@ -126,7 +128,7 @@ export function projectAuthenticator(): Authenticator {
     const supabaseUrl = Deno.env.get('SUPABASE_URL');
     if (!supabaseUrl) throw new Error('SUPABASE_URL is not set');
     const jwksUrl = `${supabaseUrl.replace(/\/+$/, '')}/auth/v1/.well-known/jwks.json`;
-    defaultAuthenticator = createAuthenticator({ verifyToken: createTokenVerifier(jwksUrl) });
+    defaultAuthenticator = createAuthenticator({ verifyToken: createTokenVerifier(jwksUrl), resolveApiKey: createApiKeyResolver(database) });
   }
   return defaultAuthenticator;
 }

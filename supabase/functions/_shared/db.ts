@@ -32,8 +32,12 @@ export function database(): Sql {
 /** The database role and JWT claims a principal acts with. */
 export function sessionOf(principal: Principal): { role: string; claims: Record<string, unknown> } {
   if (principal.kind === 'user') return { role: 'authenticated', claims: principal.claims };
-  // API keys get their own claims shape once they exist; until then nothing may reach here.
-  throw new Error('API key principals are not supported yet');
+  // A key is `authenticated` without a user (no `sub`); private.current_api_key() accepts these
+  // claims only while the key they name is usable and still has this organization and role.
+  return {
+    role: 'authenticated',
+    claims: { role: 'authenticated', api_key_id: principal.keyId, api_key_org_id: principal.orgId, api_key_role: principal.role },
+  };
 }
 
 /**

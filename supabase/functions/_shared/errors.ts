@@ -91,9 +91,10 @@ export class ApiError extends Error {
   static unsupportedMediaType(detail?: string): ApiError {
     return new ApiError('unsupported_media_type', { detail });
   }
-  static rateLimited(retryAfterSeconds: number): ApiError {
+  /** `headers`: more fields for the answer, e.g. RateLimit and RateLimit-Policy. */
+  static rateLimited(retryAfterSeconds: number, headers: Record<string, string> = {}): ApiError {
     const s = Math.max(1, Math.ceil(retryAfterSeconds));
-    return new ApiError('rate_limited', { params: { s }, headers: { 'retry-after': String(s) } });
+    return new ApiError('rate_limited', { params: { s }, headers: { ...headers, 'retry-after': String(s) } });
   }
   static serviceUnavailable(cause?: unknown): ApiError {
     return new ApiError('service_unavailable', { headers: { 'retry-after': '1' }, cause });

@@ -4,6 +4,7 @@
 // a Response and throw ApiError for everything else.
 import { z } from 'zod';
 import type { Authenticator, Principal } from './auth.ts';
+import type { RateLimiter } from './rate-limit.ts';
 import { type Tx, withCaller } from './db.ts';
 import { ApiError, type ErrorLogger, logToConsole, renderProblem } from './errors.ts';
 import {
@@ -30,7 +31,7 @@ const CORS_HEADERS: Record<string, string> = {
     'baggage', 'prefer', 'range', 'accept-profile', 'content-profile', 'idempotency-key', 'x-request-id',
   ].join(', '),
   'access-control-expose-headers':
-    'x-request-id, x-supabase-api-version, x-relay-error, content-disposition, x-total-count, link, retry-after, idempotent-replayed',
+    'x-request-id, x-supabase-api-version, x-relay-error, content-disposition, x-total-count, link, retry-after, ratelimit, ratelimit-policy, idempotent-replayed',
   'access-control-max-age': '86400',
 };
 
@@ -74,6 +75,11 @@ export interface RouteDefinition<
   status?: number;
   /** The route answers 204 with no body (its handler returns nothing). */
   empty?: boolean;
+  /**
+   * Only a signed-in user calls this route (their profile, their organizations, members,
+   * invitations, keys, webhooks, settings); an API key gets 403 before anything runs.
+   */
+  usersOnly?: boolean;
   /** One line for the API reference (openapi.json); `METHOD /path` when absent. */
   summary?: string;
   /**
@@ -297,6 +303,8 @@ export interface HandlerOptions {
   /** Served without authentication at `GET <basePath>/openapi.json` (docs/openapi.md). */
   openApiDocument?: () => unknown;
   authenticator: () => Authenticator;
+  /** Takes each authenticated request from its caller's bucket (rate-limit.ts); none: no limit. */
+  rateLimiter?: () => RateLimiter;
   log?: ErrorLogger;
 }
 
@@ -304,7 +312,8 @@ export interface HandlerOptions {
 export function createHandler(options: HandlerOptions): (req: Request) => Promise<Response> {
   const base = options.basePath.split('/').filter(Boolean);
 
-  async function dispatch(req: Request, requestId: string): Promise<Response> {
+  /** `answerHeaders` collects fields every answer to this request carries, errors included. */
+  async function dispatch(req: Request, requestId: string, answerHeaders: Record<string, string>): Promise<Response> {
     const url = new URL(req.url);
     const pathSegments = url.pathname.split('/').filter(Boolean);
     const underBase = base.every((segment, i) => pathSegments[i] === segment);
@@ -324,6 +333,8 @@ export function createHandler(options: HandlerOptions): (req: Request) => Promis
 
     const definition = matched.route.definition;
     const principal = await options.authenticator().authenticate(req);
+    if (options.rateLimiter) Object.assign(answerHeaders, await options.rateLimiter().take(principal));
+    if (definition.usersOnly && principal.kind !== 'user') throw ApiError.forbidden('An API key cannot do this; sign in as a member.');
     const params = parseWith(definition.params ?? noParams, matched.params);
     const query = parseWith(definition.query ?? noParams, queryObject(url), 'query');
     const rawBody = await readJsonBody(req, definition.body !== undefined);
@@ -377,10 +388,11 @@ export function createHandler(options: HandlerOptions): (req: Request) => Promis
       // The description of the API is public, as the routes' shapes are no secret: no token needed.
       return await compressed(req, json(options.openApiDocument(), 200, { ...common, 'cache-control': 'public, max-age=300' }));
     }
+    const answerHeaders: Record<string, string> = {};
     try {
-      return await compressed(req, withHeaders(await dispatch(req, requestId), common));
+      return await compressed(req, withHeaders(await dispatch(req, requestId, answerHeaders), { ...answerHeaders, ...common }));
     } catch (error) {
-      return await compressed(req, withHeaders(renderProblem(error, requestId, options.log), common));
+      return await compressed(req, withHeaders(renderProblem(error, requestId, options.log), { ...answerHeaders, ...common }));
     }
   };
 }

@@ -60,7 +60,7 @@ export async function claimIdempotencyKey(
   { ahead = false }: { ahead?: boolean } = {},
 ): Promise<StoredResponse | null> {
   // Expired keys (24 h) are the caller's to reuse; purge them first, cheaply, by index.
-  await tx`delete from public.idempotency_keys where principal_id = (select auth.uid()) and expires_at <= now()`;
+  await tx`delete from public.idempotency_keys where principal_id = (select private.current_principal_id()) and expires_at <= now()`;
   const claimed = await tx`
     insert into public.idempotency_keys (key, request_hash)
     values (${key}, ${hash})
@@ -71,7 +71,7 @@ export async function claimIdempotencyKey(
   const [stored] = await tx<{ request_hash: string; response_status: number | null; response_body: unknown }[]>`
     select request_hash, response_status, response_body
     from public.idempotency_keys
-    where principal_id = (select auth.uid()) and key = ${key}
+    where principal_id = (select private.current_principal_id()) and key = ${key}
   `;
   if (!stored || stored.request_hash !== hash) throw ApiError.idempotencyConflict();
   if (stored.response_status === null) {
@@ -81,7 +81,7 @@ export async function claimIdempotencyKey(
     // first request is still running, and a retry a moment later gets its answer.
     const [abandoned] = await tx`
       delete from public.idempotency_keys
-      where principal_id = (select auth.uid()) and key = ${key} and response_status is null
+      where principal_id = (select private.current_principal_id()) and key = ${key} and response_status is null
         and expires_at < now() + ${IDEMPOTENCY_KEY_LIFETIME}::interval - ${ABANDONED_CLAIM_AFTER}::interval
       returning 1
     `;
@@ -95,7 +95,7 @@ export async function claimIdempotencyKey(
 export async function releaseIdempotencyKey(tx: Tx, key: string): Promise<void> {
   await tx`
     delete from public.idempotency_keys
-    where principal_id = (select auth.uid()) and key = ${key} and response_status is null
+    where principal_id = (select private.current_principal_id()) and key = ${key} and response_status is null
   `;
 }
 
@@ -103,6 +103,6 @@ export async function storeIdempotentResponse(tx: Tx, key: string, response: Sto
   await tx`
     update public.idempotency_keys
     set response_status = ${response.status}, response_body = ${tx.json(response.body as never)}
-    where principal_id = (select auth.uid()) and key = ${key}
+    where principal_id = (select private.current_principal_id()) and key = ${key}
   `;
 }

@@ -134,6 +134,8 @@ export function openApiDocument(routes: Record<string, Route>, options: OpenApiO
       ],
       ...(definition.body ? { requestBody: { required: true, content: { 'application/json': { schema: inputSchema(definition.body) } } } } : {}),
       responses: { ...success, ...problemResponses(route.method) },
+      // Routes about people and about managing the organization take a user's token only.
+      ...(definition.usersOnly ? { security: [{ userToken: [] }] } : {}),
     };
     const path = openApiPath(route);
     paths[path] ??= {};
@@ -143,8 +145,8 @@ export function openApiDocument(routes: Record<string, Route>, options: OpenApiO
     openapi: '3.1.0',
     info: { title: options.title, version: options.version, description: options.description },
     servers: [{ url: options.serverUrl }],
-    // Organization API keys (`fck_…`) join as a second scheme when the api accepts them.
-    security: [{ userToken: [] }],
+    // Either scheme: a user's access token, or an organization API key (`fck_…`).
+    security: [{ userToken: [] }, { apiKey: [] }],
     paths,
     components: {
       securitySchemes: {
@@ -153,6 +155,12 @@ export function openApiDocument(routes: Record<string, Route>, options: OpenApiO
           scheme: 'bearer',
           bearerFormat: 'JWT',
           description: "A signed-in user's Supabase Auth access token.",
+        },
+        apiKey: {
+          type: 'http',
+          scheme: 'bearer',
+          description:
+            'An organization API key (`fck_…`), made by an owner or admin in Settings. It acts in its organization with its role (manager, inspector or viewer), 600 requests a minute with bursts of 60.',
         },
       },
       schemas: { Problem: PROBLEM_SCHEMA },

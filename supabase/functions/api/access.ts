@@ -5,7 +5,10 @@ import type { Tx } from '../_shared/db.ts';
 import { ApiError } from '../_shared/errors.ts';
 import type { Role } from '../_shared/schemas/common.ts';
 
-/** Routes about people (profiles, organizations they belong to) are for signed-in users. */
+/**
+ * Routes about people (profiles, the organizations they belong to, invitations) and everything a
+ * key may never do (manage members, keys, webhooks, settings) are for signed-in users only.
+ */
 export function requireUser(principal: Principal): UserPrincipal {
   if (principal.kind !== 'user') throw ApiError.forbidden('Only signed-in users can do this.');
   return principal;
@@ -16,12 +19,11 @@ export function requireUser(principal: Principal): UserPrincipal {
  * for them (404, like any other organization's data); a role not in `allowed` is a 403.
  */
 export async function requireRole(tx: Tx, orgId: string, allowed?: readonly Role[]): Promise<Role> {
-  const [membership] = await tx<{ role: Role }[]>`
-    select role from public.memberships where org_id = ${orgId} and user_id = (select auth.uid())
-  `;
-  if (!membership) throw ApiError.notFound('organization');
-  if (allowed && !allowed.includes(membership.role)) throw ApiError.forbidden();
-  return membership.role;
+  // The same helper RLS asks: a member's role, or an API key's role in its own organization.
+  const [{ role }] = await tx<{ role: Role | null }[]>`select private.current_org_role(${orgId}::uuid) as role`;
+  if (!role) throw ApiError.notFound('organization');
+  if (allowed && !allowed.includes(role)) throw ApiError.forbidden();
+  return role;
 }
 
 export const MEMBER_MANAGERS = ['owner', 'admin'] as const satisfies readonly Role[];
@@ -32,4 +34,9 @@ export function iso(value: Date): string;
 export function iso(value: Date | null): string | null;
 export function iso(value: Date | null): string | null {
   return value === null ? null : value.toISOString();
+}
+
+/** The signed-in user behind a request, or null for an API key (a key is nobody's assignee). */
+export function userIdOf(principal: Principal): string | null {
+  return principal.kind === 'user' ? principal.userId : null;
 }

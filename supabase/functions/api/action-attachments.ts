@@ -5,7 +5,6 @@
 // steps and checks as inspection photos (evidence.ts). Who may: whoever works the action, while it
 // is open or in progress (20261124100600_create_action_attachments.sql holds the same rules).
 import { z } from 'zod';
-import type { UserPrincipal } from '../_shared/auth.ts';
 import type { Tx } from '../_shared/db.ts';
 import { ApiError } from '../_shared/errors.ts';
 import { route } from '../_shared/http.ts';
@@ -19,7 +18,7 @@ import {
 } from '../_shared/schemas/actions.ts';
 import type { AttachmentUrl } from '../_shared/schemas/attachments.ts';
 import { idSchema, type Role } from '../_shared/schemas/common.ts';
-import { requireRole, requireUser } from './access.ts';
+import { requireRole, userIdOf } from './access.ts';
 import {
   checkUploadedPhoto,
   photoFieldsOf,
@@ -49,14 +48,14 @@ export function actionAttachmentOf(row: ActionAttachmentRow): ActionAttachment {
  * organization's action, 403 for viewers and for inspectors it is not assigned to. Early, so the
  * caller gets the right error before Storage is asked anything; SQL decides again.
  */
-async function requireWorker(tx: Tx, user: UserPrincipal, orgId: string, actionId: string): Promise<{ status: ActionStatus }> {
+async function requireWorker(tx: Tx, userId: string | null, orgId: string, actionId: string): Promise<{ status: ActionStatus }> {
   const role = await requireRole(tx, orgId);
   const [action] = await tx<{ status: ActionStatus; assignee_id: string | null }[]>`
     select status, assignee_id from public.actions where org_id = ${orgId} and id = ${actionId}
   `;
   if (!action) throw ApiError.notFound('action');
   if (!(ACTION_WORKERS as readonly Role[]).includes(role)) throw ApiError.forbidden();
-  if (!canWorkAction(role, user.userId, action)) throw ApiError.forbidden('This action is assigned to someone else.');
+  if (!canWorkAction(role, userId, action)) throw ApiError.forbidden('This action is assigned to someone else.');
   return action;
 }
 
@@ -76,15 +75,18 @@ async function readAttachment(tx: Tx, params: { org: string; id: string; att: st
 export const createActionAttachment = route({
   method: 'POST',
   path: '/orgs/:org/actions/:id/attachments',
+  // Storage checks the caller's own token, and it knows no API keys: photos are for members until
+  // the api can vouch for a key to Storage (docs/api-keys.md, "Not yet").
+  usersOnly: true,
   params: actionParams,
   body: actionAttachmentCreateSchema,
   status: 201,
   // Storage must see the committed row when it checks the caller may upload to its path.
   commitsOwnWork: true,
   handler: async ({ req, principal, params, body, db }) => {
-    const user = requireUser(principal);
+    const userId = userIdOf(principal);
     const row = await db(async (tx) => {
-      const action = await requireWorker(tx, user, params.org, params.id);
+      const action = await requireWorker(tx, userId, params.org, params.id);
       const contentType = requireAcceptablePhoto(body);
       requireEditable(action.status);
       const [inserted] = await tx<ActionAttachmentRow[]>`
@@ -111,13 +113,16 @@ export const createActionAttachment = route({
 export const confirmActionAttachment = route({
   method: 'POST',
   path: '/orgs/:org/actions/:id/attachments/:att/confirm',
+  // Storage checks the caller's own token, and it knows no API keys: photos are for members until
+  // the api can vouch for a key to Storage (docs/api-keys.md, "Not yet").
+  usersOnly: true,
   params: attachmentParams,
   // Storage is read between the checks and the update; no transaction is held open meanwhile.
   commitsOwnWork: true,
   handler: async ({ req, principal, params, db }): Promise<ActionAttachment> => {
-    const user = requireUser(principal);
+    const userId = userIdOf(principal);
     const row = await db(async (tx) => {
-      const action = await requireWorker(tx, user, params.org, params.id);
+      const action = await requireWorker(tx, userId, params.org, params.id);
       const found = await readAttachment(tx, params);
       if (found.confirmed_at === null) requireEditable(action.status);
       return found;
@@ -137,9 +142,11 @@ export const confirmActionAttachment = route({
 export const getActionAttachmentUrl = route({
   method: 'GET',
   path: '/orgs/:org/actions/:id/attachments/:att/url',
+  // Storage checks the caller's own token, and it knows no API keys: photos are for members until
+  // the api can vouch for a key to Storage (docs/api-keys.md, "Not yet").
+  usersOnly: true,
   params: attachmentParams,
-  handler: async ({ req, principal, params, db }): Promise<AttachmentUrl> => {
-    requireUser(principal);
+  handler: async ({ req, params, db }): Promise<AttachmentUrl> => {
     const row = await db(async (tx) => {
       await requireRole(tx, params.org);
       return await readAttachment(tx, params);
@@ -154,11 +161,14 @@ export const deleteActionAttachment = route({
   method: 'DELETE',
   empty: true,
   path: '/orgs/:org/actions/:id/attachments/:att',
+  // Storage checks the caller's own token, and it knows no API keys: photos are for members until
+  // the api can vouch for a key to Storage (docs/api-keys.md, "Not yet").
+  usersOnly: true,
   params: attachmentParams,
   handler: async ({ req, principal, params, db }): Promise<undefined> => {
-    const user = requireUser(principal);
+    const userId = userIdOf(principal);
     await db(async (tx) => {
-      const action = await requireWorker(tx, user, params.org, params.id);
+      const action = await requireWorker(tx, userId, params.org, params.id);
       const row = await readAttachment(tx, params);
       requireEditable(action.status);
       const deleted = await tx`delete from public.action_attachments where id = ${row.id} returning id`;

@@ -13,7 +13,7 @@ import { idSchema } from '../_shared/schemas/common.ts';
 import type { FieldError } from '../_shared/schemas/errors.ts';
 import { canFillInspection, INSPECTION_FILLERS } from '../_shared/schemas/inspections.ts';
 import { answerValueSchemaFor, itemsOf, type TemplateDefinition, type TemplateItem } from '../_shared/schemas/templates.ts';
-import { iso, requireRole, requireUser } from './access.ts';
+import { iso, requireRole, userIdOf } from './access.ts';
 
 const answersParams = z.strictObject({ org: idSchema, id: idSchema });
 
@@ -73,11 +73,11 @@ export const saveAnswers = route({
   params: answersParams,
   body: answersBatchSchema,
   handler: async ({ principal, params, body, db }): Promise<AnswersSaved> => {
-    const user = requireUser(principal);
+    const userId = userIdOf(principal);
     return await db(async (tx) => {
       const role = await requireRole(tx, params.org, INSPECTION_FILLERS);
       const inspection = await lockInspection(tx, params.org, params.id);
-      if (!canFillInspection(role, user.userId, inspection)) throw ApiError.forbidden('This inspection is assigned to someone else.');
+      if (!canFillInspection(role, userId, inspection)) throw ApiError.forbidden('This inspection is assigned to someone else.');
       if (inspection.status !== 'in_progress') throw ApiError.invalidTransition(inspection.status_label, 'answered');
 
       // Each value against its item in the pinned version; every problem of the batch at once.

@@ -4,14 +4,13 @@
 // the service role (PRODUCT.md §7): it signs an upload URL only for the path of a pending
 // attachment of the caller (storage policy in 20261121001550), so the row is committed first.
 import { z } from 'zod';
-import type { UserPrincipal } from '../_shared/auth.ts';
 import type { Tx } from '../_shared/db.ts';
 import { ApiError } from '../_shared/errors.ts';
 import { route } from '../_shared/http.ts';
 import { type Attachment, attachmentCreateSchema, type AttachmentUpload, type AttachmentUrl } from '../_shared/schemas/attachments.ts';
 import { idSchema, type Role } from '../_shared/schemas/common.ts';
 import { canFillInspection, INSPECTION_FILLERS } from '../_shared/schemas/inspections.ts';
-import { requireRole, requireUser } from './access.ts';
+import { requireRole, userIdOf } from './access.ts';
 import {
   checkUploadedPhoto,
   photoFieldsOf,
@@ -51,7 +50,7 @@ interface InspectionAccess {
  * organization's inspection, 403 for viewers and for inspectors it is assigned to someone else.
  * Early, so the caller gets the right error before Storage is asked anything; SQL decides again.
  */
-async function requireFiller(tx: Tx, user: UserPrincipal, orgId: string, inspectionId: string): Promise<InspectionAccess> {
+async function requireFiller(tx: Tx, userId: string | null, orgId: string, inspectionId: string): Promise<InspectionAccess> {
   const role = await requireRole(tx, orgId);
   const [inspection] = await tx<{ status: string; status_label: string; assignee_id: string | null }[]>`
     select status, private.inspection_status_label(status) as status_label, assignee_id
@@ -59,7 +58,7 @@ async function requireFiller(tx: Tx, user: UserPrincipal, orgId: string, inspect
   `;
   if (!inspection) throw ApiError.notFound('inspection');
   if (!(INSPECTION_FILLERS as readonly Role[]).includes(role)) throw ApiError.forbidden();
-  if (!canFillInspection(role, user.userId, inspection)) throw ApiError.forbidden('This inspection is assigned to someone else.');
+  if (!canFillInspection(role, userId, inspection)) throw ApiError.forbidden('This inspection is assigned to someone else.');
   return { status: inspection.status, statusLabel: inspection.status_label };
 }
 
@@ -80,15 +79,18 @@ async function readAttachment(tx: Tx, params: { org: string; id: string; att: st
 export const createAttachment = route({
   method: 'POST',
   path: '/orgs/:org/inspections/:id/attachments',
+  // Storage checks the caller's own token, and it knows no API keys: photos are for members until
+  // the api can vouch for a key to Storage (docs/api-keys.md, "Not yet").
+  usersOnly: true,
   params: inspectionParams,
   body: attachmentCreateSchema,
   status: 201,
   // Storage must see the committed row when it checks the caller may upload to its path.
   commitsOwnWork: true,
   handler: async ({ req, principal, params, body, db }): Promise<AttachmentUpload> => {
-    const user = requireUser(principal);
+    const userId = userIdOf(principal);
     const row = await db(async (tx) => {
-      const access = await requireFiller(tx, user, params.org, params.id);
+      const access = await requireFiller(tx, userId, params.org, params.id);
       const contentType = requireAcceptablePhoto(body);
       requireInProgress(access);
       const path = photoPath(`${params.org}/${params.id}/${body.item_key}`, contentType);
@@ -117,13 +119,16 @@ export const createAttachment = route({
 export const confirmAttachment = route({
   method: 'POST',
   path: '/orgs/:org/inspections/:id/attachments/:att/confirm',
+  // Storage checks the caller's own token, and it knows no API keys: photos are for members until
+  // the api can vouch for a key to Storage (docs/api-keys.md, "Not yet").
+  usersOnly: true,
   params: attachmentParams,
   // Storage is read between the checks and the update; no transaction is held open meanwhile.
   commitsOwnWork: true,
   handler: async ({ req, principal, params, db }): Promise<Attachment> => {
-    const user = requireUser(principal);
+    const userId = userIdOf(principal);
     const row = await db(async (tx) => {
-      const access = await requireFiller(tx, user, params.org, params.id);
+      const access = await requireFiller(tx, userId, params.org, params.id);
       const found = await readAttachment(tx, params);
       if (found.confirmed_at === null) requireInProgress(access);
       return found;
@@ -145,9 +150,11 @@ export const confirmAttachment = route({
 export const getAttachmentUrl = route({
   method: 'GET',
   path: '/orgs/:org/inspections/:id/attachments/:att/url',
+  // Storage checks the caller's own token, and it knows no API keys: photos are for members until
+  // the api can vouch for a key to Storage (docs/api-keys.md, "Not yet").
+  usersOnly: true,
   params: attachmentParams,
-  handler: async ({ req, principal, params, db }): Promise<AttachmentUrl> => {
-    requireUser(principal);
+  handler: async ({ req, params, db }): Promise<AttachmentUrl> => {
     const row = await db(async (tx) => {
       await requireRole(tx, params.org);
       return await readAttachment(tx, params);
@@ -162,11 +169,14 @@ export const deleteAttachment = route({
   method: 'DELETE',
   empty: true,
   path: '/orgs/:org/inspections/:id/attachments/:att',
+  // Storage checks the caller's own token, and it knows no API keys: photos are for members until
+  // the api can vouch for a key to Storage (docs/api-keys.md, "Not yet").
+  usersOnly: true,
   params: attachmentParams,
   handler: async ({ req, principal, params, db }): Promise<undefined> => {
-    const user = requireUser(principal);
+    const userId = userIdOf(principal);
     await db(async (tx) => {
-      const access = await requireFiller(tx, user, params.org, params.id);
+      const access = await requireFiller(tx, userId, params.org, params.id);
       const row = await readAttachment(tx, params);
       requireInProgress(access);
       const deleted = await tx`delete from public.attachments where id = ${row.id} returning id`;

@@ -8,7 +8,7 @@ import { route } from '../_shared/http.ts';
 import { decodeCursor, pageOf } from '../_shared/pagination.ts';
 import { activityQuerySchema, type AuditEntry, auditLogQuerySchema } from '../_shared/schemas/audit.ts';
 import type { Role } from '../_shared/schemas/common.ts';
-import { iso, requireRole, requireUser } from './access.ts';
+import { iso, requireRole } from './access.ts';
 import { orgParams } from './orgs.ts';
 
 /** Who reads the full log (issue 11; docs/actions.md). */
@@ -20,7 +20,9 @@ type AuditRow = Omit<AuditEntry, 'id' | 'at'> & { id: string; at: Date; at_key: 
 const selectEntries = (tx: Tx) => tx`
   select l.id, l.at, l.action, l.entity, l.entity_id, l.actor_kind,
          coalesce(l.actor_user_id, l.actor_api_key_id) as actor_id,
-         coalesce(nullif(actor.display_name, ''), actor.email) as actor_name,
+         -- A key's name shows to those who may read keys (owners, admins); others read "An API key".
+         coalesce(nullif(actor.display_name, ''), actor.email,
+                  (select k.name from public.api_keys k where k.id = l.actor_api_key_id)) as actor_name,
          coalesce(
            case l.entity
              when 'memberships' then (
@@ -66,8 +68,7 @@ export const listAuditLog = route({
   path: '/orgs/:org/audit-log',
   params: orgParams,
   query: auditLogQuerySchema,
-  handler: async ({ principal, params, query, db }) => {
-    requireUser(principal);
+  handler: async ({ params, query, db }) => {
     const after = decodeCursor(query.cursor, ['timestamp', 'number']);
     const rows = await db(async (tx) => {
       await requireRole(tx, params.org, AUDIT_READERS);
@@ -92,8 +93,7 @@ export const listActivity = route({
   path: '/orgs/:org/activity',
   params: orgParams,
   query: activityQuerySchema,
-  handler: async ({ principal, params, query, db }) => {
-    requireUser(principal);
+  handler: async ({ params, query, db }) => {
     const after = decodeCursor(query.cursor, ['timestamp', 'number']);
     const rows = await db(async (tx) => {
       await requireRole(tx, params.org);

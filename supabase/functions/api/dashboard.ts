@@ -20,6 +20,7 @@ function countsBy<S extends string>(statuses: readonly S[], rows: { status: S; n
 export const getDashboard = route({
   method: 'GET',
   path: '/orgs/:org/dashboard',
+  usersOnly: true,
   params: orgParams,
   handler: async ({ principal, params, db }): Promise<Dashboard> => {
     const user = requireUser(principal);

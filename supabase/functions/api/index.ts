@@ -2,6 +2,7 @@
 // paths starting with /api. It verifies callers itself (verify_jwt = false in config.toml).
 import { projectAuthenticator } from '../_shared/auth.ts';
 import { createHandler } from '../_shared/http.ts';
+import { projectRateLimiter } from '../_shared/rate-limit.ts';
 import { apiDocument } from './openapi.ts';
 import { apiRoutes } from './routes.ts';
 
@@ -10,6 +11,7 @@ Deno.serve(
     basePath: '/api',
     routes: Object.values(apiRoutes),
     authenticator: projectAuthenticator,
+    rateLimiter: projectRateLimiter,
     openApiDocument: apiDocument,
   }),
 );

@@ -20,7 +20,7 @@ import {
   type InspectionStatus,
   inspectionUpdateSchema,
 } from '../_shared/schemas/inspections.ts';
-import { iso, requireRole, requireUser } from './access.ts';
+import { iso, requireRole } from './access.ts';
 import { mailNewAssignees } from './action-mail.ts';
 import { answerOf, type AnswerRow, selectAnswers } from './answers.ts';
 import { attachmentOf, type AttachmentRow } from './attachments.ts';
@@ -145,8 +145,7 @@ export const listInspections = route({
   path: '/orgs/:org/inspections',
   params: orgParams,
   query: inspectionListQuerySchema,
-  handler: async ({ principal, params, query, db }) => {
-    requireUser(principal);
+  handler: async ({ params, query, db }) => {
     const after = decodeCursor(query.cursor, ['timestamp', 'uuid']);
     const rows = await db(async (tx) => {
       await requireRole(tx, params.org);
@@ -176,8 +175,7 @@ export const createInspection = route({
   params: orgParams,
   body: inspectionCreateSchema,
   status: 201,
-  handler: async ({ principal, params, body, db }) => {
-    requireUser(principal);
+  handler: async ({ params, body, db }) => {
     return await db(async (tx) => {
       await requireRole(tx, params.org, INSPECTION_MANAGERS);
       // The database pins the template's latest version and words the default title.
@@ -191,8 +189,7 @@ export const getInspection = route({
   method: 'GET',
   path: '/orgs/:org/inspections/:id',
   params: inspectionParams,
-  handler: async ({ principal, params, db }): Promise<InspectionDetail> => {
-    requireUser(principal);
+  handler: async ({ params, db }): Promise<InspectionDetail> => {
     return await db(async (tx) => {
       await requireRole(tx, params.org);
       const row = await readInspection(tx, params.org, params.id);
@@ -216,8 +213,7 @@ export const patchInspection = route({
   path: '/orgs/:org/inspections/:id',
   params: inspectionParams,
   body: inspectionUpdateSchema,
-  handler: async ({ principal, params, body, db }) => {
-    requireUser(principal);
+  handler: async ({ params, body, db }) => {
     return await db(async (tx) => {
       await requireRole(tx, params.org, INSPECTION_MANAGERS);
       return await updateInspection(tx, params.org, params.id, givenFields(body));
@@ -242,8 +238,7 @@ export const startInspection = route({
   path: '/orgs/:org/inspections/:id/start',
   params: inspectionParams,
   body: inspectionStartSchema,
-  handler: async ({ principal, params, body, db }) => {
-    requireUser(principal);
+  handler: async ({ params, body, db }) => {
     // A continue after changes keeps the first start's position, so only a first start sends one.
     const position = { start_latitude: body.latitude ?? null, start_longitude: body.longitude ?? null, start_accuracy_m: body.accuracy_m ?? null };
     return await db(async (tx) => {
@@ -258,8 +253,7 @@ export const submitInspection = route({
   method: 'POST',
   path: '/orgs/:org/inspections/:id/submit',
   params: inspectionParams,
-  handler: async ({ principal, params, db, afterCommit }) => {
-    requireUser(principal);
+  handler: async ({ params, db, afterCommit }) => {
     return await db(async (tx) => {
       const submitted = await moveTo(tx, params.org, params.id, { status: 'submitted' });
       // The submit opened an action per failed item in this transaction (created now): tell
@@ -278,8 +272,7 @@ export const reviewInspection = route({
   path: '/orgs/:org/inspections/:id/review',
   params: inspectionParams,
   body: inspectionReviewSchema,
-  handler: async ({ principal, params, body, db }) => {
-    requireUser(principal);
+  handler: async ({ params, body, db }) => {
     const status = body.decision === 'approve' ? 'approved' : 'changes_requested';
     return await db((tx) => moveTo(tx, params.org, params.id, { status, review_note: body.note ?? null }, INSPECTION_MANAGERS));
   },
@@ -289,8 +282,7 @@ export const cancelInspection = route({
   method: 'POST',
   path: '/orgs/:org/inspections/:id/cancel',
   params: inspectionParams,
-  handler: async ({ principal, params, db }) => {
-    requireUser(principal);
+  handler: async ({ params, db }) => {
     return await db((tx) => moveTo(tx, params.org, params.id, { status: 'canceled' }, INSPECTION_MANAGERS));
   },
 });

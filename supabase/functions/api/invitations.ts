@@ -84,10 +84,10 @@ const listQuery = pageQuerySchema.extend({
 export const listInvitations = route({
   method: 'GET',
   path: '/orgs/:org/invitations',
+  usersOnly: true,
   params: orgParams,
   query: listQuery,
-  handler: async ({ principal, params, query, db }) => {
-    requireUser(principal);
+  handler: async ({ params, query, db }) => {
     const after = decodeCursor(query.cursor, ['timestamp', 'uuid']);
     const rows = await db(async (tx) => {
       await requireRole(tx, params.org, MEMBER_MANAGERS);
@@ -108,6 +108,7 @@ export const listInvitations = route({
 export const createInvitation = route({
   method: 'POST',
   path: '/orgs/:org/invitations',
+  usersOnly: true,
   params: orgParams,
   body: invitationCreateSchema,
   status: 201,
@@ -156,9 +157,9 @@ export const revokeInvitation = route({
   method: 'DELETE',
   empty: true,
   path: '/orgs/:org/invitations/:id',
+  usersOnly: true,
   params: z.strictObject({ org: idSchema, id: idSchema }),
-  handler: async ({ principal, params, db }) => {
-    requireUser(principal);
+  handler: async ({ params, db }) => {
     await db(async (tx) => {
       const callerRole = await requireRole(tx, params.org, MEMBER_MANAGERS);
       const invitation = await readInvitation(tx, params.org, params.id);
@@ -172,9 +173,9 @@ export const revokeInvitation = route({
 export const previewInvitation = route({
   method: 'POST',
   path: '/invitations/preview',
+  usersOnly: true,
   body: invitationTokenSchema,
-  handler: async ({ principal, body, db }) => {
-    requireUser(principal);
+  handler: async ({ body, db }) => {
     const [row] = await db((tx) =>
       tx<(Omit<InvitationPreview, 'expires_at'> & { expires_at: Date })[]>`
         select org_name, role, email, invited_by_name, expires_at, status from private.preview_invitation(${body.token})
@@ -188,9 +189,9 @@ export const previewInvitation = route({
 export const acceptInvitation = route({
   method: 'POST',
   path: '/invitations/accept',
+  usersOnly: true,
   body: invitationTokenSchema,
-  handler: async ({ principal, body, db }) => {
-    requireUser(principal);
+  handler: async ({ body, db }) => {
     return await db(async (tx) => {
       const [{ org_id }] = await tx<{ org_id: string }[]>`select private.accept_invitation(${body.token}) as org_id`;
       const [row] = await tx<AcceptedInvitation[]>`

@@ -42,6 +42,7 @@ async function readMe(tx: Tx, user: UserPrincipal): Promise<Me> {
 export const getMe = route({
   method: 'GET',
   path: '/me',
+  usersOnly: true,
   handler: async ({ principal, db }) => {
     const user = requireUser(principal);
     return await db((tx) => readMe(tx, user));
@@ -51,6 +52,7 @@ export const getMe = route({
 export const patchMe = route({
   method: 'PATCH',
   path: '/me',
+  usersOnly: true,
   body: profileUpdateSchema,
   handler: async ({ principal, body, db }) => {
     const user = requireUser(principal);

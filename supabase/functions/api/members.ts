@@ -49,8 +49,7 @@ export const listMembers = route({
   path: '/orgs/:org/members',
   params: orgParams,
   query: pageQuerySchema,
-  handler: async ({ principal, params, query, db }) => {
-    requireUser(principal);
+  handler: async ({ params, query, db }) => {
     const after = decodeCursor(query.cursor, ['string', 'uuid']);
     const rows = await db(async (tx) => {
       await requireRole(tx, params.org);
@@ -69,10 +68,10 @@ export const listMembers = route({
 export const updateMember = route({
   method: 'PATCH',
   path: '/orgs/:org/members/:user_id',
+  usersOnly: true,
   params: memberParams,
   body: memberUpdateSchema,
-  handler: async ({ principal, params, body, db }) => {
-    requireUser(principal);
+  handler: async ({ params, body, db }) => {
     return await db(async (tx) => {
       const callerRole = await requireRole(tx, params.org, MEMBER_MANAGERS);
       const target = await readMember(tx, params.org, params.user_id);
@@ -90,6 +89,7 @@ export const removeMember = route({
   method: 'DELETE',
   empty: true,
   path: '/orgs/:org/members/:user_id',
+  usersOnly: true,
   params: memberParams,
   handler: async ({ principal, params, db }) => {
     const user = requireUser(principal);

@@ -11,7 +11,7 @@ import {
   organizationUpdateSchema,
   slugFromName,
 } from '../_shared/schemas/organizations.ts';
-import { iso, requireRole, requireUser } from './access.ts';
+import { iso, requireRole } from './access.ts';
 import { z } from 'zod';
 
 interface OrganizationRow {
@@ -40,11 +40,14 @@ function organizationOf(row: OrganizationRow): Organization {
   };
 }
 
-/** The caller's organizations, each with the caller's role in it. */
+/**
+ * The caller's organizations (RLS shows only those), each with the caller's role in it: a
+ * member's, or for an API key the key's role in its one organization.
+ */
 const selectOrganizations = (tx: Tx) => tx`
-  select o.id, o.slug, o.name, o.require_mfa, o.default_geofence_m, o.created_at, o.updated_at, m.role
+  select o.id, o.slug, o.name, o.require_mfa, o.default_geofence_m, o.created_at, o.updated_at,
+         private.current_org_role(o.id) as role
   from public.organizations o
-  join public.memberships m on m.org_id = o.id and m.user_id = (select auth.uid())
 `;
 
 async function readOrganization(tx: Tx, orgId: string): Promise<Organization> {
@@ -56,9 +59,9 @@ async function readOrganization(tx: Tx, orgId: string): Promise<Organization> {
 export const listOrganizations = route({
   method: 'GET',
   path: '/orgs',
+  usersOnly: true,
   query: pageQuerySchema,
-  handler: async ({ principal, query, db }) => {
-    requireUser(principal);
+  handler: async ({ query, db }) => {
     const after = decodeCursor(query.cursor, ['string', 'uuid']);
     const rows = await db((tx) =>
       tx<OrganizationRow[]>`
@@ -75,10 +78,10 @@ export const listOrganizations = route({
 export const createOrganization = route({
   method: 'POST',
   path: '/orgs',
+  usersOnly: true,
   body: organizationCreateSchema,
   status: 201,
-  handler: async ({ principal, body, db }) => {
-    requireUser(principal);
+  handler: async ({ body, db }) => {
     const id = crypto.randomUUID();
     return await db(async (tx) => {
       const insert = (sql: Tx, slug: string) =>
@@ -115,8 +118,7 @@ export const getOrganization = route({
   method: 'GET',
   path: '/orgs/:org',
   params: orgParams,
-  handler: async ({ principal, params, db }) => {
-    requireUser(principal);
+  handler: async ({ params, db }) => {
     return await db((tx) => readOrganization(tx, params.org));
   },
 });
@@ -124,10 +126,10 @@ export const getOrganization = route({
 export const updateOrganization = route({
   method: 'PATCH',
   path: '/orgs/:org',
+  usersOnly: true,
   params: orgParams,
   body: organizationUpdateSchema,
-  handler: async ({ principal, params, body, db }) => {
-    requireUser(principal);
+  handler: async ({ params, body, db }) => {
     return await db(async (tx) => {
       await requireRole(tx, params.org, ['owner', 'admin']);
       const changes = Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
@@ -141,9 +143,9 @@ export const deleteOrganization = route({
   method: 'DELETE',
   empty: true,
   path: '/orgs/:org',
+  usersOnly: true,
   params: orgParams,
-  handler: async ({ principal, params, db }) => {
-    requireUser(principal);
+  handler: async ({ params, db }) => {
     await db(async (tx) => {
       await requireRole(tx, params.org, ['owner']);
       await tx`delete from public.organizations where id = ${params.org}`;

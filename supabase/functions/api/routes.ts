@@ -8,6 +8,7 @@ import {
 } from './action-attachments.ts';
 import { createAction, getAction, listActions, patchAction, transitionAction } from './actions.ts';
 import { saveAnswers } from './answers.ts';
+import { createApiKey, listApiKeys, revokeApiKey } from './api-keys.ts';
 import { listActivity, listAuditLog } from './audit-log.ts';
 import { confirmAttachment, createAttachment, deleteAttachment, getAttachmentUrl } from './attachments.ts';
 import { getDashboard } from './dashboard.ts';
@@ -90,4 +91,7 @@ export const apiRoutes = {
   deleteActionAttachment,
   listAuditLog,
   listActivity,
+  listApiKeys,
+  createApiKey,
+  revokeApiKey,
 };

@@ -8,7 +8,7 @@ import { route } from '../_shared/http.ts';
 import { decodeCursor, pageOf } from '../_shared/pagination.ts';
 import { idSchema } from '../_shared/schemas/common.ts';
 import { type Site, siteCreateSchema, siteListQuerySchema, siteUpdateSchema } from '../_shared/schemas/sites.ts';
-import { iso, requireRole, requireUser, SITE_MANAGERS } from './access.ts';
+import { iso, requireRole, SITE_MANAGERS } from './access.ts';
 import { orgParams } from './orgs.ts';
 
 /** A sites row as postgres.js returns it: the API's Site with timestamps still as dates. */
@@ -57,8 +57,7 @@ export const listSites = route({
   path: '/orgs/:org/sites',
   params: orgParams,
   query: siteListQuerySchema,
-  handler: async ({ principal, params, query, db }) => {
-    requireUser(principal);
+  handler: async ({ params, query, db }) => {
     const near = query.near;
     const after = decodeCursor(query.cursor, near ? ['number|null', 'uuid'] : ['string', 'uuid']);
     const rows = await db(async (tx) => {
@@ -110,8 +109,7 @@ export const createSite = route({
   params: orgParams,
   body: siteCreateSchema,
   status: 201,
-  handler: async ({ principal, params, body, db }) => {
-    requireUser(principal);
+  handler: async ({ params, body, db }) => {
     return await db(async (tx) => {
       await requireRole(tx, params.org, SITE_MANAGERS);
       const [row] = await tx<SiteRow[]>`insert into public.sites ${tx({ org_id: params.org, ...columnsOf(body) })} returning *`;
@@ -124,8 +122,7 @@ export const getSite = route({
   method: 'GET',
   path: '/orgs/:org/sites/:id',
   params: siteParams,
-  handler: async ({ principal, params, db }) => {
-    requireUser(principal);
+  handler: async ({ params, db }) => {
     return siteOf(await db((tx) => readSite(tx, params.org, params.id)));
   },
 });
@@ -135,8 +132,7 @@ export const updateSite = route({
   path: '/orgs/:org/sites/:id',
   params: siteParams,
   body: siteUpdateSchema,
-  handler: async ({ principal, params, body, db }) => {
-    requireUser(principal);
+  handler: async ({ params, body, db }) => {
     return await db(async (tx) => {
       await requireRole(tx, params.org, SITE_MANAGERS);
       const current = await readSite(tx, params.org, params.id);
@@ -159,8 +155,7 @@ export const archiveSite = route({
   method: 'DELETE',
   path: '/orgs/:org/sites/:id',
   params: siteParams,
-  handler: async ({ principal, params, db }) => {
-    requireUser(principal);
+  handler: async ({ params, db }) => {
     return await db(async (tx) => {
       await requireRole(tx, params.org, SITE_MANAGERS);
       const [row] = await tx<SiteRow[]>`

@@ -19,7 +19,7 @@ import {
   templateUpdateSchema,
   type TemplateVersion,
 } from '../_shared/schemas/templates.ts';
-import { iso, requireRole, requireUser } from './access.ts';
+import { iso, requireRole } from './access.ts';
 import { orgParams } from './orgs.ts';
 
 /** A templates row as selected below: the API's summary with timestamps still as dates. */
@@ -104,8 +104,7 @@ export const listTemplates = route({
   path: '/orgs/:org/templates',
   params: orgParams,
   query: templateListQuerySchema,
-  handler: async ({ principal, params, query, db }) => {
-    requireUser(principal);
+  handler: async ({ params, query, db }) => {
     const after = decodeCursor(query.cursor, ['string', 'uuid']);
     const rows = await db(async (tx) => {
       await requireRole(tx, params.org);
@@ -128,8 +127,7 @@ export const createTemplate = route({
   params: orgParams,
   body: templateCreateSchema,
   status: 201,
-  handler: async ({ principal, params, body, db }) => {
-    requireUser(principal);
+  handler: async ({ params, body, db }) => {
     return await db(async (tx) => {
       await requireRole(tx, params.org, TEMPLATE_MANAGERS);
       const columns: Record<string, unknown> = { org_id: params.org, name: body.name };
@@ -145,8 +143,7 @@ export const getTemplate = route({
   method: 'GET',
   path: '/orgs/:org/templates/:id',
   params: templateParams,
-  handler: async ({ principal, params, db }) => {
-    requireUser(principal);
+  handler: async ({ params, db }) => {
     return templateOf(await db((tx) => readTemplate(tx, params.org, params.id)));
   },
 });
@@ -156,8 +153,7 @@ export const updateTemplate = route({
   path: '/orgs/:org/templates/:id',
   params: templateParams,
   body: templateUpdateSchema,
-  handler: async ({ principal, params, body, db }) => {
-    requireUser(principal);
+  handler: async ({ params, body, db }) => {
     return await db(async (tx) => {
       await requireRole(tx, params.org, TEMPLATE_MANAGERS);
       const current = await readTemplate(tx, params.org, params.id, { lock: true });
@@ -182,8 +178,7 @@ export const publishTemplate = route({
   method: 'POST',
   path: '/orgs/:org/templates/:id/publish',
   params: templateParams,
-  handler: async ({ principal, params, db }) => {
-    requireUser(principal);
+  handler: async ({ params, db }) => {
     return await db(async (tx) => {
       await requireRole(tx, params.org, TEMPLATE_MANAGERS);
       await readTemplate(tx, params.org, params.id);
@@ -198,8 +193,7 @@ export const archiveTemplate = route({
   method: 'POST',
   path: '/orgs/:org/templates/:id/archive',
   params: templateParams,
-  handler: async ({ principal, params, db }) => {
-    requireUser(principal);
+  handler: async ({ params, db }) => {
     return await db(async (tx) => {
       await requireRole(tx, params.org, TEMPLATE_MANAGERS);
       const current = await readTemplate(tx, params.org, params.id, { lock: true });
@@ -219,8 +213,7 @@ export const getTemplateVersion = route({
   method: 'GET',
   path: '/orgs/:org/templates/:id/versions/:n',
   params: versionParams,
-  handler: async ({ principal, params, db }) => {
-    requireUser(principal);
+  handler: async ({ params, db }) => {
     const [row] = await db((tx) =>
       tx<TemplateVersionRow[]>`
         ${selectTemplateVersions(tx)}

@@ -51,8 +51,9 @@ export function canOpenActions(role: Role): boolean {
 }
 
 /** Start, resolve and add photos: managers on any action, inspectors on those assigned to them. */
-export function canWorkAction(role: Role, userId: string, action: Pick<Action, 'assignee_id'>): boolean {
-  return canManageActions(role) || (role === 'inspector' && action.assignee_id === userId);
+export function canWorkAction(role: Role, userId: string | null, action: Pick<Action, 'assignee_id'>): boolean {
+  // An API key (no user) is nobody's assignee, not the assignee of an unassigned action.
+  return canManageActions(role) || (role === 'inspector' && userId !== null && action.assignee_id === userId);
 }
 
 /** Photos change while an action is open or in progress (once resolved, they are what the verifier judges). */

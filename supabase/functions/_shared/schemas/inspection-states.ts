@@ -31,7 +31,7 @@ export function canReviewInspections(role: Role): boolean {
 }
 
 /** Start, answer and submit: managers on any inspection, inspectors on theirs or unassigned ones. */
-export function canFillInspection(role: Role, userId: string, inspection: Pick<Inspection, 'assignee_id'>): boolean {
+export function canFillInspection(role: Role, userId: string | null, inspection: Pick<Inspection, 'assignee_id'>): boolean {
   if (canScheduleInspections(role)) return true;
   return role === 'inspector' && (inspection.assignee_id === null || inspection.assignee_id === userId);
 }

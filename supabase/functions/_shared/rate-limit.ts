@@ -1,0 +1,75 @@
+// Request rate limits (PRODUCT.md §9, docs/api-keys.md): one token bucket per caller in Postgres
+// (private.take_request_token), shared by every instance of the function. Taken in a statement of
+// its own before the request runs, so requests that fail or roll back count too.
+import type { Principal } from './auth.ts';
+import { database, type Sql } from './db.ts';
+import { ApiError } from './errors.ts';
+
+export interface RateLimitPolicy {
+  /** Bucket size: how many requests may come at once. */
+  burst: number;
+  /** Sustained rate. */
+  perMinute: number;
+}
+
+/** PRODUCT.md §9: an API key makes 600 requests a minute, 60 at once. */
+export const API_KEY_RATE_LIMIT: RateLimitPolicy = { burst: 60, perMinute: 600 };
+/**
+ * A person in the web app (decided in docs/api-keys.md): twice a key's rate and a larger burst,
+ * because opening a screen fires several requests together and a phone coming back online
+ * replays its queue of saves at once. Far above what a person clicks; it stops a script.
+ */
+export const USER_RATE_LIMIT: RateLimitPolicy = { burst: 300, perMinute: 1200 };
+
+export interface RateLimiter {
+  /** Takes one request from the caller's bucket: the RateLimit headers, or throws 429 carrying them. */
+  take(principal: Principal): Promise<Record<string, string>>;
+}
+
+interface Taken {
+  allowed: boolean;
+  remaining: number;
+  retry_after_s: number;
+  full_in_s: number;
+}
+
+/**
+ * The RateLimit and RateLimit-Policy fields (draft-ietf-httpapi-ratelimit-headers): the bucket as
+ * a quota of `burst` per the seconds it takes to refill, and the minute rate beside it.
+ */
+export function rateLimitHeaders(policy: RateLimitPolicy, taken: Pick<Taken, 'remaining' | 'full_in_s'>): Record<string, string> {
+  const refillSeconds = Math.round((policy.burst * 60) / policy.perMinute);
+  return {
+    'ratelimit-policy': `"burst";q=${policy.burst};w=${refillSeconds}, "minute";q=${policy.perMinute};w=60`,
+    ratelimit: `"burst";r=${taken.remaining};t=${taken.full_in_s}`,
+  };
+}
+
+export function policyOf(principal: Principal): { bucket: string; policy: RateLimitPolicy } {
+  return principal.kind === 'api_key'
+    ? { bucket: `key:${principal.keyId}`, policy: API_KEY_RATE_LIMIT }
+    : { bucket: `user:${principal.userId}`, policy: USER_RATE_LIMIT };
+}
+
+export function createRateLimiter(sql: () => Sql): RateLimiter {
+  return {
+    async take(principal) {
+      const { bucket, policy } = policyOf(principal);
+      const [taken] = await sql()<Taken[]>`
+        select allowed, remaining, retry_after_s, full_in_s
+        from private.take_request_token(${bucket}, ${policy.burst}, ${policy.perMinute / 60})
+      `;
+      const headers = rateLimitHeaders(policy, taken);
+      if (!taken.allowed) throw ApiError.rateLimited(taken.retry_after_s, headers);
+      return headers;
+    },
+  };
+}
+
+let projectLimiter: RateLimiter | undefined;
+
+/** The rate limiter of a deployed function: buckets in the project's database. */
+export function projectRateLimiter(): RateLimiter {
+  projectLimiter ??= createRateLimiter(database);
+  return projectLimiter;
+}
