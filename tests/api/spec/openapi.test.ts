@@ -28,7 +28,9 @@ describe('openapi.json', () => {
     const result = await new Validator().validate(document as never);
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
-    expect(Object.keys(document.components.securitySchemes)).toEqual(['userToken']);
+    // Both ways in: a user's access token, or an organization API key (docs/api-keys.md).
+    expect(Object.keys(document.components.securitySchemes)).toEqual(['userToken', 'apiKey']);
+    expect((document as any).security).toEqual([{ userToken: [] }, { apiKey: [] }]);
   });
 
   it('describes the api that runs: a documented route answers, with the body it documents', async () => {
