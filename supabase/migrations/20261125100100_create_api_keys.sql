@@ -34,6 +34,26 @@ create index api_keys_org_id_created_at_idx on public.api_keys (org_id, created_
 create index api_keys_created_by_idx on public.api_keys (created_by);
 create index api_keys_revoked_by_idx on public.api_keys (revoked_by);
 
+-- A key's state, the one copy of the rule: revoked wins, then expired, else active. Lists show
+-- it, authenticating a secret and reading a request's key principal both go by it.
+create or replace function private.api_key_state(revoked_at timestamptz, expires_at timestamptz)
+returns text
+language sql
+stable
+set search_path = ''
+as $$
+  select case
+    when revoked_at is not null then 'revoked'
+    when expires_at is not null and expires_at <= now() then 'expired'
+    else 'active'
+  end;
+$$;
+
+comment on function private.api_key_state(timestamptz, timestamptz) is 'active, revoked or expired, from a key''s revoked_at and expires_at.';
+
+revoke all on function private.api_key_state(timestamptz, timestamptz) from public, anon;
+grant execute on function private.api_key_state(timestamptz, timestamptz) to authenticated, service_role;
+
 -- Before a new key: a client's key is theirs, new and unused, and expires in the future.
 create or replace function private.prepare_api_key()
 returns trigger
@@ -152,11 +172,7 @@ begin
   id := key.id;
   org_id := key.org_id;
   role := key.role;
-  state := case
-    when key.revoked_at is not null then 'revoked'
-    when key.expires_at is not null and key.expires_at <= now() then 'expired'
-    else 'active'
-  end;
+  state := private.api_key_state(key.revoked_at, key.expires_at);
   if state = 'active' and (key.last_used_at is null or key.last_used_at < now() - interval '1 minute') then
     update public.api_keys k set last_used_at = now()
     where k.id = key.id and (k.last_used_at is null or k.last_used_at < now() - interval '1 minute');

@@ -26,8 +26,7 @@ as $$
                     then (claims.c ->> 'api_key_id')::uuid end
     and k.org_id::text = claims.c ->> 'api_key_org_id'
     and k.role::text = claims.c ->> 'api_key_role'
-    and k.revoked_at is null
-    and (k.expires_at is null or k.expires_at > now());
+    and private.api_key_state(k.revoked_at, k.expires_at) = 'active';
 $$;
 
 comment on function private.current_api_key() is
@@ -136,8 +135,7 @@ as $$
 declare
   requires boolean;
 begin
-  if current_user <> 'authenticated' or coalesce(auth.jwt() ->> 'aal', 'aal1') = 'aal2'
-     or exists (select 1 from private.current_api_key()) then
+  if current_user <> 'authenticated' or coalesce(auth.jwt() ->> 'aal', 'aal1') = 'aal2' then
     return coalesce(new, old);
   end if;
 
@@ -156,7 +154,8 @@ begin
     where o.id = (to_jsonb(coalesce(new, old)) ->> 'org_id')::uuid;
   end if;
 
-  if coalesce(requires, false) then
+  -- Asked last, only where MFA is required: most writes never need the key lookup.
+  if coalesce(requires, false) and not exists (select 1 from private.current_api_key()) then
     raise exception 'mfa_required';
   end if;
   return coalesce(new, old);

@@ -4,7 +4,6 @@
 // a Response and throw ApiError for everything else.
 import { z } from 'zod';
 import type { Authenticator, Principal } from './auth.ts';
-import type { RateLimiter } from './rate-limit.ts';
 import { type Tx, withCaller } from './db.ts';
 import { ApiError, type ErrorLogger, logToConsole, renderProblem } from './errors.ts';
 import {
@@ -16,6 +15,7 @@ import {
   storeIdempotentResponse,
   type StoredResponse,
 } from './idempotency.ts';
+import type { RateLimiter } from './rate-limit.ts';
 import type { FieldError } from './schemas/errors.ts';
 
 /** PRODUCT.md §9: JSON bodies up to 256 KB. */

@@ -37,7 +37,7 @@ interface Taken {
  * The RateLimit and RateLimit-Policy fields (draft-ietf-httpapi-ratelimit-headers): the bucket as
  * a quota of `burst` per the seconds it takes to refill, and the minute rate beside it.
  */
-export function rateLimitHeaders(policy: RateLimitPolicy, taken: Pick<Taken, 'remaining' | 'full_in_s'>): Record<string, string> {
+function rateLimitHeaders(policy: RateLimitPolicy, taken: Pick<Taken, 'remaining' | 'full_in_s'>): Record<string, string> {
   const refillSeconds = Math.round((policy.burst * 60) / policy.perMinute);
   return {
     'ratelimit-policy': `"burst";q=${policy.burst};w=${refillSeconds}, "minute";q=${policy.perMinute};w=60`,
@@ -45,7 +45,7 @@ export function rateLimitHeaders(policy: RateLimitPolicy, taken: Pick<Taken, 're
   };
 }
 
-export function policyOf(principal: Principal): { bucket: string; policy: RateLimitPolicy } {
+function policyOf(principal: Principal): { bucket: string; policy: RateLimitPolicy } {
   return principal.kind === 'api_key'
     ? { bucket: `key:${principal.keyId}`, policy: API_KEY_RATE_LIMIT }
     : { bucket: `user:${principal.userId}`, policy: USER_RATE_LIMIT };

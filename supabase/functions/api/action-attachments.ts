@@ -4,6 +4,7 @@
 // bytes, pixels), `GET …/{att}/url` signs a download and `DELETE …/{att}` removes it — the same
 // steps and checks as inspection photos (evidence.ts). Who may: whoever works the action, while it
 // is open or in progress (20261124100600_create_action_attachments.sql holds the same rules).
+// Members only for now (`usersOnly`), as for inspection photos: Storage knows no API keys.
 import { z } from 'zod';
 import type { Tx } from '../_shared/db.ts';
 import { ApiError } from '../_shared/errors.ts';
@@ -75,8 +76,6 @@ async function readAttachment(tx: Tx, params: { org: string; id: string; att: st
 export const createActionAttachment = route({
   method: 'POST',
   path: '/orgs/:org/actions/:id/attachments',
-  // Storage checks the caller's own token, and it knows no API keys: photos are for members until
-  // the api can vouch for a key to Storage (docs/api-keys.md, "Not yet").
   usersOnly: true,
   params: actionParams,
   body: actionAttachmentCreateSchema,
@@ -113,8 +112,6 @@ export const createActionAttachment = route({
 export const confirmActionAttachment = route({
   method: 'POST',
   path: '/orgs/:org/actions/:id/attachments/:att/confirm',
-  // Storage checks the caller's own token, and it knows no API keys: photos are for members until
-  // the api can vouch for a key to Storage (docs/api-keys.md, "Not yet").
   usersOnly: true,
   params: attachmentParams,
   // Storage is read between the checks and the update; no transaction is held open meanwhile.
@@ -142,8 +139,6 @@ export const confirmActionAttachment = route({
 export const getActionAttachmentUrl = route({
   method: 'GET',
   path: '/orgs/:org/actions/:id/attachments/:att/url',
-  // Storage checks the caller's own token, and it knows no API keys: photos are for members until
-  // the api can vouch for a key to Storage (docs/api-keys.md, "Not yet").
   usersOnly: true,
   params: attachmentParams,
   handler: async ({ req, params, db }): Promise<AttachmentUrl> => {
@@ -161,8 +156,6 @@ export const deleteActionAttachment = route({
   method: 'DELETE',
   empty: true,
   path: '/orgs/:org/actions/:id/attachments/:att',
-  // Storage checks the caller's own token, and it knows no API keys: photos are for members until
-  // the api can vouch for a key to Storage (docs/api-keys.md, "Not yet").
   usersOnly: true,
   params: attachmentParams,
   handler: async ({ req, principal, params, db }): Promise<undefined> => {

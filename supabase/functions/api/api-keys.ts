@@ -6,7 +6,7 @@ import type { Tx } from '../_shared/db.ts';
 import { ApiError } from '../_shared/errors.ts';
 import { route } from '../_shared/http.ts';
 import { decodeCursor, pageOf } from '../_shared/pagination.ts';
-import { type ApiKey, apiKeyCreateSchema, type ApiKeyRole, type CreatedApiKey } from '../_shared/schemas/api-keys.ts';
+import { type ApiKey, apiKeyCreateSchema, type ApiKeyRole, type ApiKeyStatus, type CreatedApiKey } from '../_shared/schemas/api-keys.ts';
 import { idSchema, pageQuerySchema } from '../_shared/schemas/common.ts';
 import { iso, MEMBER_MANAGERS, requireRole } from './access.ts';
 import { orgParams } from './orgs.ts';
@@ -21,6 +21,7 @@ interface ApiKeyRow {
   last_used_at: Date | null;
   expires_at: Date | null;
   revoked_at: Date | null;
+  status: ApiKeyStatus;
 }
 
 const apiKeyParams = z.strictObject({ org: idSchema, id: idSchema });
@@ -29,19 +30,19 @@ type ListedApiKeyRow = ApiKeyRow & { created_key: string };
 
 const selectApiKeys = (tx: Tx) => tx`
   select k.id, k.name, k.prefix, k.role, k.created_by, k.created_at, k.last_used_at, k.expires_at, k.revoked_at,
+         private.api_key_state(k.revoked_at, k.expires_at) as status,
          -- The cursor keeps microseconds: JavaScript dates stop at milliseconds.
          to_char(k.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_key
   from public.api_keys k
 `;
 
-function apiKeyOf(row: ApiKeyRow, now = new Date()): ApiKey {
-  const status = row.revoked_at ? 'revoked' : row.expires_at && row.expires_at <= now ? 'expired' : 'active';
+function apiKeyOf(row: ApiKeyRow): ApiKey {
   return {
     id: row.id,
     name: row.name,
     prefix: row.prefix,
     role: row.role,
-    status,
+    status: row.status,
     created_by: row.created_by,
     created_at: iso(row.created_at),
     last_used_at: iso(row.last_used_at),
@@ -69,7 +70,7 @@ export const listApiKeys = route({
         limit ${query.limit + 1}
       `;
     });
-    return pageOf(rows, query.limit, (row) => apiKeyOf(row), (row) => [row.created_key, row.id]);
+    return pageOf(rows, query.limit, apiKeyOf, (row) => [row.created_key, row.id]);
   },
 });
 
@@ -88,7 +89,8 @@ export const createApiKey = route({
       const [created] = await tx<ApiKeyRow[]>`
         insert into public.api_keys (org_id, name, prefix, secret_hash, role, expires_at)
         values (${params.org}, ${body.name}, ${prefix}, decode(${hash}, 'hex'), ${body.role}, ${body.expires_at ?? null})
-        returning id, name, prefix, role, created_by, created_at, last_used_at, expires_at, revoked_at
+        returning id, name, prefix, role, created_by, created_at, last_used_at, expires_at, revoked_at,
+                  private.api_key_state(revoked_at, expires_at) as status
       `;
       return created;
     });

@@ -3,6 +3,8 @@
 // download and `DELETE …/{att}` removes it. Storage is called with the caller's own token, never
 // the service role (PRODUCT.md §7): it signs an upload URL only for the path of a pending
 // attachment of the caller (storage policy in 20261121001550), so the row is committed first.
+// Every route here is `usersOnly`: Storage knows no API keys, so photos are for members until the
+// api can vouch for a key to Storage (docs/api-keys.md, "Not yet").
 import { z } from 'zod';
 import type { Tx } from '../_shared/db.ts';
 import { ApiError } from '../_shared/errors.ts';
@@ -79,8 +81,6 @@ async function readAttachment(tx: Tx, params: { org: string; id: string; att: st
 export const createAttachment = route({
   method: 'POST',
   path: '/orgs/:org/inspections/:id/attachments',
-  // Storage checks the caller's own token, and it knows no API keys: photos are for members until
-  // the api can vouch for a key to Storage (docs/api-keys.md, "Not yet").
   usersOnly: true,
   params: inspectionParams,
   body: attachmentCreateSchema,
@@ -119,8 +119,6 @@ export const createAttachment = route({
 export const confirmAttachment = route({
   method: 'POST',
   path: '/orgs/:org/inspections/:id/attachments/:att/confirm',
-  // Storage checks the caller's own token, and it knows no API keys: photos are for members until
-  // the api can vouch for a key to Storage (docs/api-keys.md, "Not yet").
   usersOnly: true,
   params: attachmentParams,
   // Storage is read between the checks and the update; no transaction is held open meanwhile.
@@ -150,8 +148,6 @@ export const confirmAttachment = route({
 export const getAttachmentUrl = route({
   method: 'GET',
   path: '/orgs/:org/inspections/:id/attachments/:att/url',
-  // Storage checks the caller's own token, and it knows no API keys: photos are for members until
-  // the api can vouch for a key to Storage (docs/api-keys.md, "Not yet").
   usersOnly: true,
   params: attachmentParams,
   handler: async ({ req, params, db }): Promise<AttachmentUrl> => {
@@ -169,8 +165,6 @@ export const deleteAttachment = route({
   method: 'DELETE',
   empty: true,
   path: '/orgs/:org/inspections/:id/attachments/:att',
-  // Storage checks the caller's own token, and it knows no API keys: photos are for members until
-  // the api can vouch for a key to Storage (docs/api-keys.md, "Not yet").
   usersOnly: true,
   params: attachmentParams,
   handler: async ({ req, principal, params, db }): Promise<undefined> => {
