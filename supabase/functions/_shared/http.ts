@@ -80,6 +80,11 @@ export interface RouteDefinition<
    * invitations, keys, webhooks, settings); an API key gets 403 before anything runs.
    */
   usersOnly?: boolean;
+  /**
+   * What an Idempotency-Key keeps of the answer for a retry, when not all of it may be stored
+   * (an API key's secret exists in the first answer only). Default: the whole answer.
+   */
+  keptForRetry?: (result: never) => unknown;
   /** One line for the API reference (openapi.json); `METHOD /path` when absent. */
   summary?: string;
   /**
@@ -289,10 +294,18 @@ function replayOf(stored: StoredResponse): Response {
   return withHeaders(responseOf(stored.body ?? undefined, stored.status), { [REPLAYED_HEADER]: 'true' });
 }
 
-/** Stores a keyed request's answer with `store` (a Response of the handler's own is not kept), then sends it. */
-async function answerKey(result: unknown, status: number, store: (response: StoredResponse) => Promise<void>): Promise<Response> {
+/**
+ * Stores a keyed request's answer with `store` (a Response of the handler's own is not kept; of
+ * data, what `kept` keeps), then sends it whole.
+ */
+async function answerKey(
+  result: unknown,
+  status: number,
+  store: (response: StoredResponse) => Promise<void>,
+  kept: (result: unknown) => unknown = (whole) => whole,
+): Promise<Response> {
   if (result instanceof Response) return result;
-  await store({ status: result === undefined ? 204 : status, body: result ?? null });
+  await store({ status: result === undefined ? 204 : status, body: result === undefined ? null : kept(result) });
   return responseOf(result, status);
 }
 
@@ -357,6 +370,7 @@ export function createHandler(options: HandlerOptions): (req: Request) => Promis
         return responseOf(await definition.handler({ ...context, db }), status);
       }
       const hash = await requestHash(req.method, url.pathname, rawBody);
+      const kept = definition.keptForRetry as ((result: unknown) => unknown) | undefined;
       if (definition.commitsOwnWork) {
         const stored = await withCaller(principal, (tx) => claimIdempotencyKey(tx, key, hash, { ahead: true }));
         if (stored) return replayOf(stored);
@@ -368,14 +382,14 @@ export function createHandler(options: HandlerOptions): (req: Request) => Promis
           await withCaller(principal, (tx) => releaseIdempotencyKey(tx, key)).catch(() => undefined);
           throw error;
         }
-        return await answerKey(result, status, (response) => withCaller(principal, (tx) => storeIdempotentResponse(tx, key, response)));
+        return await answerKey(result, status, (response) => withCaller(principal, (tx) => storeIdempotentResponse(tx, key, response)), kept);
       }
       // One transaction for the key and the handler's writes: both commit, or neither does.
       return await withCaller(principal, async (tx) => {
         const stored = await claimIdempotencyKey(tx, key, hash);
         if (stored) return replayOf(stored);
         const result = await definition.handler({ ...context, db: (fn) => fn(tx) });
-        return await answerKey(result, status, (response) => storeIdempotentResponse(tx, key, response));
+        return await answerKey(result, status, (response) => storeIdempotentResponse(tx, key, response), kept);
       });
     }
   }

@@ -82,6 +82,8 @@ export const createApiKey = route({
   summary: 'Create an API key; the answer holds its secret, shown this once (owners and admins)',
   params: orgParams,
   body: apiKeyCreateSchema,
+  // The secret is never stored, not even in a retry's answer: a retry gets the key without it.
+  keptForRetry: (created: CreatedApiKey) => ({ ...created, secret: null }),
   handler: async ({ params, body, db }): Promise<CreatedApiKey> => {
     const { secret, prefix, hash } = await newApiKeySecret();
     const row = await db(async (tx) => {

@@ -33,6 +33,17 @@ describe('making keys', () => {
     expect(found).toBe(0);
   });
 
+  it('a retried create (same Idempotency-Key) gets the same key without its secret: the secret is stored nowhere', async () => {
+    const retryKey = `make-key-${Math.random()}`;
+    const body = { name: 'Retried key', role: 'viewer' };
+    const first = expectStatus(await post(world.owner.client, apiKeysPath(world.org.id), body, { 'Idempotency-Key': retryKey }), 201);
+    const again = await post(world.owner.client, apiKeysPath(world.org.id), body, { 'Idempotency-Key': retryKey });
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(expectStatus(again, 201)).toEqual({ ...first, secret: null });
+    const [{ stored }] = await db()`select count(*)::int as stored from public.idempotency_keys where response_body::text like ${'%' + first.secret.slice(4) + '%'}`;
+    expect(stored).toBe(0);
+  });
+
   it('an admin makes one too; a manager, an inspector and a viewer may not (403) and an outsider finds no organization (404)', async () => {
     expectStatus(await post(world.admin.client, apiKeysPath(world.org.id), { name: 'Admin key', role: 'viewer' }), 201);
     for (const member of [world.manager, world.inspector, world.viewer]) {

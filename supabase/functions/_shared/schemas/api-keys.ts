@@ -32,7 +32,10 @@ export interface ApiKey {
   revoked_at: string | null;
 }
 
-/** The answer to creating a key: the key and, this once, its secret. */
+/**
+ * The answer to creating a key: the key and, this once, its secret. A retry with the same
+ * Idempotency-Key gets `secret: null`: the secret is stored nowhere, so a lost answer means a new key.
+ */
 export interface CreatedApiKey extends ApiKey {
-  secret: string;
+  secret: string | null;
 }
