@@ -5,6 +5,7 @@ import { Link, useNavigate } from 'react-router-dom';
 import { ContentLayout } from '../../components/layouts/content-layout';
 import { LoadingScreen } from '../../components/ui/loading-screen';
 import { organizationQueryOptions, useOrganization } from '../../features/organizations/api/get-organization';
+import { ApiKeysPanel } from '../../features/api-keys/components/api-keys-panel';
 import { AuditLog } from '../../features/audit/components/audit-log';
 import { DeleteOrganizationPanel } from '../../features/settings/components/delete-organization-panel';
 import { OrganizationSettingsForm } from '../../features/settings/components/organization-settings-form';
@@ -69,6 +70,12 @@ export function SettingsRoute() {
           lists every route with its parameters, bodies and errors.
         </p>
       </section>
+      {can.manageSettings(membership.role) ? (
+        <section className="panel" aria-labelledby="api-keys-heading">
+          <h2 id="api-keys-heading">API keys</h2>
+          <ApiKeysPanel orgId={membership.org_id} />
+        </section>
+      ) : null}
       {can.readAuditLog(membership.role) ? (
         <section className="panel" aria-labelledby="audit-heading">
           <h2 id="audit-heading">Audit log</h2>
