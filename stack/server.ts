@@ -8,6 +8,7 @@ import { loadSigningKey, withApiKeys } from './keys.ts';
 import { startPostgres } from './postgres/index.ts';
 import { prepareDatabase } from './postgres/database.ts';
 import { startMail } from './mail/index.ts';
+import { startScheduler } from './scheduler.ts';
 import { createGateway, type Route } from './gateway.ts';
 import { portIsFree } from './os.ts';
 import type { Service, ServiceContext } from './types.ts';
@@ -141,6 +142,8 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
       for (const route of routes) if (route.service.upgrade) await route.service.close?.();
       await closed;
     });
+    // Webhook deliveries, woken as pg_cron + pg_net wake them on Supabase.
+    if (functions) stops.push(startScheduler(config, log));
     return { config, status: statusOf(config), stop };
   } catch (error) {
     await stop();

@@ -64,6 +64,9 @@ export function functionEnvironment(ctx: ServiceContext): Record<string, string>
     SMTP_PORT: String(config.ports.mailSmtp),
     SMTP_SECURE: 'false',
     MAIL_FROM: 'Fieldcheck <no-reply@fieldcheck.local>',
+    // The local stack alone lets webhooks go to loopback and private addresses, so they can be
+    // tried against a receiver on this machine (docs/webhooks.md). Hosted projects leave it unset.
+    FIELDCHECK_WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: 'true',
     ...user,
     // Plain logs in the stack log, and no update check calling out to the network.
     NO_COLOR: '1',

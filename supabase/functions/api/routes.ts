@@ -28,6 +28,16 @@ import { listMembers, removeMember, updateMember } from './members.ts';
 import { createOrganization, deleteOrganization, getOrganization, listOrganizations, updateOrganization } from './orgs.ts';
 import { archiveSite, createSite, getSite, listSites, updateSite } from './sites.ts';
 import {
+  createWebhook,
+  deleteWebhook,
+  listWebhookDeliveries,
+  listWebhooks,
+  redeliverWebhook,
+  rotateWebhookSecret,
+  sendTestWebhook,
+  updateWebhook,
+} from './webhooks.ts';
+import {
   archiveTemplate,
   createTemplate,
   getTemplate,
@@ -94,4 +104,12 @@ export const apiRoutes = {
   listApiKeys,
   createApiKey,
   revokeApiKey,
+  listWebhooks,
+  createWebhook,
+  updateWebhook,
+  deleteWebhook,
+  rotateWebhookSecret,
+  sendTestWebhook,
+  listWebhookDeliveries,
+  redeliverWebhook,
 };

@@ -1,0 +1,70 @@
+// Where webhooks may go (the SSRF guard, docs/webhooks.md): http(s) only, no credentials in the
+// URL, and every address the host resolves to on the public internet: never loopback, private,
+// link-local (cloud metadata lives at 169.254.169.254 and fd00:ec2::254), carrier-grade NAT,
+// multicast or reserved space. Checked when an endpoint is saved and again before every delivery,
+// because DNS can change. The local stack alone allows loopback and private addresses, by an
+// explicit setting, so webhooks can be tried against a receiver on the same machine; metadata and
+// link-local addresses stay refused even then. The ranges come from ipaddr.js (maintained, the
+// IANA special-purpose registries), not from a hand-written list.
+import ipaddr from 'ipaddr.js';
+
+/** Cloud metadata services; AWS's IPv6 one sits in the unique-local range the local setting allows. */
+const METADATA_ADDRESSES = new Set(['169.254.169.254', 'fd00:ec2::254']);
+/** Ranges only the local stack's setting lets through (ipaddr.js range names). */
+const PRIVATE_RANGES = new Set(['loopback', 'private', 'uniqueLocal']);
+
+export interface AddressPolicy {
+  /** The local stack's FIELDCHECK_WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: loopback and private ranges allowed. */
+  allowPrivate: boolean;
+}
+
+/**
+ * The refusal for one address, or null when a webhook may go there: public unicast only, plus
+ * loopback and private ranges where the setting allows. Everything else (link-local and metadata,
+ * carrier-grade NAT, multicast, reserved, NAT64 and other translation ranges) is refused always.
+ */
+export function addressRefusal(address: string, policy: AddressPolicy): string | null {
+  if (!ipaddr.isValid(address)) return 'is not an IP address';
+  const parsed = ipaddr.process(address); // ::ffff:10.0.0.1 is checked as 10.0.0.1
+  if (METADATA_ADDRESSES.has(parsed.toNormalizedString()) || METADATA_ADDRESSES.has(parsed.toString())) return 'is a cloud metadata address';
+  const range = parsed.range();
+  if (range === 'unicast') return null;
+  if (PRIVATE_RANGES.has(range)) return policy.allowPrivate ? null : `is a ${range === 'loopback' ? 'loopback' : 'private'} address`;
+  return `is in a range webhooks never go to (${range})`;
+}
+
+export type Resolver = (hostname: string) => Promise<string[]>;
+
+/** A and AAAA records of a host with Deno's resolver (none when it has no such record). */
+export const resolveWithDns: Resolver = async (hostname) => {
+  const lookups = await Promise.allSettled([Deno.resolveDns(hostname, 'A'), Deno.resolveDns(hostname, 'AAAA')]);
+  return lookups.flatMap((lookup) => (lookup.status === 'fulfilled' ? lookup.value : []));
+};
+
+/**
+ * Why a webhook may not go to `url`, in words for the person who typed it, or null when it may.
+ * A literal IP is checked as it is; a name by every address it resolves to.
+ */
+export async function webhookUrlRefusal(url: string, policy: AddressPolicy, resolve: Resolver = resolveWithDns): Promise<string | null> {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return 'Enter a full URL, e.g. https://example.com/webhooks.';
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return 'Use an http or https URL.';
+  if (parsed.username || parsed.password) return 'Leave user names and passwords out of the URL; each delivery is signed instead.';
+  const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1');
+  const addresses = ipaddr.isValid(host) ? [host] : await resolve(host).catch(() => []);
+  if (addresses.length === 0) return `${host} could not be found.`;
+  for (const address of addresses) {
+    const refusal = addressRefusal(address, policy);
+    if (refusal) return `Webhooks go to public internet addresses; ${host} ${address === host ? '' : `(${address}) `}${refusal}.`;
+  }
+  return null;
+}
+
+/** The setting as this function instance has it. */
+export function addressPolicyFromEnv(): AddressPolicy {
+  return { allowPrivate: Deno.env.get('FIELDCHECK_WEBHOOKS_ALLOW_PRIVATE_ADDRESSES') === 'true' };
+}

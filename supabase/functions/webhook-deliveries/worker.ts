@@ -1,0 +1,122 @@
+// One wake of the delivery worker: claim, send, record, until nothing is due or the time is up.
+import { Webhook } from 'standardwebhooks';
+import type { Sql } from '../_shared/db.ts';
+import { addressPolicyFromEnv, type AddressPolicy, webhookUrlRefusal } from '../_shared/webhook-urls.ts';
+
+/** PRODUCT.md §9: a receiver has 10 s to answer. */
+export const DELIVERY_TIMEOUT_MS = 10_000;
+const RESPONSE_KEPT_BYTES = 2048;
+const CLAIM_SIZE = 20;
+// A wake stops claiming after this long, so one wake never overlaps the next by much.
+const WAKE_BUDGET_MS = 25_000;
+
+interface Claimed {
+  delivery_id: string;
+  url: string;
+  secret: string;
+  event_id: string;
+  payload: unknown;
+}
+
+/** Only the project's own keys wake the worker (the service-role key, or a secret key). */
+export function workerKeyAccepted(req: Request): boolean {
+  const header = req.headers.get('authorization') ?? '';
+  const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
+  if (!token) return false;
+  const accepted = [Deno.env.get('SUPABASE_SERVICE_ROLE_KEY')];
+  try {
+    accepted.push(...Object.values(JSON.parse(Deno.env.get('SUPABASE_SECRET_KEYS') ?? '{}') as Record<string, string>));
+  } catch {
+    // No secret keys configured: the service-role key alone.
+  }
+  return accepted.some((key) => typeof key === 'string' && key.length > 0 && key === token);
+}
+
+/** The first 2 KB of an answer's body, read no further. */
+async function firstBytes(response: Response): Promise<string> {
+  if (!response.body) return '';
+  const reader = response.body.getReader();
+  const kept = new Uint8Array(RESPONSE_KEPT_BYTES);
+  let length = 0;
+  while (length < RESPONSE_KEPT_BYTES) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    const part = value.subarray(0, RESPONSE_KEPT_BYTES - length);
+    kept.set(part, length);
+    length += part.length;
+  }
+  await reader.cancel().catch(() => {});
+  return new TextDecoder('utf-8', { fatal: false }).decode(kept.subarray(0, length));
+}
+
+export interface AttemptOutcome {
+  status_code: number | null;
+  duration_ms: number;
+  response_body: string | null;
+  error: string | null;
+}
+
+/** Sends one delivery: address check first (DNS can change), then a signed POST with a 10 s limit. */
+export async function send(claimed: Claimed, policy: AddressPolicy, now = new Date()): Promise<AttemptOutcome> {
+  const started = performance.now();
+  const elapsed = () => Math.round(performance.now() - started);
+  const refusal = await webhookUrlRefusal(claimed.url, policy);
+  if (refusal) return { status_code: null, duration_ms: elapsed(), response_body: null, error: `Not sent: ${refusal}` };
+  const body = JSON.stringify(claimed.payload);
+  // The event's id, the same on every retry, so receivers can drop duplicates.
+  const id = `msg_${claimed.event_id}`;
+  const signature = new Webhook(claimed.secret).sign(id, now, body);
+  try {
+    const response = await fetch(claimed.url, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'Fieldcheck-Webhooks/1',
+        'webhook-id': id,
+        'webhook-timestamp': String(Math.floor(now.getTime() / 1000)),
+        'webhook-signature': signature,
+      },
+      body,
+      // A redirect is an answer, not an instruction: following it could lead anywhere.
+      redirect: 'manual',
+      signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+    });
+    const text = await firstBytes(response);
+    return { status_code: response.status, duration_ms: elapsed(), response_body: text, error: null };
+  } catch (error) {
+    const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
+    return {
+      status_code: null,
+      duration_ms: elapsed(),
+      response_body: null,
+      error: timedOut ? `No answer within ${DELIVERY_TIMEOUT_MS / 1000} s` : `Could not connect: ${(error as Error).message}`.slice(0, 500),
+    };
+  }
+}
+
+/** Claims and sends until nothing is due or the wake's time is up; what happened, counted. */
+export async function deliverDue(sql: Sql, policy: AddressPolicy = addressPolicyFromEnv()) {
+  const started = Date.now();
+  const counts = { sent: 0, succeeded: 0, failed: 0, dead: 0 };
+  while (Date.now() - started < WAKE_BUDGET_MS) {
+    const claimed = await sql<Claimed[]>`
+      select delivery_id, url, secret, event_id, payload from private.claim_webhook_deliveries(${CLAIM_SIZE})
+    `;
+    if (claimed.length === 0) break;
+    // Claimed deliveries are of different entities or endpoints (the claim keeps one entity's
+    // order), so they go out side by side.
+    await Promise.all(claimed.map(async (delivery) => {
+      const outcome = await send(delivery, policy);
+      const [{ state }] = await sql<{ state: string }[]>`
+        select private.record_webhook_attempt(${delivery.delivery_id}, ${outcome.status_code}, ${outcome.duration_ms},
+                                              ${outcome.response_body}, ${outcome.error}) as state
+      `;
+      counts.sent++;
+      if (state === 'succeeded') counts.succeeded++;
+      else if (state === 'dead') counts.dead++;
+      else counts.failed++;
+    }));
+    if (claimed.length < CLAIM_SIZE) break;
+  }
+  return counts;
+}
