@@ -4,7 +4,7 @@
 -- endpoints that want the type; the worker's claim keeps one entity's order per endpoint and
 -- skips what another worker holds; attempts, backoff and dead; redeliver and test events.
 begin;
-select plan(37);
+select plan(40);
 
 create temp table actors on commit drop as
   select m.* from tests.create_org_matrix('170w') m;
@@ -115,6 +115,23 @@ select throws_ok(format('select private.redeliver_webhook(%L)', (select id from 
 select tests.act_as((select b_owner from actors));
 select throws_ok(format('select private.send_test_webhook(%L)', (select endpoint from actors)), 'P0001', 'not_found', 'another organization''s owner finds no endpoint');
 select tests.reset_role();
+
+-- Inspections, actions and templates: each lifecycle step is an event.
+create temp table world on commit drop as
+  select p.* from actors a, tests.create_published_template(a.org_a,
+    '[{"key":"temp","kind":"number","label":"Fridge temperature","help":null,"required":false,"weight":1,"min":0,"max":5,"unit":"°C"}]') p;
+alter table world add column inspection uuid, add column action uuid;
+update world set inspection = tests.create_inspection((select org_a from actors), site, template, 'scheduled');
+update public.inspections set status = 'in_progress' where id = (select inspection from world);
+update public.inspections set status = 'submitted' where id = (select inspection from world);
+update public.inspections set status = 'approved' where id = (select inspection from world);
+update world set action = tests.create_action((select org_a from actors), site, 'verified');
+select results_eq($$select type from public.webhook_events where entity_id = (select template from world) order by seq$$,
+  array['template.created', 'template.published'], 'a template made and published');
+select results_eq($$select type from public.webhook_events where entity_id = (select inspection from world) order by seq$$,
+  array['inspection.created', 'inspection.started', 'inspection.submitted', 'inspection.approved'], 'an inspection through its lifecycle');
+select results_eq($$select type from public.webhook_events where entity_id = (select action from world) order by seq$$,
+  array['action.created', 'action.in_progress', 'action.resolved', 'action.verified'], 'an action through to verified');
 
 select * from finish();
 rollback;
