@@ -37,7 +37,7 @@ describe('API keys in Settings', () => {
       await panel.getByText(`The key "${name}" was created. Copy it now: it will not be shown again.`).waitFor();
       const secret = await panel.getByLabel('Your new key').inputValue();
       expect(secret).toMatch(/^fck_[A-Za-z0-9_-]{43}$/);
-      await panel.getByRole('button', { name: 'Copy key' }).click();
+      await panel.getByRole('button', { name: 'Copy', exact: true }).click();
       await panel.getByText('Copied to the clipboard.').waitFor();
       expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(secret);
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1)).toBe(true);

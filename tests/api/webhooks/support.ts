@@ -7,6 +7,8 @@ import { Webhook } from 'standardwebhooks';
 import { expect } from 'vitest';
 
 export interface Received {
+  /** The request's path and query. */
+  path: string;
   headers: Record<string, string>;
   body: string;
   json: any;
@@ -29,7 +31,7 @@ export async function startReceiver(): Promise<Receiver> {
     req.on('data', (chunk) => chunks.push(chunk));
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      received.push({ headers: req.headers as Record<string, string>, body, json: JSON.parse(body) });
+      received.push({ path: req.url ?? '', headers: req.headers as Record<string, string>, body, json: JSON.parse(body) });
       res.writeHead(status, { 'content-type': 'text/plain' }).end(answer);
     });
   });

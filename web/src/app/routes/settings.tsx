@@ -7,6 +7,7 @@ import { LoadingScreen } from '../../components/ui/loading-screen';
 import { organizationQueryOptions, useOrganization } from '../../features/organizations/api/get-organization';
 import { ApiKeysPanel } from '../../features/api-keys/components/api-keys-panel';
 import { AuditLog } from '../../features/audit/components/audit-log';
+import { WebhooksPanel } from '../../features/webhooks/components/webhooks-panel';
 import { DeleteOrganizationPanel } from '../../features/settings/components/delete-organization-panel';
 import { OrganizationSettingsForm } from '../../features/settings/components/organization-settings-form';
 import { OrganizationSettingsSummary } from '../../features/settings/components/organization-settings-summary';
@@ -74,6 +75,12 @@ export function SettingsRoute() {
         <section className="panel" aria-labelledby="api-keys-heading">
           <h2 id="api-keys-heading">API keys</h2>
           <ApiKeysPanel orgId={membership.org_id} />
+        </section>
+      ) : null}
+      {can.manageSettings(membership.role) ? (
+        <section className="panel" aria-labelledby="webhooks-heading">
+          <h2 id="webhooks-heading">Webhooks</h2>
+          <WebhooksPanel orgId={membership.org_id} />
         </section>
       ) : null}
       {can.readAuditLog(membership.role) ? (

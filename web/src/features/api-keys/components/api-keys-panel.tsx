@@ -6,6 +6,7 @@ import { ConfirmButton } from '../../../components/ui/confirm-button';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { LoadMoreButton } from '../../../components/ui/load-more-button';
 import { QueryError } from '../../../components/ui/query-error';
+import { SecretShownOnce } from '../../../components/ui/secret-shown-once';
 import { SelectField } from '../../../components/ui/select-field';
 import { TextField } from '../../../components/ui/text-field';
 import { describeErrorSentence } from '../../../lib/errors';
@@ -98,11 +99,9 @@ function CreateKeyForm({ orgId, onCreated }: { orgId: string; onCreated: (key: C
   );
 }
 
-/** The secret, once: with a copy button, and said plainly that it will not be shown again. */
+/** The secret, once; a retried create's answer has none (it was in the first answer only). */
 function NewKeySecret({ created, onDone }: { created: CreatedApiKey; onDone: () => void }) {
-  const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
   if (created.secret === null) {
-    // A retried request's answer: the secret was in the first answer only.
     return (
       <div className="stack" role="status">
         <FormAlert message={`The key "${created.name}" was created, but its secret was lost on the way. Revoke it below and create another.`} />
@@ -112,33 +111,7 @@ function NewKeySecret({ created, onDone }: { created: CreatedApiKey; onDone: () 
       </div>
     );
   }
-  const secret = created.secret;
-  return (
-    <div className="stack new-api-key" role="status" aria-live="polite">
-      <FormAlert tone="success" message={`The key "${created.name}" was created. Copy it now: it will not be shown again.`} />
-      <div className="field">
-        <label htmlFor="new-api-key-secret">Your new key</label>
-        <input id="new-api-key-secret" className="secret-field" readOnly value={secret} onFocus={(event) => event.currentTarget.select()} />
-      </div>
-      <div className="button-row">
-        <Button
-          type="button"
-          onClick={() =>
-            void navigator.clipboard
-              .writeText(secret)
-              .then(() => setCopied('yes'))
-              .catch(() => setCopied('failed'))}
-        >
-          Copy key
-        </Button>
-        <Button type="button" variant="secondary" onClick={onDone}>
-          I have stored it
-        </Button>
-      </div>
-      {copied === 'yes' ? <p className="muted">Copied to the clipboard.</p> : null}
-      {copied === 'failed' ? <p className="muted">This browser would not copy it: select the key above and copy it yourself.</p> : null}
-    </div>
-  );
+  return <SecretShownOnce made={`The key "${created.name}" was created.`} label="Your new key" secret={created.secret} onDone={onDone} />;
 }
 
 function ApiKeyList({ orgId }: { orgId: string }) {
