@@ -16,6 +16,8 @@ import type { Service, ServiceContext } from './types.ts';
 export interface StartOptions extends StackOverrides {
   /** Drop and re-create the database before starting. */
   reset?: boolean;
+  /** Wake the webhook delivery worker every second (default true; a benchmark wakes it itself). */
+  webhookScheduler?: boolean;
   /** Restart functions when their code changes (npm start). */
   watch?: boolean;
   /** Throwaway cluster settings (tests). */
@@ -143,7 +145,7 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
       await closed;
     });
     // Webhook deliveries, woken as pg_cron + pg_net wake them on Supabase.
-    if (functions) stops.push(startScheduler(config, log));
+    if (functions && options.webhookScheduler !== false) stops.push(startScheduler(config, log));
     return { config, status: statusOf(config), stop };
   } catch (error) {
     await stop();

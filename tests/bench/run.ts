@@ -9,11 +9,13 @@
 //    against the same change delivered to one.
 // 4. Answer saving (answer-save.ts): PUT …/answers through the api function against the same
 //    statements run directly with postgres.js as the same user.
-// 5. The web app (web.ts): initial JS, Lighthouse and CLS of sign-in, the dashboard and a 500-item
+// 5. Webhooks (webhooks.ts): the outbox's cost per write, and deliveries per second from the
+//    worker against signed POSTs sent straight to the same loopback receiver.
+// 6. The web app (web.ts): initial JS, Lighthouse and CLS of sign-in, the dashboard and a 500-item
 //    run page, and typing latency there, against the budgets of issue 12.
 //
 //   npm run bench             everything, as a readable table
-//   npm run bench -- web      one part (startup, me, realtime, answers, web)
+//   npm run bench -- web      one part (startup, me, realtime, answers, webhooks, web)
 //   npm run bench -- --json   the web figures and their ratios to the budgets as JSON, under stable names
 import { rmSync } from 'node:fs';
 import path from 'node:path';
@@ -24,6 +26,7 @@ import { benchAnswerSave } from './answer-save.ts';
 import { load, type LoadResult, signUpBenchUser } from './measure.ts';
 import { benchRealtimeFanout } from './realtime-fanout.ts';
 import { benchWeb, printWebFigures, WEB_BUDGETS, type WebFigures } from './web.ts';
+import { benchWebhooks } from './webhooks.ts';
 
 async function benchStartup(dir: string) {
   const runs = 3;
@@ -117,6 +120,7 @@ try {
   if (wanted('me')) await benchMe(dir);
   if (wanted('realtime')) await benchRealtimeFanout();
   if (wanted('answers')) await benchAnswerSave();
+  if (wanted('webhooks')) await benchWebhooks();
   if (wanted('web')) {
     const figures = await benchWeb();
     if (json) console.log(JSON.stringify(webJson(figures), null, 2));
