@@ -76,6 +76,12 @@ export interface RouteDefinition<
   /** The route answers 204 with no body (its handler returns nothing). */
   empty?: boolean;
   /**
+   * What a success answers, for openapi.json: an interface of `_shared/schemas` by name, or a
+   * page of them (`{ data, next_cursor }`). Their JSON Schemas are generated from the TypeScript
+   * (`npm run openapi:responses`, docs/openapi.md). Every route that answers data names one.
+   */
+  response?: string | { list: string };
+  /**
    * Only a signed-in user calls this route (their profile, their organizations, members,
    * invitations, keys, webhooks, settings); an API key gets 403 before anything runs.
    */

@@ -14,6 +14,11 @@ export interface OpenApiOptions {
   description: string;
   /** Where the API is served, e.g. `/functions/v1/api` (relative to the project's URL). */
   serverUrl: string;
+  /**
+   * Component schemas of what routes answer, by name (generated from the TypeScript answers:
+   * openapi-responses.json), plus those zod supplies (a template's definition).
+   */
+  responseSchemas: Record<string, unknown>;
 }
 
 /** `/orgs/:org/sites/:id` → `/orgs/{org}/sites/{id}`. */
@@ -53,6 +58,31 @@ function problemResponses(method: Route['method']): Record<string, JsonSchema> {
   const statuses = new Set(COMMON_PROBLEMS);
   if (method !== 'GET') statuses.add('409');
   return Object.fromEntries([...statuses].sort().map((status) => [status, { $ref: `#/components/responses/Problem${status}` }]));
+}
+
+/** A route's success body: its named answer, or a page of them. A route that answers data must name one. */
+function responseSchema(response: Route['definition']['response'], known: Record<string, unknown>): JsonSchema {
+  if (response === undefined) throw new Error('A route that answers data declares its `response` (docs/openapi.md)');
+  const name = typeof response === 'string' ? response : response.list;
+  if (!Object.hasOwn(known, name)) throw new Error(`No schema for ${name}: run npm run openapi:responses`);
+  const item = { $ref: `#/components/schemas/${name}` };
+  if (typeof response === 'string') return item;
+  return {
+    type: 'object',
+    required: ['data', 'next_cursor'],
+    properties: {
+      data: { type: 'array', items: item },
+      next_cursor: { type: ['string', 'null'], description: 'Pass as `cursor` for the next page; null on the last.' },
+    },
+    additionalProperties: false,
+  };
+}
+
+/** The JSON Schema of what the api answers for a zod schema (the output side of transforms). */
+export function outputSchema(schema: z.ZodType): JsonSchema {
+  const json = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
+  delete json.$schema;
+  return json;
 }
 
 /** The tag of a route: the resource it is about (the last named segment of its path). */
@@ -111,8 +141,8 @@ export function openApiDocument(routes: Record<string, Route>, options: OpenApiO
       ? { '204': { description: 'Done; no content.' } }
       : {
         [String(definition.status ?? 200)]: {
-          description: definition.status === 201 ? 'Created.' : 'OK.',
-          content: { 'application/json': { schema: {} } },
+          description: definition.status === 201 ? 'Created.' : definition.status === 202 ? 'Accepted.' : 'OK.',
+          content: { 'application/json': { schema: responseSchema(definition.response, options.responseSchemas) } },
         },
       };
     const operation: JsonSchema = {
@@ -163,7 +193,7 @@ export function openApiDocument(routes: Record<string, Route>, options: OpenApiO
             'An organization API key (`fck_…`), made by an owner or admin in Settings. It acts in its organization with its role (manager, inspector or viewer), 600 requests a minute with bursts of 60.',
         },
       },
-      schemas: { Problem: PROBLEM_SCHEMA },
+      schemas: { ...options.responseSchemas, Problem: PROBLEM_SCHEMA },
       responses: problemComponents(),
     },
   };

@@ -75,6 +75,7 @@ async function readAttachment(tx: Tx, params: { org: string; id: string; att: st
 
 export const createActionAttachment = route({
   method: 'POST',
+  response: 'ActionAttachmentUpload',
   path: '/orgs/:org/actions/:id/attachments',
   usersOnly: true,
   params: actionParams,
@@ -111,6 +112,7 @@ export const createActionAttachment = route({
 
 export const confirmActionAttachment = route({
   method: 'POST',
+  response: 'ActionAttachment',
   path: '/orgs/:org/actions/:id/attachments/:att/confirm',
   usersOnly: true,
   params: attachmentParams,
@@ -138,6 +140,7 @@ export const confirmActionAttachment = route({
 
 export const getActionAttachmentUrl = route({
   method: 'GET',
+  response: 'AttachmentUrl',
   path: '/orgs/:org/actions/:id/attachments/:att/url',
   usersOnly: true,
   params: attachmentParams,

@@ -124,6 +124,7 @@ function givenFields(body: Record<string, unknown>): Record<string, unknown> {
 
 export const listActions = route({
   method: 'GET',
+  response: { list: 'Action' },
   path: '/orgs/:org/actions',
   params: orgParams,
   query: actionListQuerySchema,
@@ -154,6 +155,7 @@ export const listActions = route({
 
 export const createAction = route({
   method: 'POST',
+  response: 'Action',
   path: '/orgs/:org/actions',
   params: orgParams,
   body: actionCreateSchema,
@@ -186,6 +188,7 @@ type ActionEventRow = Omit<ActionEvent, 'id' | 'at'> & { id: string; at: Date };
 
 export const getAction = route({
   method: 'GET',
+  response: 'ActionDetail',
   path: '/orgs/:org/actions/:id',
   params: actionParams,
   handler: async ({ principal, params, db }): Promise<ActionDetail> => {
@@ -218,6 +221,7 @@ export const getAction = route({
 
 export const patchAction = route({
   method: 'PATCH',
+  response: 'Action',
   path: '/orgs/:org/actions/:id',
   params: actionParams,
   body: actionUpdateSchema,
@@ -236,6 +240,7 @@ export const patchAction = route({
 
 export const transitionAction = route({
   method: 'POST',
+  response: 'Action',
   path: '/orgs/:org/actions/:id/transition',
   params: actionParams,
   body: actionTransitionSchema,

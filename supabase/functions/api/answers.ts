@@ -69,6 +69,7 @@ async function lockInspection(tx: Tx, orgId: string, id: string): Promise<Locked
 
 export const saveAnswers = route({
   method: 'PUT',
+  response: 'AnswersSaved',
   path: '/orgs/:org/inspections/:id/answers',
   params: answersParams,
   body: answersBatchSchema,

@@ -53,6 +53,7 @@ function apiKeyOf(row: ApiKeyRow): ApiKey {
 
 export const listApiKeys = route({
   method: 'GET',
+  response: { list: 'ApiKey' },
   path: '/orgs/:org/api-keys',
   usersOnly: true,
   summary: "List the organization's API keys, newest first (owners and admins)",
@@ -76,6 +77,7 @@ export const listApiKeys = route({
 
 export const createApiKey = route({
   method: 'POST',
+  response: 'CreatedApiKey',
   path: '/orgs/:org/api-keys',
   usersOnly: true,
   status: 201,

@@ -80,6 +80,7 @@ async function readAttachment(tx: Tx, params: { org: string; id: string; att: st
 
 export const createAttachment = route({
   method: 'POST',
+  response: 'AttachmentUpload',
   path: '/orgs/:org/inspections/:id/attachments',
   usersOnly: true,
   params: inspectionParams,
@@ -118,6 +119,7 @@ export const createAttachment = route({
 
 export const confirmAttachment = route({
   method: 'POST',
+  response: 'Attachment',
   path: '/orgs/:org/inspections/:id/attachments/:att/confirm',
   usersOnly: true,
   params: attachmentParams,
@@ -147,6 +149,7 @@ export const confirmAttachment = route({
 
 export const getAttachmentUrl = route({
   method: 'GET',
+  response: 'AttachmentUrl',
   path: '/orgs/:org/inspections/:id/attachments/:att/url',
   usersOnly: true,
   params: attachmentParams,

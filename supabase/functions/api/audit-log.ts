@@ -65,6 +65,7 @@ const afterCursor = (tx: Tx, after: unknown[] | null) =>
 
 export const listAuditLog = route({
   method: 'GET',
+  response: { list: 'AuditEntry' },
   path: '/orgs/:org/audit-log',
   params: orgParams,
   query: auditLogQuerySchema,
@@ -90,6 +91,7 @@ export const listAuditLog = route({
 
 export const listActivity = route({
   method: 'GET',
+  response: { list: 'AuditEntry' },
   path: '/orgs/:org/activity',
   params: orgParams,
   query: activityQuerySchema,

@@ -19,6 +19,7 @@ function countsBy<S extends string>(statuses: readonly S[], rows: { status: S; n
 
 export const getDashboard = route({
   method: 'GET',
+  response: 'Dashboard',
   path: '/orgs/:org/dashboard',
   usersOnly: true,
   params: orgParams,

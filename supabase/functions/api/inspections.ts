@@ -142,6 +142,7 @@ async function updateInspection(tx: Tx, orgId: string, id: string, changes: Reco
 
 export const listInspections = route({
   method: 'GET',
+  response: { list: 'Inspection' },
   path: '/orgs/:org/inspections',
   params: orgParams,
   query: inspectionListQuerySchema,
@@ -171,6 +172,7 @@ export const listInspections = route({
 
 export const createInspection = route({
   method: 'POST',
+  response: 'Inspection',
   path: '/orgs/:org/inspections',
   params: orgParams,
   body: inspectionCreateSchema,
@@ -187,6 +189,7 @@ export const createInspection = route({
 
 export const getInspection = route({
   method: 'GET',
+  response: 'InspectionDetail',
   path: '/orgs/:org/inspections/:id',
   params: inspectionParams,
   handler: async ({ params, db }): Promise<InspectionDetail> => {
@@ -210,6 +213,7 @@ export const getInspection = route({
 
 export const patchInspection = route({
   method: 'PATCH',
+  response: 'Inspection',
   path: '/orgs/:org/inspections/:id',
   params: inspectionParams,
   body: inspectionUpdateSchema,
@@ -235,6 +239,7 @@ async function moveTo(
 
 export const startInspection = route({
   method: 'POST',
+  response: 'Inspection',
   path: '/orgs/:org/inspections/:id/start',
   params: inspectionParams,
   body: inspectionStartSchema,
@@ -251,6 +256,7 @@ export const startInspection = route({
 
 export const submitInspection = route({
   method: 'POST',
+  response: 'Inspection',
   path: '/orgs/:org/inspections/:id/submit',
   params: inspectionParams,
   handler: async ({ params, db, afterCommit }) => {
@@ -269,6 +275,7 @@ export const submitInspection = route({
 
 export const reviewInspection = route({
   method: 'POST',
+  response: 'Inspection',
   path: '/orgs/:org/inspections/:id/review',
   params: inspectionParams,
   body: inspectionReviewSchema,
@@ -280,6 +287,7 @@ export const reviewInspection = route({
 
 export const cancelInspection = route({
   method: 'POST',
+  response: 'Inspection',
   path: '/orgs/:org/inspections/:id/cancel',
   params: inspectionParams,
   handler: async ({ params, db }) => {

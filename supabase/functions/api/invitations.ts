@@ -83,6 +83,7 @@ const listQuery = pageQuerySchema.extend({
 
 export const listInvitations = route({
   method: 'GET',
+  response: { list: 'Invitation' },
   path: '/orgs/:org/invitations',
   usersOnly: true,
   params: orgParams,
@@ -107,6 +108,7 @@ export const listInvitations = route({
 
 export const createInvitation = route({
   method: 'POST',
+  response: 'Invitation',
   path: '/orgs/:org/invitations',
   usersOnly: true,
   params: orgParams,
@@ -172,6 +174,7 @@ export const revokeInvitation = route({
 
 export const previewInvitation = route({
   method: 'POST',
+  response: 'InvitationPreview',
   path: '/invitations/preview',
   usersOnly: true,
   body: invitationTokenSchema,
@@ -188,6 +191,7 @@ export const previewInvitation = route({
 
 export const acceptInvitation = route({
   method: 'POST',
+  response: 'AcceptedInvitation',
   path: '/invitations/accept',
   usersOnly: true,
   body: invitationTokenSchema,

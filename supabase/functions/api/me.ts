@@ -41,6 +41,7 @@ async function readMe(tx: Tx, user: UserPrincipal): Promise<Me> {
 
 export const getMe = route({
   method: 'GET',
+  response: 'Me',
   path: '/me',
   usersOnly: true,
   handler: async ({ principal, db }) => {
@@ -51,6 +52,7 @@ export const getMe = route({
 
 export const patchMe = route({
   method: 'PATCH',
+  response: 'Me',
   path: '/me',
   usersOnly: true,
   body: profileUpdateSchema,

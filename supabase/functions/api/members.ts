@@ -46,6 +46,7 @@ function checkOwnerRule(callerRole: Role, targetRole: Role, newRole?: Role) {
 
 export const listMembers = route({
   method: 'GET',
+  response: { list: 'Member' },
   path: '/orgs/:org/members',
   params: orgParams,
   query: pageQuerySchema,
@@ -67,6 +68,7 @@ export const listMembers = route({
 
 export const updateMember = route({
   method: 'PATCH',
+  response: 'Member',
   path: '/orgs/:org/members/:user_id',
   usersOnly: true,
   params: memberParams,

@@ -1,5 +1,7 @@
 // The api function's OpenAPI document, built once from its route table (docs/openapi.md).
-import { openApiDocument } from '../_shared/openapi.ts';
+import responseSchemas from '../_shared/openapi-responses.json' with { type: 'json' };
+import { openApiDocument, outputSchema } from '../_shared/openapi.ts';
+import { definitionSchema } from '../_shared/schemas/templates.ts';
 import { apiRoutes } from './routes.ts';
 
 let built: unknown;
@@ -14,6 +16,8 @@ export function apiDocument(): unknown {
       'Send `Authorization: Bearer <token>`. Errors are RFC 9457 problem documents with a catalogue `code`. ' +
       'A POST may carry an `Idempotency-Key`; lists are paged with `cursor` and `limit`.',
     serverUrl: '/functions/v1/api',
+    // The answers' schemas come from their TypeScript; a template's definition from its zod schema.
+    responseSchemas: { ...responseSchemas, TemplateDefinition: outputSchema(definitionSchema) },
   });
   return built;
 }

@@ -58,6 +58,7 @@ async function readOrganization(tx: Tx, orgId: string): Promise<Organization> {
 
 export const listOrganizations = route({
   method: 'GET',
+  response: { list: 'Organization' },
   path: '/orgs',
   usersOnly: true,
   query: pageQuerySchema,
@@ -77,6 +78,7 @@ export const listOrganizations = route({
 
 export const createOrganization = route({
   method: 'POST',
+  response: 'Organization',
   path: '/orgs',
   usersOnly: true,
   body: organizationCreateSchema,
@@ -116,6 +118,7 @@ function randomSuffix(): string {
 
 export const getOrganization = route({
   method: 'GET',
+  response: 'Organization',
   path: '/orgs/:org',
   params: orgParams,
   handler: async ({ params, db }) => {
@@ -125,6 +128,7 @@ export const getOrganization = route({
 
 export const updateOrganization = route({
   method: 'PATCH',
+  response: 'Organization',
   path: '/orgs/:org',
   usersOnly: true,
   params: orgParams,

@@ -54,6 +54,7 @@ function columnsOf(body: Partial<Record<(typeof SITE_COLUMNS)[number], unknown>>
 
 export const listSites = route({
   method: 'GET',
+  response: { list: 'Site' },
   path: '/orgs/:org/sites',
   params: orgParams,
   query: siteListQuerySchema,
@@ -105,6 +106,7 @@ export const listSites = route({
 
 export const createSite = route({
   method: 'POST',
+  response: 'Site',
   path: '/orgs/:org/sites',
   params: orgParams,
   body: siteCreateSchema,
@@ -120,6 +122,7 @@ export const createSite = route({
 
 export const getSite = route({
   method: 'GET',
+  response: 'Site',
   path: '/orgs/:org/sites/:id',
   params: siteParams,
   handler: async ({ params, db }) => {
@@ -129,6 +132,7 @@ export const getSite = route({
 
 export const updateSite = route({
   method: 'PATCH',
+  response: 'Site',
   path: '/orgs/:org/sites/:id',
   params: siteParams,
   body: siteUpdateSchema,
@@ -153,6 +157,7 @@ export const updateSite = route({
 
 export const archiveSite = route({
   method: 'DELETE',
+  response: 'Site',
   path: '/orgs/:org/sites/:id',
   params: siteParams,
   handler: async ({ params, db }) => {

@@ -101,6 +101,7 @@ function statusesOf(status: 'active' | TemplateStatus): TemplateStatus[] {
 
 export const listTemplates = route({
   method: 'GET',
+  response: { list: 'TemplateSummary' },
   path: '/orgs/:org/templates',
   params: orgParams,
   query: templateListQuerySchema,
@@ -123,6 +124,7 @@ export const listTemplates = route({
 
 export const createTemplate = route({
   method: 'POST',
+  response: 'Template',
   path: '/orgs/:org/templates',
   params: orgParams,
   body: templateCreateSchema,
@@ -141,6 +143,7 @@ export const createTemplate = route({
 
 export const getTemplate = route({
   method: 'GET',
+  response: 'Template',
   path: '/orgs/:org/templates/:id',
   params: templateParams,
   handler: async ({ params, db }) => {
@@ -150,6 +153,7 @@ export const getTemplate = route({
 
 export const updateTemplate = route({
   method: 'PATCH',
+  response: 'Template',
   path: '/orgs/:org/templates/:id',
   params: templateParams,
   body: templateUpdateSchema,
@@ -176,6 +180,7 @@ export const updateTemplate = route({
 
 export const publishTemplate = route({
   method: 'POST',
+  response: 'Template',
   path: '/orgs/:org/templates/:id/publish',
   params: templateParams,
   handler: async ({ params, db }) => {
@@ -191,6 +196,7 @@ export const publishTemplate = route({
 
 export const archiveTemplate = route({
   method: 'POST',
+  response: 'Template',
   path: '/orgs/:org/templates/:id/archive',
   params: templateParams,
   handler: async ({ params, db }) => {
@@ -211,6 +217,7 @@ export const archiveTemplate = route({
 
 export const getTemplateVersion = route({
   method: 'GET',
+  response: 'TemplateVersion',
   path: '/orgs/:org/templates/:id/versions/:n',
   params: versionParams,
   handler: async ({ params, db }) => {

@@ -49,6 +49,7 @@ async function readEndpoint(tx: Tx, orgId: string, id: string): Promise<Endpoint
 
 export const listWebhooks = route({
   method: 'GET',
+  response: { list: 'WebhookEndpoint' },
   path: '/orgs/:org/webhooks',
   usersOnly: true,
   summary: "List the organization's webhook endpoints (owners and admins)",
@@ -66,6 +67,7 @@ export const listWebhooks = route({
 
 export const createWebhook = route({
   method: 'POST',
+  response: 'WebhookEndpointWithSecret',
   path: '/orgs/:org/webhooks',
   usersOnly: true,
   status: 201,
@@ -90,6 +92,7 @@ export const createWebhook = route({
 
 export const updateWebhook = route({
   method: 'PATCH',
+  response: 'WebhookEndpoint',
   path: '/orgs/:org/webhooks/:id',
   usersOnly: true,
   summary: 'Change where an endpoint points, which events it gets, or switch it on or off',
@@ -130,6 +133,7 @@ export const deleteWebhook = route({
 
 export const rotateWebhookSecret = route({
   method: 'POST',
+  response: 'WebhookEndpointWithSecret',
   path: '/orgs/:org/webhooks/:id/rotate-secret',
   usersOnly: true,
   summary: 'Replace the signing secret; deliveries are signed with the new one from now on',
@@ -185,6 +189,7 @@ function deliveryOf(row: DeliveryRow): WebhookDelivery {
 
 export const sendTestWebhook = route({
   method: 'POST',
+  response: 'WebhookDelivery',
   path: '/orgs/:org/webhooks/:id/test',
   usersOnly: true,
   status: 202,
@@ -203,6 +208,7 @@ export const sendTestWebhook = route({
 
 export const listWebhookDeliveries = route({
   method: 'GET',
+  response: { list: 'WebhookDelivery' },
   path: '/orgs/:org/webhooks/:id/deliveries',
   usersOnly: true,
   summary: "An endpoint's delivery log, newest first: event, attempts, status, last answer, next attempt",
@@ -227,6 +233,7 @@ export const listWebhookDeliveries = route({
 
 export const redeliverWebhook = route({
   method: 'POST',
+  response: 'WebhookDelivery',
   path: '/orgs/:org/deliveries/:id/redeliver',
   usersOnly: true,
   status: 202,

@@ -182,3 +182,9 @@ export interface ActionDetail extends Action {
   /** The moves this caller may make from the current status (no others are shown). */
   moves: ActionMove[];
 }
+
+/** `POST …/actions/{id}/attachments`: the photo checked in, and where to upload it. */
+export interface ActionAttachmentUpload {
+  attachment: ActionAttachment;
+  upload: { path: string; token: string; signed_url: string };
+}

@@ -1,0 +1,100 @@
+// What openapi.json says the api answers holds (issue 13 part 4): the response schemas generated
+// from the TypeScript answers are current with the code, and real answers of the running api, made
+// by walking an organization through sites, templates, inspections, actions, keys and webhooks,
+// validate against the schemas the document gives their routes (Ajv, JSON Schema 2020-12; the
+// schemas forbid properties they do not name, so an answer that grew a field fails too).
+import { readFileSync } from 'node:fs';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { RESPONSE_SCHEMAS_FILE, responseSchemasFileText } from '../../../scripts/openapi-responses.ts';
+import type { ApiOutcome } from '../../support/api.ts';
+import { stack } from '../../support/stack.ts';
+import { actionIn, openAction } from '../actions/support.ts';
+import { createKey } from '../keys/support.ts';
+import {
+  answerEverythingRequired, call, expectStatus, inProgressInspection, inspectionPath, inspectionsPath, inspectionWorldAndStranger, post,
+  scheduleInspection,
+} from '../inspections/support.ts';
+
+const DOCUMENT_ID = 'https://fieldcheck.test/openapi.json';
+const { world } = inspectionWorldAndStranger();
+let document: any;
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+
+beforeAll(async () => {
+  document = await (await fetch(`${stack.API_URL}/functions/v1/api/openapi.json`)).json();
+  ajv.addSchema({ ...document, $id: DOCUMENT_ID });
+});
+
+/** Checks an answer against the schema the document gives `method path` for its status. */
+function expectDocumented(method: string, path: string, outcome: ApiOutcome): void {
+  const operation = document.paths[path]?.[method];
+  expect(operation, `${method} ${path} is not in openapi.json`).toBeDefined();
+  const schema = operation.responses[String(outcome.status)]?.content?.['application/json']?.schema;
+  expect(schema, `${method} ${path} documents no ${outcome.status} body: ${JSON.stringify(outcome.body)}`).toBeDefined();
+  const validate = ajv.compile(JSON.parse(JSON.stringify(schema).replaceAll('"#/components/', `"${DOCUMENT_ID}#/components/`)));
+  expect(validate(outcome.body), `${method} ${path}: ${JSON.stringify(validate.errors, null, 1)}`).toBe(true);
+}
+
+describe('response schemas', () => {
+  it('are current: npm run openapi:responses writes what is committed', () => {
+    expect(readFileSync(RESPONSE_SCHEMAS_FILE, 'utf8'), 'run npm run openapi:responses and commit the file').toBe(responseSchemasFileText());
+  }, 60_000);
+
+  it('every route that answers data documents its body', () => {
+    for (const [path, operations] of Object.entries<any>(document.paths)) {
+      for (const [method, operation] of Object.entries<any>(operations)) {
+        const success = Object.entries<any>(operation.responses).find(([status]) => status.startsWith('2'))!;
+        if (success[0] === '204') continue;
+        const schema = success[1].content['application/json'].schema;
+        expect(schema.$ref ?? schema.properties?.data, `${method} ${path}`).toBeDefined();
+      }
+    }
+  });
+
+  it('the running api answers what the document says', async () => {
+    const org = world.org.id;
+    const m = world.manager.client;
+    const o = world.owner.client;
+    const checks: Array<[string, string, ApiOutcome]> = [];
+    const check = async (method: string, path: string, outcome: Promise<ApiOutcome>) => checks.push([method, path, await outcome]);
+
+    await check('get', '/me', call(m, 'me'));
+    await check('get', '/orgs', call(m, 'orgs'));
+    await check('get', '/orgs/{org}', call(m, `orgs/${org}`));
+    await check('get', '/orgs/{org}/members', call(m, `orgs/${org}/members`));
+    await check('get', '/orgs/{org}/dashboard', call(m, `orgs/${org}/dashboard`));
+    await check('get', '/orgs/{org}/sites', call(m, `orgs/${org}/sites`));
+    await check('get', '/orgs/{org}/sites/{id}', call(m, `orgs/${org}/sites/${world.site.id}`));
+    await check('get', '/orgs/{org}/templates', call(m, `orgs/${org}/templates`));
+    await check('get', '/orgs/{org}/templates/{id}', call(m, `orgs/${org}/templates/${world.template.id}`));
+    await check('get', '/orgs/{org}/templates/{id}/versions/{n}', call(m, `orgs/${org}/templates/${world.template.id}/versions/1`));
+    const scheduled = await scheduleInspection(world);
+    await check('get', '/orgs/{org}/inspections', call(m, inspectionsPath(org)));
+    const running = await inProgressInspection(world, world.manager);
+    await answerEverythingRequired(world, running, world.manager);
+    await check('get', '/orgs/{org}/inspections/{id}', call(m, inspectionPath(org, running)));
+    await check('post', '/orgs/{org}/inspections/{id}/submit', post(m, `${inspectionPath(org, running)}/submit`, undefined));
+    await check('post', '/orgs/{org}/inspections/{id}/cancel', post(m, `${inspectionPath(org, scheduled.id)}/cancel`, undefined));
+    const action = await openAction(world);
+    await check('get', '/orgs/{org}/actions', call(m, `orgs/${org}/actions`));
+    await check('get', '/orgs/{org}/actions/{id}', call(m, `orgs/${org}/actions/${action.id}`));
+    await actionIn(world, 'resolved');
+    await check('get', '/orgs/{org}/activity', call(m, `orgs/${org}/activity`));
+    await check('get', '/orgs/{org}/audit-log', call(o, `orgs/${org}/audit-log`));
+    await check('get', '/orgs/{org}/invitations', call(o, `orgs/${org}/invitations`));
+    await check('post', '/orgs/{org}/api-keys', post(o, `orgs/${org}/api-keys`, { name: 'Schema check', role: 'viewer' }));
+    await createKey(world.owner, org, 'viewer');
+    await check('get', '/orgs/{org}/api-keys', call(o, `orgs/${org}/api-keys`));
+    const endpoint = expectStatus(await post(o, `orgs/${org}/webhooks`, { url: 'http://127.0.0.1:9/never-sent' }), 201);
+    await check('get', '/orgs/{org}/webhooks', call(o, `orgs/${org}/webhooks`));
+    await check('post', '/orgs/{org}/webhooks/{id}/test', post(o, `orgs/${org}/webhooks/${endpoint.id}/test`, undefined));
+    await check('get', '/orgs/{org}/webhooks/{id}/deliveries', call(o, `orgs/${org}/webhooks/${endpoint.id}/deliveries`));
+    await check('post', '/orgs/{org}/webhooks/{id}/rotate-secret', post(o, `orgs/${org}/webhooks/${endpoint.id}/rotate-secret`, undefined));
+
+    for (const [method, path, outcome] of checks) {
+      expect(outcome.status, `${method} ${path}: ${JSON.stringify(outcome.body)}`).toBeLessThan(300);
+      expectDocumented(method, path, outcome);
+    }
+  }, 60_000);
+});
