@@ -4,7 +4,7 @@
 // bytes, pixels), `GET …/{att}/url` signs a download and `DELETE …/{att}` removes it — the same
 // steps and checks as inspection photos (evidence.ts). Who may: whoever works the action, while it
 // is open or in progress (20261124100600_create_action_attachments.sql holds the same rules).
-// Members only for now (`usersOnly`), as for inspection photos: Storage knows no API keys.
+// Storage sees a user's own token, or for an API key the service role (evidence.ts storageCallerOf).
 import { z } from 'zod';
 import type { Tx } from '../_shared/db.ts';
 import { ApiError } from '../_shared/errors.ts';
@@ -29,6 +29,7 @@ import {
   requireAcceptablePhoto,
   signDownload,
   signUpload,
+  storageCallerOf,
 } from './evidence.ts';
 
 const actionParams = z.strictObject({ org: idSchema, id: idSchema });
@@ -77,7 +78,6 @@ export const createActionAttachment = route({
   method: 'POST',
   response: 'ActionAttachmentUpload',
   path: '/orgs/:org/actions/:id/attachments',
-  usersOnly: true,
   params: actionParams,
   body: actionAttachmentCreateSchema,
   status: 201,
@@ -102,7 +102,7 @@ export const createActionAttachment = route({
       return inserted;
     });
     try {
-      return { attachment: actionAttachmentOf(row), upload: await signUpload(req, row.object_path) };
+      return { attachment: actionAttachmentOf(row), upload: await signUpload(storageCallerOf(req, principal), row.object_path) };
     } catch (error) {
       await db((tx) => tx`delete from public.action_attachments where id = ${row.id}`);
       throw error;
@@ -114,7 +114,6 @@ export const confirmActionAttachment = route({
   method: 'POST',
   response: 'ActionAttachment',
   path: '/orgs/:org/actions/:id/attachments/:att/confirm',
-  usersOnly: true,
   params: attachmentParams,
   // Storage is read between the checks and the update; no transaction is held open meanwhile.
   commitsOwnWork: true,
@@ -127,7 +126,7 @@ export const confirmActionAttachment = route({
       return found;
     });
     if (row.confirmed_at !== null) return actionAttachmentOf(row);
-    await checkUploadedPhoto(req, db, 'action_attachments', row);
+    await checkUploadedPhoto(storageCallerOf(req, principal), db, 'action_attachments', row);
     return await db(async (tx) => {
       const [confirmed] = await tx<ActionAttachmentRow[]>`
         update public.action_attachments set confirmed_at = now() where id = ${row.id} returning *
@@ -142,16 +141,15 @@ export const getActionAttachmentUrl = route({
   method: 'GET',
   response: 'AttachmentUrl',
   path: '/orgs/:org/actions/:id/attachments/:att/url',
-  usersOnly: true,
   params: attachmentParams,
-  handler: async ({ req, params, db }): Promise<AttachmentUrl> => {
+  handler: async ({ req, principal, params, db }): Promise<AttachmentUrl> => {
     const row = await db(async (tx) => {
       await requireRole(tx, params.org);
       return await readAttachment(tx, params);
     });
     // A pending photo may not be there yet, and is not evidence until it was checked.
     if (row.confirmed_at === null) throw ApiError.notFound('photo');
-    return await signDownload(req, row.object_path);
+    return await signDownload(storageCallerOf(req, principal), row.object_path);
   },
 });
 
@@ -159,7 +157,6 @@ export const deleteActionAttachment = route({
   method: 'DELETE',
   empty: true,
   path: '/orgs/:org/actions/:id/attachments/:att',
-  usersOnly: true,
   params: attachmentParams,
   handler: async ({ req, principal, params, db }): Promise<undefined> => {
     const userId = userIdOf(principal);
@@ -170,7 +167,7 @@ export const deleteActionAttachment = route({
       const deleted = await tx`delete from public.action_attachments where id = ${row.id} returning id`;
       if (deleted.length === 0) throw ApiError.forbidden();
       // Inside the transaction: if Storage fails, the row comes back and the photo stays whole.
-      await removeObject(req, row.object_path);
+      await removeObject(storageCallerOf(req, principal), row.object_path);
     });
     return undefined;
   },

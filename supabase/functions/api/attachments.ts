@@ -1,10 +1,9 @@
 // Photo evidence: `POST /orgs/{org}/inspections/{id}/attachments` checks in a photo and hands out
 // a signed upload URL, `POST …/{att}/confirm` checks what arrived, `GET …/{att}/url` signs a
-// download and `DELETE …/{att}` removes it. Storage is called with the caller's own token, never
-// the service role (PRODUCT.md §7): it signs an upload URL only for the path of a pending
-// attachment of the caller (storage policy in 20261121001550), so the row is committed first.
-// Every route here is `usersOnly`: Storage knows no API keys, so photos are for members until the
-// api can vouch for a key to Storage (docs/api-keys.md, "Not yet").
+// download and `DELETE …/{att}` removes it. A user's Storage calls carry their own token: Storage
+// signs an upload URL only for the path of a pending attachment of the caller (storage policy in
+// 20261121001550), so the row is committed first. An API key's carry the service role, for the
+// object of a row RLS let the key write (evidence.ts storageCallerOf).
 import { z } from 'zod';
 import type { Tx } from '../_shared/db.ts';
 import { ApiError } from '../_shared/errors.ts';
@@ -22,6 +21,7 @@ import {
   requireAcceptablePhoto,
   signDownload,
   signUpload,
+  storageCallerOf,
 } from './evidence.ts';
 
 const inspectionParams = z.strictObject({ org: idSchema, id: idSchema });
@@ -82,7 +82,6 @@ export const createAttachment = route({
   method: 'POST',
   response: 'AttachmentUpload',
   path: '/orgs/:org/inspections/:id/attachments',
-  usersOnly: true,
   params: inspectionParams,
   body: attachmentCreateSchema,
   status: 201,
@@ -109,7 +108,7 @@ export const createAttachment = route({
       return inserted;
     });
     try {
-      return { attachment: attachmentOf(row), upload: await signUpload(req, row.object_path) };
+      return { attachment: attachmentOf(row), upload: await signUpload(storageCallerOf(req, principal), row.object_path) };
     } catch (error) {
       await db((tx) => tx`delete from public.attachments where id = ${row.id}`);
       throw error;
@@ -121,7 +120,6 @@ export const confirmAttachment = route({
   method: 'POST',
   response: 'Attachment',
   path: '/orgs/:org/inspections/:id/attachments/:att/confirm',
-  usersOnly: true,
   params: attachmentParams,
   // Storage is read between the checks and the update; no transaction is held open meanwhile.
   commitsOwnWork: true,
@@ -135,7 +133,7 @@ export const confirmAttachment = route({
     });
     if (row.confirmed_at !== null) return attachmentOf(row);
 
-    await checkUploadedPhoto(req, db, 'attachments', row);
+    await checkUploadedPhoto(storageCallerOf(req, principal), db, 'attachments', row);
 
     return await db(async (tx) => {
       const [confirmed] = await tx<AttachmentRow[]>`
@@ -151,16 +149,15 @@ export const getAttachmentUrl = route({
   method: 'GET',
   response: 'AttachmentUrl',
   path: '/orgs/:org/inspections/:id/attachments/:att/url',
-  usersOnly: true,
   params: attachmentParams,
-  handler: async ({ req, params, db }): Promise<AttachmentUrl> => {
+  handler: async ({ req, principal, params, db }): Promise<AttachmentUrl> => {
     const row = await db(async (tx) => {
       await requireRole(tx, params.org);
       return await readAttachment(tx, params);
     });
     // A pending photo may not be there yet, and is not evidence until it was checked.
     if (row.confirmed_at === null) throw ApiError.notFound('photo');
-    return await signDownload(req, row.object_path);
+    return await signDownload(storageCallerOf(req, principal), row.object_path);
   },
 });
 
@@ -168,7 +165,6 @@ export const deleteAttachment = route({
   method: 'DELETE',
   empty: true,
   path: '/orgs/:org/inspections/:id/attachments/:att',
-  usersOnly: true,
   params: attachmentParams,
   handler: async ({ req, principal, params, db }): Promise<undefined> => {
     const userId = userIdOf(principal);
@@ -179,7 +175,7 @@ export const deleteAttachment = route({
       const deleted = await tx`delete from public.attachments where id = ${row.id} returning id`;
       if (deleted.length === 0) throw ApiError.forbidden();
       // Inside the transaction: if Storage fails, the row comes back and the photo stays whole.
-      await removeObject(req, row.object_path);
+      await removeObject(storageCallerOf(req, principal), row.object_path);
     });
     return undefined;
   },

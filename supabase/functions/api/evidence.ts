@@ -3,6 +3,7 @@
 // caller's own token, never the service role (PRODUCT.md §7): its policies decide, as for any
 // other request of theirs. A photo is checked in as a pending row, uploaded through a signed URL,
 // then confirmed here by size, magic bytes and pixel count before the row is marked confirmed.
+import type { Principal } from '../_shared/auth.ts';
 import type { Tx } from '../_shared/db.ts';
 import { ApiError } from '../_shared/errors.ts';
 import type { RouteContext } from '../_shared/http.ts';
@@ -64,13 +65,32 @@ function supabaseUrl(): string {
   return url.replace(/\/+$/, '');
 }
 
-/** Storage with the caller's access token: its policies decide, as for any other request of theirs. */
-async function storage(req: Request, path: string, init: { method: string; headers?: Record<string, string>; body?: string }) {
-  const apikey = Deno.env.get('SUPABASE_ANON_KEY') ?? '';
+/** The credentials Storage sees for a request: `storageCallerOf`. */
+export interface StorageCaller {
+  apikey: string;
+  authorization: string;
+}
+
+/**
+ * A user reaches Storage with their own access token, so Storage's policies decide as for any
+ * other request of theirs. An API key is nothing Storage can check, so a key's request reaches it
+ * with the service role — but only here, after the api's checks, and only for the object of a
+ * photo row that row-level security let the key write or read as its role (docs/api-keys.md).
+ */
+export function storageCallerOf(req: Request, principal: Principal): StorageCaller {
+  if (principal.kind === 'api_key') {
+    const serviceKey = Deno.env.get('SUPABASE_SERVICE_ROLE_KEY') ?? '';
+    return { apikey: serviceKey, authorization: `Bearer ${serviceKey}` };
+  }
+  return { apikey: Deno.env.get('SUPABASE_ANON_KEY') ?? '', authorization: req.headers.get('authorization') ?? '' };
+}
+
+/** Storage as `caller`. */
+async function storage(caller: StorageCaller, path: string, init: { method: string; headers?: Record<string, string>; body?: string }) {
   try {
     return await fetch(`${supabaseUrl()}/storage/v1/${path}`, {
       method: init.method,
-      headers: { apikey, authorization: req.headers.get('authorization') ?? '', ...init.headers },
+      headers: { apikey: caller.apikey, authorization: caller.authorization, ...init.headers },
       body: init.body,
     });
   } catch (error) {
@@ -95,8 +115,8 @@ function jsonBody(body: unknown): { headers: Record<string, string>; body: strin
 }
 
 /** Signs an upload URL for `path`; Storage checks that the caller may insert it. */
-export async function signUpload(req: Request, path: string): Promise<{ path: string; token: string; signed_url: string }> {
-  const response = await storage(req, `object/upload/sign/${BUCKET}/${path}`, { method: 'POST', ...jsonBody({}) });
+export async function signUpload(caller: StorageCaller, path: string): Promise<{ path: string; token: string; signed_url: string }> {
+  const response = await storage(caller, `object/upload/sign/${BUCKET}/${path}`, { method: 'POST', ...jsonBody({}) });
   if (!response.ok) throw await storageFailure(response, 'sign an upload URL');
   const { url } = await response.json() as { url: string };
   const signedUrl = `${supabaseUrl()}/storage/v1${url}`;
@@ -106,8 +126,8 @@ export async function signUpload(req: Request, path: string): Promise<{ path: st
 }
 
 /** A signed download URL for a confirmed photo; 404 when Storage has no such object. */
-export async function signDownload(req: Request, path: string): Promise<{ url: string; expires_at: string }> {
-  const response = await storage(req, `object/sign/${BUCKET}/${path}`, {
+export async function signDownload(caller: StorageCaller, path: string): Promise<{ url: string; expires_at: string }> {
+  const response = await storage(caller, `object/sign/${BUCKET}/${path}`, {
     method: 'POST',
     ...jsonBody({ expiresIn: PHOTO_URL_LIFETIME_SECONDS }),
   });
@@ -123,8 +143,8 @@ export async function signDownload(req: Request, path: string): Promise<{ url: s
 }
 
 /** The stored object's size, or null when nothing was uploaded there. */
-async function storedSize(req: Request, path: string): Promise<number | null> {
-  const response = await storage(req, `object/info/${BUCKET}/${path}`, { method: 'GET' });
+async function storedSize(caller: StorageCaller, path: string): Promise<number | null> {
+  const response = await storage(caller, `object/info/${BUCKET}/${path}`, { method: 'GET' });
   if (!response.ok) {
     if (await storageStatus(response) === '404') return null;
     throw ApiError.internal(new Error(`storage refused the object's info: ${response.status}`));
@@ -134,8 +154,8 @@ async function storedSize(req: Request, path: string): Promise<number | null> {
 }
 
 /** The first bytes of the stored object (a Range request, so a 10 MB photo is not read whole). */
-async function firstBytes(req: Request, path: string): Promise<Uint8Array> {
-  const response = await storage(req, `object/authenticated/${BUCKET}/${path}`, {
+async function firstBytes(caller: StorageCaller, path: string): Promise<Uint8Array> {
+  const response = await storage(caller, `object/authenticated/${BUCKET}/${path}`, {
     method: 'GET',
     headers: { range: `bytes=0-${HEADER_BYTES - 1}` },
   });
@@ -144,8 +164,8 @@ async function firstBytes(req: Request, path: string): Promise<Uint8Array> {
   return bytes.subarray(0, HEADER_BYTES);
 }
 
-export async function removeObject(req: Request, path: string): Promise<void> {
-  const response = await storage(req, `object/${BUCKET}`, { method: 'DELETE', ...jsonBody({ prefixes: [path] }) });
+export async function removeObject(caller: StorageCaller, path: string): Promise<void> {
+  const response = await storage(caller, `object/${BUCKET}`, { method: 'DELETE', ...jsonBody({ prefixes: [path] }) });
   if (!response.ok) throw await storageFailure(response, 'remove the object');
 }
 
@@ -155,7 +175,7 @@ export async function removeObject(req: Request, path: string): Promise<void> {
  * together in a transaction of its own (`table` names the row's table), so its place is free again.
  */
 export async function checkUploadedPhoto(
-  req: Request,
+  caller: StorageCaller,
   db: RouteContext<unknown, unknown, unknown>['db'],
   table: 'attachments' | 'action_attachments',
   row: PhotoRow,
@@ -163,15 +183,15 @@ export async function checkUploadedPhoto(
   const discard = () =>
     db(async (tx: Tx) => {
       await tx`delete from ${tx('public.' + table)} where id = ${row.id}`;
-      await removeObject(req, row.object_path);
+      await removeObject(caller, row.object_path);
     });
-  const size = await storedSize(req, row.object_path);
+  const size = await storedSize(caller, row.object_path);
   if (size === null) throw ApiError.validation([{ field: 'file', message: 'Upload the photo before confirming it.' }]);
   if (size !== Number(row.byte_size)) {
     await discard();
     throw ApiError.validation([{ field: 'file', message: `The uploaded file has ${size} bytes, not the ${row.byte_size} declared.` }]);
   }
-  const head = await firstBytes(req, row.object_path);
+  const head = await firstBytes(caller, row.object_path);
   const actual = photoTypeOf(head);
   if (actual !== row.content_type) {
     await discard();
