@@ -2,11 +2,12 @@
 -- sides, in an organization that requires MFA (a key has no second factor and is not held to it);
 -- a key of another organization, a revoked, an expired and a forged key see and change nothing;
 -- the "no user id means a trusted server" door is shut (a key is held to client rules); a key's
--- changes name it in the audit log; idempotency keys are per key.
+-- changes name it in the audit log; idempotency keys are per key; no key reads or manages keys or
+-- webhooks, writes the audit log or deletes what is canceled or archived instead.
 -- Every write below runs in a subtransaction that is rolled back (tests.outcome_as_key), so the
 -- rows of the matrix do not depend on one another.
 begin;
-select plan(120);
+select plan(165);
 
 create temp table actors on commit drop as
   select m.*, p.* from tests.create_org_matrix('160k') m, tests.create_published_template(m.org_a,
@@ -28,6 +29,9 @@ update actors set
   k_revoked = tests.create_api_key(org_a, 'manager', 'Revoked key'),
   k_expired = tests.create_api_key(org_a, 'manager', 'Expired key');
 update public.api_keys set revoked_at = now() where id = (select k_revoked from actors);
+insert into public.answers (inspection_id, item_key, value)
+  select tests.create_inspection(org_a, site, template, 'in_progress', inspector, 'Answered by a person'), 'temp', '2' from actors;
+insert into public.webhook_endpoints (org_id, url, secret) select org_a, 'https://hooks.example.test/in', 'whsec_' || repeat('W', 32) from actors;
 -- Past the triggers (replica): a key that was made to expire and now has.
 select set_config('session_replication_role', 'replica', true);
 update public.api_keys set created_at = now() - interval '2 days', expires_at = now() - interval '1 day' where id = (select k_expired from actors);
@@ -80,8 +84,10 @@ from actors a,
              ('viewer', (select k_viewer from actors))) k(role, key),
      (values ('organizations', 'id', true), ('memberships', 'org_id', true), ('sites', 'org_id', true),
              ('templates', 'org_id', true), ('inspections', 'org_id', true), ('actions', 'org_id', true),
-             ('action_events', 'org_id', true), ('audit_log', 'org_id', true),
-             ('api_keys', 'org_id', false), ('invitations', 'org_id', false)) t(tbl, col, readable);
+             ('action_events', 'org_id', true), ('audit_log', 'org_id', true), ('template_versions', 'org_id', true),
+             ('answers', 'org_id', true),
+             ('api_keys', 'org_id', false), ('invitations', 'org_id', false), ('webhook_endpoints', 'org_id', false),
+             ('webhook_events', 'org_id', false), ('idempotency_keys', 'principal_id', false)) t(tbl, col, readable);
 
 select is(pg_temp.count_as_key((select k_viewer from actors),
           format('select count(*)::int from public.profiles where user_id = %L', (select owner from actors))), 1,
@@ -116,7 +122,21 @@ select w.* from actors a, lateral (values
     '42501', '42501', '42501'),
   ('creates an API key', format($$insert into public.api_keys (org_id, name, prefix, secret_hash, role) values (%L, 'Mine', 'fck_abcdefgh', sha256('s'::bytea), 'viewer')$$, a.org_a),
     '42501', '42501', '42501'),
-  ('revokes an API key', format($$update public.api_keys set revoked_at = now() where id = %L$$, a.k_viewer), 'rows 0', 'rows 0', 'rows 0')
+  ('revokes an API key', format($$update public.api_keys set revoked_at = now() where id = %L$$, a.k_viewer), 'rows 0', 'rows 0', 'rows 0'),
+  ('edits a template', format($$update public.templates set name = 'Renamed audit' where id = %L$$, a.template), 'rows 1', 'rows 0', 'rows 0'),
+  ('changes an answer of an inspection assigned to a person',
+    $$update public.answers set value = '4' where inspection_id = (select id from public.inspections where title = 'Answered by a person')$$,
+    'rows 1', 'rows 0', 'rows 0'),
+  ('deletes a site', format($$delete from public.sites where id = %L$$, a.site), '42501', '42501', '42501'),
+  ('deletes an inspection', format($$delete from public.inspections where id = %L$$, a.insp_free), '42501', '42501', '42501'),
+  ('deletes an action', format($$delete from public.actions where id = %L$$, a.act), '42501', '42501', '42501'),
+  ('deletes an API key', format($$delete from public.api_keys where id = %L$$, a.k_viewer), '42501', '42501', '42501'),
+  ('adds a webhook endpoint', format($$insert into public.webhook_endpoints (org_id, url, secret) values (%L, 'https://x.example.test', 'whsec_' || repeat('X', 32))$$, a.org_a),
+    '42501', '42501', '42501'),
+  ('switches a webhook endpoint off', format($$update public.webhook_endpoints set enabled = false where org_id = %L$$, a.org_a), 'rows 0', 'rows 0', 'rows 0'),
+  ('removes a webhook endpoint', format($$delete from public.webhook_endpoints where org_id = %L$$, a.org_a), 'rows 0', 'rows 0', 'rows 0'),
+  ('writes the audit log', format($$insert into public.audit_log (org_id, actor_kind, action, entity) values (%L, 'api_key', 'insert', 'sites')$$, a.org_a),
+    '42501', '42501', '42501')
 ) w;
 
 select is(pg_temp.outcome_class(pg_temp.outcome_as_key(k.key, w.statement)),
