@@ -49,7 +49,7 @@ export function ApiKeysPanel({ orgId }: { orgId: string }) {
       <p>
         Another service calls the API with a key, sent as <code>Authorization: Bearer &lt;key&gt;</code>. A key acts in this
         organization with its role, like a member with that role; it never manages members, keys or settings. Each key may make
-        600 requests a minute.
+        600 requests a minute. This organization's id, which the API's paths take, is <code>{orgId}</code>.
       </p>
       {created ? <NewKeySecret created={created} onDone={() => setCreated(null)} /> : <CreateKeyForm orgId={orgId} onCreated={setCreated} />}
       <ApiKeyList orgId={orgId} />
