@@ -9,15 +9,9 @@ import { createClient } from '@supabase/supabase-js';
 import { db, del, expectProblem, expectStatus, inProgressInspection, inspectionPath, inspectionWorldAndStranger, post, call } from '../inspections/support.ts';
 import { openAction } from '../actions/support.ts';
 import { createKey } from './support.ts';
+import { JPEG } from '../../support/photos.ts';
 
 const { world, stranger, strangerWorld } = inspectionWorldAndStranger();
-
-// A JPEG header with a 16 × 16 frame: Storage keeps it as is, the api reads its magic bytes.
-const JPEG = new Uint8Array([
-  0xff, 0xd8, 0xff, 0xe0, 0x00, 0x10, 0x4a, 0x46, 0x49, 0x46, 0x00, 0x01, 0x01, 0x00, 0x00, 0x01, 0x00, 0x01, 0x00, 0x00,
-  0xff, 0xc0, 0x00, 0x11, 0x08, 0x00, 0x10, 0x00, 0x10, 0x03, 0x01, 0x22, 0x00, 0x02, 0x11, 0x01, 0x03, 0x11, 0x01,
-  0xff, 0xd9,
-]);
 
 /** Uploads to a signed URL as another service would: the URL's token is all it needs. */
 async function uploadTo(upload: { path: string; token: string }) {
