@@ -128,7 +128,6 @@ as $$
 declare
   entity text := tg_argv[0];
   event_type text;
-  data jsonb := to_jsonb(new) - 'version' - 'transition_note';
 begin
   if tg_op = 'INSERT' then
     event_type := entity || '.created';
@@ -159,7 +158,7 @@ begin
     end if;
   end if;
   if event_type is not null then
-    perform private.enqueue_webhook_event(new.org_id, event_type, entity, data);
+    perform private.enqueue_webhook_event(new.org_id, event_type, entity, to_jsonb(new) - 'version' - 'transition_note');
   end if;
   return null;
 end;
@@ -167,12 +166,22 @@ $$;
 
 revoke all on function private.webhook_event_of_change() from public, anon, authenticated;
 
+-- Inspections and actions are events only when made or moved: the score an answer save writes to
+-- its inspection, on the hot path of filling one in, does not even call the function.
 create trigger inspections_enqueue_webhook_event
-  after insert or update on public.inspections
+  after insert on public.inspections
   for each row execute function private.webhook_event_of_change('inspection');
+create trigger inspections_enqueue_webhook_event_on_move
+  after update of status on public.inspections
+  for each row when (old.status is distinct from new.status)
+  execute function private.webhook_event_of_change('inspection');
 create trigger actions_enqueue_webhook_event
-  after insert or update on public.actions
+  after insert on public.actions
   for each row execute function private.webhook_event_of_change('action');
+create trigger actions_enqueue_webhook_event_on_move
+  after update of status on public.actions
+  for each row when (old.status is distinct from new.status)
+  execute function private.webhook_event_of_change('action');
 create trigger sites_enqueue_webhook_event
   after insert or update on public.sites
   for each row execute function private.webhook_event_of_change('site');
