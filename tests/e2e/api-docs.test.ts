@@ -16,7 +16,12 @@ describe('the API reference', () => {
       // Scalar renders the document's title and its operations, each under its summary.
       await page.getByText('Fieldcheck API').first().waitFor();
       await page.getByRole('heading', { name: 'GET /me', exact: true }).first().waitFor();
-      await page.getByRole('heading', { name: 'PATCH /me', exact: true }).first().waitFor();
+      // Scalar renders operations further down only once they are scrolled to.
+      const patchMe = page.getByRole('heading', { name: 'PATCH /me', exact: true }).first();
+      await expect.poll(async () => {
+        await page.mouse.wheel(0, 600);
+        return await patchMe.isVisible();
+      }, { timeout: 15_000 }).toBe(true);
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1)).toBe(true);
     }
   });

@@ -13,7 +13,7 @@ export function apiDocument(): unknown {
     version: '1',
     description:
       'Organizations, sites, checklist templates, inspections with answers and photo evidence, corrective actions and the audit log. ' +
-      'Send `Authorization: Bearer <token>`. Errors are RFC 9457 problem documents with a catalogue `code`. ' +
+      'Send `Authorization: Bearer <token>`: a signed-in user\'s access token, or an organization API key (`fck_…`) made in Settings. Errors are RFC 9457 problem documents with a catalogue `code`. ' +
       'A POST may carry an `Idempotency-Key`; lists are paged with `cursor` and `limit`.',
     serverUrl: '/functions/v1/api',
     // The answers' schemas come from their TypeScript; a template's definition from its zod schema.
