@@ -113,8 +113,10 @@ describe('calling with a key', () => {
     expectProblem(await call(key.client, `orgs/${world.org.id}/sites/${strangerWorld.site.id}`), 404, 'not_found');
   });
 
-  it('routes about people and about managing the organization refuse a key (403), even a manager key', async () => {
+  it('routes about people and about managing the organization refuse every key role (403)', async () => {
     const key = await createKey(world.owner, world.org.id, 'manager');
+    // The router refuses before anything is looked up, so made-up ids do.
+    const hook = MISSING_ID;
     const refused: [string, string, unknown?][] = [
       ['GET', 'me'], ['PATCH', 'me', { display_name: 'A robot' }], ['GET', 'orgs'], ['POST', 'orgs', { name: 'Robot org' }],
       ['PATCH', `orgs/${world.org.id}`, { name: 'Robot org' }], ['DELETE', `orgs/${world.org.id}`],
@@ -123,11 +125,20 @@ describe('calling with a key', () => {
       ['GET', `orgs/${world.org.id}/invitations`], ['POST', `orgs/${world.org.id}/invitations`, { email: 'robot@example.test', role: 'viewer' }],
       ['GET', apiKeysPath(world.org.id)], ['POST', apiKeysPath(world.org.id), { name: 'Another', role: 'viewer' }],
       ['DELETE', `${apiKeysPath(world.org.id)}/${key.id}`], ['GET', `orgs/${world.org.id}/dashboard`],
+      ['DELETE', `orgs/${world.org.id}/invitations/${MISSING_ID}`],
+      ['POST', 'invitations/preview', { token: 'a'.repeat(43) }], ['POST', 'invitations/accept', { token: 'a'.repeat(43) }],
+      ['GET', `orgs/${world.org.id}/webhooks`], ['POST', `orgs/${world.org.id}/webhooks`, { url: 'https://example.com/hooks' }],
+      ['PATCH', `orgs/${world.org.id}/webhooks/${hook}`, { enabled: false }], ['DELETE', `orgs/${world.org.id}/webhooks/${hook}`],
+      ['POST', `orgs/${world.org.id}/webhooks/${hook}/rotate-secret`], ['POST', `orgs/${world.org.id}/webhooks/${hook}/test`],
+      ['GET', `orgs/${world.org.id}/webhooks/${hook}/deliveries`], ['POST', `orgs/${world.org.id}/deliveries/${hook}/redeliver`],
     ];
-    for (const [method, path, body] of refused) {
-      const outcome = await call(key.client, path, { method: method as never, body });
-      expectProblem(outcome, 403, 'forbidden');
-      expect(outcome.body.detail).toBe('An API key cannot do this; sign in as a member.');
+    const keys = [key, await createKey(world.owner, world.org.id, 'inspector'), await createKey(world.owner, world.org.id, 'viewer')];
+    for (const each of keys) {
+      for (const [method, path, body] of refused) {
+        const outcome = await call(each.client, path, { method: method as never, body });
+        expectProblem(outcome, 403, 'forbidden');
+        expect(outcome.body.detail, `${each.role} ${method} ${path}`).toBe('An API key cannot do this; sign in as a member.');
+      }
     }
     const [{ role }] = await db()`select role from public.memberships where org_id = ${world.org.id} and user_id = ${world.viewer.userId}`;
     expect(role).toBe('viewer');
