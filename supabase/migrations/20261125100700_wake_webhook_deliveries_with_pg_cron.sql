@@ -1,7 +1,7 @@
 -- On hosted Supabase, pg_cron wakes the webhook delivery worker every 5 seconds through pg_net
 -- (docs/webhooks.md, "Deploying"). The project's URL and the key the worker accepts are read from
 -- Vault (`project_url`, `webhook_worker_key`), set once per project; until they are, a wake does
--- nothing. Where pg_cron is not loaded (the local stack, whose own scheduler wakes the worker
+-- nothing. Where pg_cron is not offered (the local stack, whose own scheduler wakes the worker
 -- every second), this migration schedules nothing.
 
 create or replace function private.wake_webhook_deliveries()
@@ -36,13 +36,20 @@ comment on function private.wake_webhook_deliveries() is
 
 revoke all on function private.wake_webhook_deliveries() from public, anon, authenticated;
 
+-- pg_cron and pg_net are offered on hosted Supabase and not in the local stack's Postgres. Should
+-- enabling them fail anyway (pg_cron not preloaded), the migration goes on and says why: the
+-- worker can then be woken from outside until the project is set up (docs/webhooks.md).
 do $$
 begin
-  if current_setting('shared_preload_libraries', true) like '%pg_cron%'
+  if exists (select 1 from pg_available_extensions where name = 'pg_cron')
      and exists (select 1 from pg_available_extensions where name = 'pg_net') then
-    create extension if not exists pg_net with schema extensions;
-    create extension if not exists pg_cron with schema pg_catalog;
-    perform cron.schedule('fieldcheck-webhook-deliveries', '5 seconds', 'select private.wake_webhook_deliveries()');
+    begin
+      create extension if not exists pg_net with schema extensions;
+      create extension if not exists pg_cron with schema pg_catalog;
+      perform cron.schedule('fieldcheck-webhook-deliveries', '5 seconds', 'select private.wake_webhook_deliveries()');
+    exception when others then
+      raise warning 'webhook deliveries are not scheduled: %', sqlerrm;
+    end;
   end if;
 end;
 $$;
