@@ -121,6 +121,8 @@ describe('on a phone', () => {
   it('the run page and the dashboard pass axe, unique landmarks included', async () => {
     const page = await openPage(phone());
     await signInToOrganization(page, w.inspector.email, w.slug);
+    // The dashboard itself, not the loading screen shown while its data comes.
+    await page.locator('main h1').waitFor();
     expect(await axeViolations(page)).toEqual([]);
     await page.goto(`/o/${w.slug}/inspections/${w.inspectionId}`);
     await page.getByRole('group', { name: 'Door closes fully', exact: true }).waitFor();
