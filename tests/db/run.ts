@@ -59,6 +59,13 @@ export async function runDbSuite(dbUrl: string, filters: string[] = []): Promise
   for (const file of readdirSync(path.join(testsDir, 'support')).filter((f) => f.endsWith('.sql')).sort()) {
     await setup.unsafe(readFileSync(path.join(testsDir, 'support', file), 'utf8'));
   }
+  // The migrations' text, so a test can run one again on a database it has changed (rolled back after).
+  const migrationsDir = path.join(testsDir, '..', '..', 'supabase', 'migrations');
+  await setup`create table if not exists tests.migrations (name text primary key, body text not null)`;
+  for (const name of readdirSync(migrationsDir).filter((f) => f.endsWith('.sql'))) {
+    const body = readFileSync(path.join(migrationsDir, name), 'utf8');
+    await setup`insert into tests.migrations (name, body) values (${name}, ${body}) on conflict (name) do update set body = excluded.body`;
+  }
   await setup.end();
 
   const files = readdirSync(testsDir)
