@@ -123,7 +123,8 @@ async function startWeb(status: StackStatus): Promise<{ url: string; close(): Pr
   return { url: `http://localhost:${WEB_PORT}`, close: () => server.close() };
 }
 
-function onShutdown(fn: () => Promise<void>): void {
+/** Stops on Ctrl-C and SIGTERM; `withParent`: also when the process that started this one dies. */
+function onShutdown(fn: () => Promise<void>, { withParent = false }: { withParent?: boolean } = {}): void {
   let stopping = false;
   const handler = async () => {
     // A second Ctrl-C while stopping means "now": leave without waiting.
@@ -143,6 +144,13 @@ function onShutdown(fn: () => Promise<void>): void {
     process.removeAllListeners(signal);
     process.on(signal, handler);
   }
+  if (!withParent) return;
+  // A parent that dies without passing a signal on (npm killed by a process manager, a closed
+  // terminal) leaves this process to another parent: stop too, rather than run on unowned.
+  const parent = process.ppid;
+  setInterval(() => {
+    if (process.ppid !== parent) void handler();
+  }, 1000).unref();
 }
 
 /** `npm start`: the stack and the web app in the foreground; Ctrl-C stops both. */
@@ -182,7 +190,7 @@ async function startForeground(): Promise<void> {
     console.log('\nStopping Fieldcheck…');
     await web?.close();
     await stopStack();
-  });
+  }, { withParent: true });
   console.log(banner(status, web?.url));
   console.log(`Ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s. Press Ctrl-C to stop.`);
 }

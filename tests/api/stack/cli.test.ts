@@ -4,7 +4,7 @@
 // FIELDCHECK_STACK_DIR and FIELDCHECK_*_PORT), so it never touches the stack under test or the
 // developer's.
 import { spawn, spawnSync } from 'node:child_process';
-import { rmSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import postgres from 'postgres';
@@ -156,4 +156,28 @@ describe('the stack command line', () => {
       expect(await portIsFree('127.0.0.1', port), `port ${port} is still in use`).toBe(true);
     }
   });
+
+  it('npm start stops with its parent: npm hands it SIGTERM (the script execs the CLI), and a parent killed outright takes it along', async () => {
+    // npm runs a script through `sh -c`; without exec, a SIGTERM to npm stopped the shell and left the stack running.
+    const { scripts } = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
+    expect(scripts.start).toMatch(/^exec node stack\/cli\.ts start/);
+
+    // A parent (standing in for npm) that starts the stack in the foreground, then is killed with SIGKILL.
+    const parent = spawn(process.execPath, ['-e', `
+      const { spawn } = require('node:child_process');
+      spawn(process.execPath, [${JSON.stringify(path.join(root, 'stack', 'cli.ts'))}, 'start'], { stdio: 'inherit' });
+      setInterval(() => {}, 1000);
+    `], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    parent.stdout.on('data', (chunk) => (output += chunk));
+    parent.stderr.on('data', (chunk) => (output += chunk));
+    try {
+      await expect.poll(() => output, { timeout: 60_000, interval: 200 }).toMatch(/Ready in [\d.]+ s/);
+    } finally {
+      parent.kill('SIGKILL');
+    }
+    for (const port of [ports.api, ports.db, ports.functionsBase]) {
+      await expect.poll(() => portIsFree('127.0.0.1', port), { timeout: 30_000, interval: 250 }).toBe(true);
+    }
+  }, 120_000);
 });
