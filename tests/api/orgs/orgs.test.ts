@@ -309,3 +309,17 @@ describe('the raw-database-text guard every call in these tests goes through', (
     expect(() => expectNoRawDatabaseText({ title: 'Some fields need attention.', detail: '1 field needs attention.' })).not.toThrow();
   });
 });
+
+describe('a deleted account', () => {
+  it("whose access token is still valid cannot create an organization: 401 that says so, nothing written", async () => {
+    const gone = await newUser('deleted', 'Gone Soon');
+    await db()`delete from auth.users where id = ${gone.userId}`;
+    const name = `Ghost org ${tag()}`;
+    const refused = expectProblem(await post(gone.client, 'orgs', { name }), 401, 'unauthenticated');
+    expect(refused.detail).toBe('This account no longer exists. Sign in with another account.');
+    const [{ n }] = await db()`select count(*)::int as n from public.organizations where name = ${name}`;
+    expect(n).toBe(0);
+    // A live account still can.
+    expectStatus(await post(stranger.client, 'orgs', { name: `Living org ${tag()}` }), 201);
+  });
+});
