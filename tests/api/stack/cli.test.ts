@@ -110,6 +110,9 @@ describe('the stack command line', () => {
     const reset = cli('db-reset');
     expect(reset.code, reset.out).toBe(0);
     expect(await demoOwnerName(keys.DB_URL)).toBe('Olivia Owner');
+    // …with its buckets: a migration makes them, so photo uploads keep working after a reset.
+    const buckets = await withDb(keys.DB_URL, (sql) => sql`select id from storage.buckets where id in ('evidence', 'exports') order by id`);
+    expect(buckets.map((b) => b.id)).toEqual(['evidence', 'exports']);
     expect(cli('stop').code).toBe(0);
   });
 
