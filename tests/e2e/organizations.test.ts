@@ -7,7 +7,7 @@ import { errorCatalogue } from '../../supabase/functions/_shared/schemas/errors.
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { uniqueEmail } from '../support/clients.ts';
-import { linkFrom, waitForMail } from '../support/mail.ts';
+import { linkFrom, listMail, waitForMail } from '../support/mail.ts';
 import { stack } from '../support/stack.ts';
 import { UI_TIMEOUT, orgNav, pathIs, signUp, siteNames, submitSignUp, turnOnTotp, uniqueSuffix, useBrowser } from './support.ts';
 
@@ -91,6 +91,19 @@ describe('organizations in the web app', () => {
     await owner.getByRole('button', { name: 'Send invitation' }).click();
     await owner.getByRole('status').filter({ hasText: `We've sent an invitation to ${inspectorEmail}.` }).waitFor();
     await owner.getByRole('list', { name: 'Pending invitations' }).getByText(inspectorEmail).waitFor();
+    const firstLink = linkFrom(
+      await waitForMail({ to: inspectorEmail, subject: new RegExp(escapeRegExp(orgName)), after: invitedAt, timeoutMs: UI_TIMEOUT }),
+      /\/invitations\/[A-Za-z0-9_-]+$/,
+    );
+    // "It never arrived": the owner sends it again, which mails a new link and retires the first.
+    await owner.getByRole('button', { name: `Send the invitation for ${inspectorEmail} again` }).click();
+    await owner.getByRole('status').filter({ hasText: `We've sent the invitation to ${inspectorEmail} again, with a new link.` }).waitFor();
+    let link = '';
+    await expect.poll(async () => {
+      const links = (await listMail()).filter((m) => m.to.includes(inspectorEmail.toLowerCase())).map((m) => linkFrom(m, /\/invitations\/[A-Za-z0-9_-]+$/));
+      link = links.find((candidate) => candidate !== firstLink) ?? '';
+      return link;
+    }, { timeout: UI_TIMEOUT }).not.toBe('');
 
     // The owner adds a site with a position.
     const siteName = `North warehouse ${uniqueSuffix()}`;
@@ -103,8 +116,6 @@ describe('organizations in the web app', () => {
     });
 
     // The invitee opens the mailed link signed out, signs up from it and comes back to accept.
-    const mail = await waitForMail({ to: inspectorEmail, subject: new RegExp(escapeRegExp(orgName)), after: invitedAt, timeoutMs: UI_TIMEOUT });
-    const link = linkFrom(mail, /\/invitations\/[A-Za-z0-9_-]+$/);
     expect(new URL(link).origin).toBe(new URL(stack.WEB_URL).origin);
     const inspector = await openPage();
     const inspectorPosts = recordPostKeys(inspector);
@@ -162,11 +173,12 @@ describe('organizations in the web app', () => {
     // The accepted invitation no longer waits.
     await owner.getByText('No invitations are waiting for an answer.').waitFor();
 
-    // Every POST (create organization, invite, add site, accept) carried its own Idempotency-Key.
+    // Every POST (create organization, invite, send again, add site, accept) carried its own Idempotency-Key.
     const posts = [...ownerPosts, ...inspectorPosts];
     expect(posts.map((post) => post.path.replace(/[0-9a-f-]{36}/g, ':id'))).toEqual([
       '/functions/v1/api/orgs',
       '/functions/v1/api/orgs/:id/invitations',
+      '/functions/v1/api/orgs/:id/invitations/:id/resend',
       '/functions/v1/api/orgs/:id/sites',
       '/functions/v1/api/invitations/accept',
     ]);

@@ -90,7 +90,7 @@ function tagOf(route: Route): string {
   const named = route.segments.filter((segment) => !segment.startsWith(':'));
   const resource = named.at(-1) ?? 'api';
   // `…/inspections/:id/start` is about inspections; `…/actions/:id/transition` about actions.
-  const verbs = new Set(['start', 'submit', 'review', 'cancel', 'publish', 'archive', 'transition', 'confirm', 'url', 'accept', 'preview', 'redeliver', 'rotate-secret', 'test']);
+  const verbs = new Set(['start', 'submit', 'review', 'cancel', 'publish', 'archive', 'transition', 'confirm', 'url', 'accept', 'preview', 'redeliver', 'rotate-secret', 'test', 'resend']);
   return verbs.has(resource) ? (named.at(-2) ?? resource) : resource;
 }
 

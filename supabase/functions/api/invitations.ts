@@ -119,21 +119,50 @@ export const createInvitation = route({
     return await db(async (tx) => {
       const callerRole = await requireRole(tx, params.org, MEMBER_MANAGERS);
       if (body.role === 'owner' && callerRole !== 'owner') throw ApiError.forbidden('Only owners can invite owners.');
-      const token = newToken();
-      // Hashed by the same SQL function that accepting uses; a new invitation is pending.
-      const [invitation] = await tx<InvitationRow[]>`
-        insert into public.invitations (org_id, email, role, token_hash, invited_by)
-        values (${params.org}, ${body.email}, ${body.role}, private.hash_invitation_token(${token}), ${user.userId})
-        returning id, email, role, expires_at, invited_by, created_at, accepted_at, revoked_at, 'pending' as status
-      `;
-      const [names] = await tx<{ org_name: string; inviter: string }[]>`
-        select o.name as org_name, p.display_name as inviter
-        from public.organizations o, public.profiles p
-        where o.id = ${params.org} and p.user_id = ${user.userId}
-      `;
-      // Sent before commit: if the mail server refuses, nothing is stored and the caller retries.
-      await sendMail(invitationMail(body.email, names.org_name, names.inviter, body.role, `${siteUrl()}/invitations/${token}`));
-      return invitationOf(invitation);
+      return invitationOf(await inviteAndMail(tx, params.org, body.email, body.role, user.userId));
+    });
+  },
+});
+
+/**
+ * A new pending invitation with a new link, mailed. Sent before commit: if the mail server
+ * refuses, nothing is stored and the caller retries.
+ */
+async function inviteAndMail(tx: Tx, orgId: string, email: string, role: Role, inviterId: string): Promise<InvitationRow> {
+  const token = newToken();
+  // Hashed by the same SQL function that accepting uses; a new invitation is pending.
+  const [invitation] = await tx<InvitationRow[]>`
+    insert into public.invitations (org_id, email, role, token_hash, invited_by)
+    values (${orgId}, ${email}, ${role}, private.hash_invitation_token(${token}), ${inviterId})
+    returning id, email, role, expires_at, invited_by, created_at, accepted_at, revoked_at, 'pending' as status
+  `;
+  const [names] = await tx<{ org_name: string; inviter: string }[]>`
+    select o.name as org_name, p.display_name as inviter
+    from public.organizations o, public.profiles p
+    where o.id = ${orgId} and p.user_id = ${inviterId}
+  `;
+  await sendMail(invitationMail(email, names.org_name, names.inviter, role, `${siteUrl()}/invitations/${token}`));
+  return invitation;
+}
+
+export const resendInvitation = route({
+  method: 'POST',
+  response: 'Invitation',
+  path: '/orgs/:org/invitations/:id/resend',
+  usersOnly: true,
+  status: 201,
+  summary: 'Send a pending or expired invitation again: a new link, valid for 7 days; the old link stops working',
+  params: z.strictObject({ org: idSchema, id: idSchema }),
+  handler: async ({ principal, params, db }) => {
+    const user = requireUser(principal);
+    return await db(async (tx) => {
+      const callerRole = await requireRole(tx, params.org, MEMBER_MANAGERS);
+      const old = await readInvitation(tx, params.org, params.id);
+      if (old.role === 'owner' && callerRole !== 'owner') throw ApiError.forbidden('Only owners can invite owners.');
+      if (old.status === 'accepted' || old.status === 'revoked') throw ApiError.invalidTransition(old.status, 'sent again', 'invitation');
+      // The old link is retired (revoked) and a new invitation made: one open invitation per address.
+      await tx`update public.invitations set revoked_at = now() where org_id = ${params.org} and id = ${params.id} and revoked_at is null`;
+      return invitationOf(await inviteAndMail(tx, params.org, old.email, old.role, user.userId));
     });
   },
 });

@@ -22,7 +22,7 @@ import {
   startInspection,
   submitInspection,
 } from './inspections.ts';
-import { acceptInvitation, createInvitation, listInvitations, previewInvitation, revokeInvitation } from './invitations.ts';
+import { acceptInvitation, createInvitation, listInvitations, previewInvitation, resendInvitation, revokeInvitation } from './invitations.ts';
 import { getMe, patchMe } from './me.ts';
 import { listMembers, removeMember, updateMember } from './members.ts';
 import { createOrganization, deleteOrganization, getOrganization, listOrganizations, updateOrganization } from './orgs.ts';
@@ -62,6 +62,7 @@ export const apiRoutes = {
   listInvitations,
   createInvitation,
   revokeInvitation,
+  resendInvitation,
   previewInvitation,
   acceptInvitation,
   listSites,

@@ -125,7 +125,7 @@ describe('calling with a key', () => {
       ['GET', `orgs/${world.org.id}/invitations`], ['POST', `orgs/${world.org.id}/invitations`, { email: 'robot@example.test', role: 'viewer' }],
       ['GET', apiKeysPath(world.org.id)], ['POST', apiKeysPath(world.org.id), { name: 'Another', role: 'viewer' }],
       ['DELETE', `${apiKeysPath(world.org.id)}/${key.id}`], ['GET', `orgs/${world.org.id}/dashboard`],
-      ['DELETE', `orgs/${world.org.id}/invitations/${MISSING_ID}`],
+      ['DELETE', `orgs/${world.org.id}/invitations/${MISSING_ID}`], ['POST', `orgs/${world.org.id}/invitations/${MISSING_ID}/resend`],
       ['POST', 'invitations/preview', { token: 'a'.repeat(43) }], ['POST', 'invitations/accept', { token: 'a'.repeat(43) }],
       ['GET', `orgs/${world.org.id}/webhooks`], ['POST', `orgs/${world.org.id}/webhooks`, { url: 'https://example.com/hooks' }],
       ['PATCH', `orgs/${world.org.id}/webhooks/${hook}`, { enabled: false }], ['DELETE', `orgs/${world.org.id}/webhooks/${hook}`],

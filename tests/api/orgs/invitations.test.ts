@@ -4,7 +4,7 @@
 // without writing anything.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { uniqueEmail } from '../../support/clients.ts';
+import { signedInClient, uniqueEmail } from '../../support/clients.ts';
 import { listMail } from '../../support/mail.ts';
 import { stack } from '../../support/stack.ts';
 import {
@@ -344,5 +344,43 @@ describe('DELETE /orgs/{org}/invitations/{id}', () => {
     // The contract names no status for this case: forbidden, or invisible like any row RLS hides.
     expect([403, 404]).toContain(outcome.status);
     expect(await orgSnapshot(fixture.org.id)).toEqual(before);
+  });
+});
+
+describe('POST /orgs/{org}/invitations/{id}/resend', () => {
+  it('sends a pending invitation again with a new link for 7 days; the old link stops working and the new one joins', async () => {
+    const email = uniqueEmail('resent');
+    const first = await invite(fixture.owner, fixture.org.id, email, 'inspector');
+    const seen = await mailIdsTo(email);
+    const resent = expectStatus(await post(fixture.admin.client, `orgs/${fixture.org.id}/invitations/${first.invitation.id}/resend`, undefined), 201);
+    expect(resent).toMatchObject({ email, role: 'inspector', status: 'pending' });
+    expect(resent.id).not.toBe(first.invitation.id);
+    const second = await invitationMail(email, seen);
+    expect(second.token).not.toBe(first.token);
+
+    // The invitee signs up with the invited address.
+    const { client } = await signedInClient({ email, password: 'resend-password-1', key: stack.PUBLISHABLE_KEY });
+    expect((await post(client, 'invitations/preview', { token: first.token })).body.status).toBe('revoked');
+    expectStatus(await post(client, 'invitations/accept', { token: second.token }), 200);
+    const list = expectStatus(await call(fixture.owner.client, `orgs/${fixture.org.id}/invitations?status=accepted`), 200);
+    expect(list.data.map((i: any) => i.id)).toContain(resent.id);
+  });
+
+  it('sends an expired invitation again; refuses accepted and revoked ones (409), managers (403) and admins for owner invitations', async () => {
+    const email = uniqueEmail('expired');
+    const { invitation } = await invite(fixture.owner, fixture.org.id, email, 'viewer');
+    // Seven days pass (past the triggers, which fix an invitation's expiry when it is made).
+    await db().begin(async (tx) => {
+      await tx`set local session_replication_role = replica`;
+      await tx`update public.invitations set expires_at = now() - interval '1 minute' where id = ${invitation.id}`;
+    });
+    expectProblem(await post(fixture.manager.client, `orgs/${fixture.org.id}/invitations/${invitation.id}/resend`, undefined), 403, 'forbidden');
+    const again = expectStatus(await post(fixture.owner.client, `orgs/${fixture.org.id}/invitations/${invitation.id}/resend`, undefined), 201);
+    expect(again.status).toBe('pending');
+    const refused = expectProblem(await post(fixture.owner.client, `orgs/${fixture.org.id}/invitations/${invitation.id}/resend`, undefined), 409, 'invalid_transition');
+    expect(refused.title).toBe("This invitation is revoked, so it can't be sent again.");
+
+    const owner = await invite(fixture.owner, fixture.org.id, uniqueEmail('owner-invite'), 'owner');
+    expectProblem(await post(fixture.admin.client, `orgs/${fixture.org.id}/invitations/${owner.invitation.id}/resend`, undefined), 403, 'forbidden');
   });
 });

@@ -5,12 +5,16 @@ import { LoadMoreButton } from '../../../components/ui/load-more-button';
 import { describeErrorSentence } from '../../../lib/errors';
 import { roleLabel } from '../../../lib/roles';
 import { useInvitations } from '../api/get-invitations';
+import { useResendInvitation } from '../api/resend-invitation';
 import { useRevokeInvitation } from '../api/revoke-invitation';
+import { Button } from '../../../components/ui/button';
+import { newIdempotencyKey } from '../../../lib/idempotency-key';
 import { QueryError } from '../../../components/ui/query-error';
 
 export function PendingInvitations({ orgId }: { orgId: string }) {
   const invitations = useInvitations(orgId, 'pending');
   const revoke = useRevokeInvitation();
+  const resend = useResendInvitation();
   const [error, setError] = useState<string | undefined>();
   const [notice, setNotice] = useState<string | undefined>();
 
@@ -36,25 +40,46 @@ export function PendingInvitations({ orgId }: { orgId: string }) {
                   · {roleLabel(invitation.role)} · expires {new Date(invitation.expires_at).toLocaleDateString()}
                 </span>
               </div>
-              <ConfirmButton
-                label={`Revoke the invitation for ${invitation.email}`}
-                question={`Revoke the invitation for ${invitation.email}?`}
-                confirmText="Yes, revoke"
-                pending={revoke.isPending && revoke.variables.invitationId === invitation.id}
-                onConfirm={() => {
-                  setError(undefined);
-                  setNotice(undefined);
-                  revoke.mutate(
-                    { orgId, invitationId: invitation.id },
-                    {
-                      onSuccess: () => setNotice(`The invitation for ${invitation.email} was revoked.`),
-                      onError: (cause) => setError(describeErrorSentence(cause)),
-                    },
-                  );
-                }}
-              >
-                Revoke
-              </ConfirmButton>
+              <div className="button-row">
+                <Button
+                  type="button"
+                  variant="secondary"
+                  aria-label={`Send the invitation for ${invitation.email} again`}
+                  pending={resend.isPending && resend.variables.invitationId === invitation.id}
+                  onClick={() => {
+                    setError(undefined);
+                    setNotice(undefined);
+                    resend.mutate(
+                      { orgId, invitationId: invitation.id, idempotencyKey: newIdempotencyKey() },
+                      {
+                        onSuccess: () => setNotice(`We've sent the invitation to ${invitation.email} again, with a new link. The old link no longer works.`),
+                        onError: (cause) => setError(describeErrorSentence(cause)),
+                      },
+                    );
+                  }}
+                >
+                  Send again
+                </Button>
+                <ConfirmButton
+                  label={`Revoke the invitation for ${invitation.email}`}
+                  question={`Revoke the invitation for ${invitation.email}?`}
+                  confirmText="Yes, revoke"
+                  pending={revoke.isPending && revoke.variables.invitationId === invitation.id}
+                  onConfirm={() => {
+                    setError(undefined);
+                    setNotice(undefined);
+                    revoke.mutate(
+                      { orgId, invitationId: invitation.id },
+                      {
+                        onSuccess: () => setNotice(`The invitation for ${invitation.email} was revoked.`),
+                        onError: (cause) => setError(describeErrorSentence(cause)),
+                      },
+                    );
+                  }}
+                >
+                  Revoke
+                </ConfirmButton>
+              </div>
             </li>
           ))}
         </ul>
