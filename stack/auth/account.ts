@@ -25,6 +25,8 @@ function clientOf(request: AuthRequest) {
 export async function signUp(runtime: AuthRuntime, request: AuthRequest): Promise<unknown> {
   runtime.limiter.hit('signInSignUps', request.ip);
   const body = await jsonBody(request);
+  // Neither email nor phone is an anonymous sign-in, which config.toml leaves disabled.
+  if (isBlank(body.email) && isBlank(body.phone)) throw errors.anonymousDisabled();
   if (!runtime.settings.enableSignup) throw errors.signupDisabled();
   if (body.phone && !body.email) throw errors.validation('Phone signups are disabled', 422);
   const email = normalizeEmail(body.email);
@@ -58,7 +60,15 @@ export async function token(runtime: AuthRuntime, request: AuthRequest): Promise
     const body = await jsonBody(request);
     return refreshGrant(runtime.sql, runtime.tokens, runtime.settings, body.refresh_token);
   }
+  // Sign in with Solana / Ethereum: config.toml's [auth.web3.*] are off, as GoTrue then answers.
+  if (grant === 'web3') throw errors.web3Disabled();
+  if (grant === 'id_token') throw errors.notEmulated('ID token sign-in (OAuth / OIDC providers) is disabled on the local stack');
+  if (grant === 'pkce') throw errors.notEmulated('The PKCE flow is disabled on the local stack');
   throw errors.unsupportedGrant();
+}
+
+function isBlank(value: unknown): boolean {
+  return value === undefined || value === null || value === '';
 }
 
 async function passwordGrant(runtime: AuthRuntime, request: AuthRequest, body: Record<string, unknown>): Promise<unknown> {
@@ -72,7 +82,8 @@ async function passwordGrant(runtime: AuthRuntime, request: AuthRequest, body: R
   const user = await findUserByEmail(runtime.sql, email);
   if (!user || !(await passwordMatches(user, body.password))) throw errors.invalidCredentials();
   if (isBanned(user)) throw errors.userBanned();
-  if (!user.email_confirmed_at && runtime.settings.enableConfirmations) throw errors.emailNotConfirmed();
+  // As GoTrue, whatever enable_confirmations says: an admin can create unconfirmed users.
+  if (!user.email_confirmed_at) throw errors.emailNotConfirmed();
   const started = await startSession(runtime.sql, user.id, 'password', clientOf(request));
   await audit(runtime, request, user, 'login');
   return tokenResponse(runtime.sql, runtime.tokens, started.user, started.sessionId, started.refreshToken);

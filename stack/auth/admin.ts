@@ -1,4 +1,5 @@
 // The admin API for the service role: create, read, list, update and delete users.
+import { audit } from './account.ts';
 import { errors } from './errors.ts';
 import { isUuid } from './ids.ts';
 import { jsonBody, requireAdmin, type AuthRequest, type AuthRuntime } from './request.ts';
@@ -54,8 +55,9 @@ export async function createUser(runtime: AuthRuntime, request: AuthRequest): Pr
     passwordHash: typeof body.password_hash === 'string' ? body.password_hash : undefined,
     userMetadata: isPlainObject(body.user_metadata) ? body.user_metadata : {},
     appMetadata: isPlainObject(body.app_metadata) ? body.app_metadata : {},
-    // With confirmations off (the local default) every user is confirmed, as sign-ups are.
-    confirmed: body.email_confirm === true || !runtime.settings.enableConfirmations,
+    // As GoTrue: only email_confirm: true confirms, whatever enable_confirmations says (that
+    // setting is about sign-ups). An unconfirmed user cannot sign in with a password.
+    confirmed: body.email_confirm === true,
     role: typeof body.role === 'string' && body.role !== '' ? body.role : undefined,
     bannedUntil: banUntil(body.ban_duration) ?? null,
   });
@@ -68,12 +70,27 @@ export async function getUserById(runtime: AuthRuntime, request: AuthRequest, id
   return userJson(runtime.sql, await userOr404(runtime, id));
 }
 
+const MAX_UINT64 = 18446744073709551615n;
+
+/**
+ * A `page` / `per_page` value as GoTrue's paginate() reads it: absent or empty means the default,
+ * anything else must be an unsigned decimal integer (Go's strconv.ParseUint), or it is a 400.
+ */
+function paginationParameter(raw: string | null, fallback: number): number {
+  if (raw === null || raw === '') return fallback;
+  if (!/^[0-9]+$/.test(raw)) throw errors.badPagination(raw, 'invalid syntax');
+  const value = BigInt(raw);
+  if (value > MAX_UINT64) throw errors.badPagination(raw, 'value out of range');
+  return value > BigInt(Number.MAX_SAFE_INTEGER) ? Number.MAX_SAFE_INTEGER : Number(value);
+}
+
 export async function listUsers(runtime: AuthRuntime, request: AuthRequest): Promise<unknown> {
   await requireAdmin(runtime, request);
-  const page = Math.max(1, Number(request.query.get('page')) || 1);
-  const perPage = Math.min(1000, Math.max(1, Number(request.query.get('per_page')) || 50));
+  // 0 is accepted, as by GoTrue, and read as the first page / the default page size.
+  const page = Math.max(1, paginationParameter(request.query.get('page'), 1));
+  const perPage = Math.min(1000, paginationParameter(request.query.get('per_page'), 50) || 50);
   const rows = await runtime.sql`
-    select * from auth.users where deleted_at is null order by created_at desc, id limit ${perPage} offset ${(page - 1) * perPage}`;
+    select * from auth.users where deleted_at is null order by created_at desc, id limit ${perPage} offset ${Math.min((page - 1) * perPage, Number.MAX_SAFE_INTEGER)}`;
   const [{ total }] = await runtime.sql<{ total: string }[]>`select count(*) as total from auth.users where deleted_at is null`;
   const users = [];
   for (const row of rows) users.push(await userJson(runtime.sql, row as never));
@@ -129,4 +146,68 @@ export async function deleteUser(runtime: AuthRuntime, request: AuthRequest, id:
     await runtime.sql`delete from auth.users where id = ${user.id}`;
   }
   return {};
+}
+
+interface FactorRow {
+  id: string;
+  created_at: Date;
+  updated_at: Date;
+  status: string;
+  friendly_name: string | null;
+  factor_type: string;
+  phone: string | null;
+  last_challenged_at: Date | null;
+}
+
+/** GoTrue's Factor JSON: no secret, friendly_name only when set, phone as a string. */
+function factorJson(row: FactorRow): Record<string, unknown> {
+  return {
+    id: row.id,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+    status: row.status,
+    ...(row.friendly_name ? { friendly_name: row.friendly_name } : {}),
+    factor_type: row.factor_type,
+    phone: row.phone ?? '',
+    last_challenged_at: row.last_challenged_at,
+  };
+}
+
+const FACTOR_COLUMNS = 'id, created_at, updated_at, status::text as status, friendly_name, factor_type::text as factor_type, phone, last_challenged_at';
+
+/** GET /admin/users/{user_id}/factors (auth.admin.mfa.listFactors): every factor, verified or not. */
+export async function listUserFactors(runtime: AuthRuntime, request: AuthRequest, userId: string): Promise<unknown> {
+  await requireAdmin(runtime, request);
+  const user = await userOr404(runtime, userId);
+  const rows = await runtime.sql.unsafe<FactorRow[]>(
+    `select ${FACTOR_COLUMNS} from auth.mfa_factors where user_id = $1 order by created_at, id`,
+    [user.id],
+  );
+  return rows.map(factorJson);
+}
+
+/**
+ * DELETE /admin/users/{user_id}/factors/{factor_id} (auth.admin.mfa.deleteFactor): removes a
+ * factor whatever its status, e.g. a member's lost authenticator. As GoTrue does, the sessions
+ * that reached aal2 with it fall back to aal1 (their next refresh says so) and lose its amr entry.
+ */
+export async function deleteUserFactor(runtime: AuthRuntime, request: AuthRequest, userId: string, factorId: string): Promise<unknown> {
+  await requireAdmin(runtime, request);
+  const user = await userOr404(runtime, userId);
+  if (!isUuid(factorId)) throw errors.adminFactorIdNotUuid();
+  const factor = await runtime.sql.begin(async (tx) => {
+    const [deleted] = await tx.unsafe<FactorRow[]>(
+      `delete from auth.mfa_factors where id = $1 and user_id = $2 returning ${FACTOR_COLUMNS}`,
+      [factorId, user.id],
+    );
+    if (!deleted) throw errors.factorNotFound();
+    if (deleted.factor_type === 'totp') {
+      await tx`delete from auth.mfa_amr_claims where authentication_method = 'totp'
+        and session_id in (select id from auth.sessions where user_id = ${user.id} and factor_id = ${deleted.id})`;
+    }
+    await tx`update auth.sessions set aal = 'aal1', factor_id = null where user_id = ${user.id} and factor_id = ${deleted.id}`;
+    return deleted;
+  });
+  await audit(runtime, request, user, 'factor_deleted', { user_id: user.id, factor_id: factor.id });
+  return factorJson(factor);
 }

@@ -24,7 +24,8 @@ const fail = (status: number, code: string, message: string) => () => new AuthEr
 
 export const errors = {
   noAuthorization: fail(401, 'no_authorization', 'This endpoint requires a valid Bearer token'),
-  noApiKey: fail(401, 'no_api_key', 'No API key found in request'),
+  // The gateway's refusal, as hosted Supabase words it (message and hint), in GoTrue's shape.
+  noApiKey: () => new AuthError(401, 'no_api_key', 'No API key found in request', { hint: 'No `apikey` request header or url param was found.' }),
   invalidApiKey: fail(401, 'invalid_api_key', 'Invalid API key'),
   badJwt: (reason: string) => new AuthError(403, 'bad_jwt', `invalid JWT: unable to parse or verify signature, ${reason}`),
   userNotFoundFromJwt: fail(403, 'user_not_found', 'User from sub claim in JWT does not exist'),
@@ -54,6 +55,20 @@ export const errors = {
   rateLimited: fail(429, 'over_request_rate_limit', 'Request rate limit reached'),
   emailRateLimited: fail(429, 'over_email_send_rate_limit', 'email rate limit exceeded'),
   notFound: fail(404, 'not_found', 'Not Found'),
+  // GoTrue's paginate(): page and per_page must parse as unsigned integers (strconv.ParseUint).
+  badPagination: (value: string, reason: 'invalid syntax' | 'value out of range') =>
+    new AuthError(400, 'validation_failed', `Bad Pagination Parameters: strconv.ParseUint: parsing ${JSON.stringify(value)}: ${reason}`),
+  adminFactorIdNotUuid: fail(404, 'validation_failed', 'factor_id must be an UUID'),
+  // What GoTrue answers for features switched off in config.toml (the CLI's defaults), word for word.
+  anonymousDisabled: fail(422, 'anonymous_provider_disabled', 'Anonymous sign-ins are disabled'),
+  web3Disabled: fail(422, 'web3_provider_disabled', 'Web3 provider is disabled'),
+  manualLinkingDisabled: fail(404, 'manual_linking_disabled', 'Manual linking is disabled'),
+  oauthServerDisabled: fail(404, 'feature_disabled', 'OAuth server is disabled'),
+  customProvidersDisabled: fail(404, 'feature_disabled', 'Custom OAuth providers are disabled'),
+  passkeysDisabled: fail(404, 'passkey_disabled', 'Passkeys are disabled'),
+  samlDisabled: fail(404, 'saml_provider_disabled', 'SAML 2.0 is disabled'),
+  /** A GoTrue feature the local stack does not emulate, answered as GoTrue answers a disabled one. */
+  notEmulated: (message: string) => new AuthError(404, 'feature_disabled', message),
   validation: (message: string, status = 400) => new AuthError(status, 'validation_failed', message),
   badJson: (detail: string) => new AuthError(400, 'bad_json', `Could not parse request body as JSON: ${detail}`),
 };

@@ -62,7 +62,7 @@ export async function jsonBody(request: AuthRequest): Promise<Record<string, unk
 
 /** The API gateway's check: requests must carry one of the project's API keys. */
 export function requireApiKey(runtime: AuthRuntime, request: AuthRequest): void {
-  const key = headerValue(request.req, 'apikey') ?? request.query.get('apikey') ?? undefined;
+  const key = headerValue(request.req, 'apikey') || request.query.get('apikey') || undefined;
   if (key) {
     if (!runtime.tokens.apiKeyRole(key)) throw errors.invalidApiKey();
     return;

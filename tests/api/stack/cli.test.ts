@@ -84,7 +84,7 @@ describe('the stack command line', () => {
     expect(keys.PUBLISHABLE_KEY).toMatch(/^sb_publishable_/);
 
     // The gateway answers and the seeded demo owner exists.
-    expect((await fetch(`${keys.API_URL}/auth/v1/health`)).status).toBe(200);
+    expect((await fetch(`${keys.API_URL}/auth/v1/health`, { headers: { apikey: keys.ANON_KEY } })).status).toBe(200);
     await withDb(keys.DB_URL, async (sql) => {
       const [owner] = await sql`select count(*)::int as n from auth.users where email = 'owner@demo.fieldcheck.test'`;
       expect(owner.n).toBe(1);
