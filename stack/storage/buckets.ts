@@ -115,13 +115,17 @@ async function uploadObjectsPath(rt: StorageRuntime, settings: BucketSettings, b
   }
 }
 
-function renderBucket(row: BucketRow) {
+/**
+ * A bucket as storage-api serializes it (its response schema turns a null owner into ""). Only
+ * the bucket list carries `type` ('STANDARD'); a single bucket (getBucket) does not.
+ */
+function renderBucket(row: BucketRow, withType: boolean) {
   return {
     id: row.id,
     name: row.name,
     owner: row.owner ?? '',
     public: row.public,
-    type: 'STANDARD',
+    ...(withType ? { type: 'STANDARD' } : {}),
     file_size_limit: row.file_size_limit === null ? null : Number(row.file_size_limit),
     allowed_mime_types: row.allowed_mime_types,
     created_at: row.created_at,
@@ -154,14 +158,14 @@ function checkLimit(rt: StorageRuntime, limit: number | null): void {
 export async function listBuckets(rt: StorageRuntime, request: StorageRequest): Promise<void> {
   const caller = await rt.resolveCaller(request.req);
   const rows = await asCaller(rt.sql, caller, (tx) => tx<BucketRow[]>`select * from storage.buckets order by name`);
-  sendJson(request.res, 200, rows.map(renderBucket));
+  sendJson(request.res, 200, rows.map((row) => renderBucket(row, true)));
 }
 
 export async function getBucket(rt: StorageRuntime, request: StorageRequest, bucketId: string): Promise<void> {
   const caller = await rt.resolveCaller(request.req);
   const [row] = await asCaller(rt.sql, caller, (tx) => tx<BucketRow[]>`select * from storage.buckets where id = ${bucketId}`);
   if (!row) throw errors.noSuchBucket();
-  sendJson(request.res, 200, renderBucket(row));
+  sendJson(request.res, 200, renderBucket(row, false));
 }
 
 export async function createBucket(rt: StorageRuntime, request: StorageRequest): Promise<void> {

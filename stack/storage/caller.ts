@@ -58,7 +58,8 @@ export function createCallerResolver(config: StackConfig, jwts: JwtVerifier): Ca
     const authorization = headerValue(req, 'authorization');
     // Like Supabase's gateway: without an Authorization header the apikey stands in for it.
     const token = (authorization !== undefined ? authorization.replace(/^Bearer\s+/i, '') : headerValue(req, 'apikey') ?? '').trim();
-    if (token === '') throw errors.accessDenied('jwt must be provided');
+    // storage-api verifies the empty token with jose, whose words these are.
+    if (token === '') throw errors.accessDenied('Invalid Compact JWS');
     const keyRole = opaqueKeys.get(token);
     if (keyRole) return { role: keyRole, claims: { role: keyRole }, sub: undefined };
     const claims = await verify(token);

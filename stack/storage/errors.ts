@@ -40,9 +40,15 @@ export const errors = {
   databaseTimeout: () => new StorageError({ statusCode: 544, code: 'DatabaseTimeout', message: 'The connection to the database timed out', httpStatus: 544 }),
   databaseError: (pgCode: string) => new StorageError({ statusCode: 500, code: 'DatabaseError', message: `database error, code: ${pgCode}` }),
   internal: () => new StorageError({ statusCode: 500, code: 'InternalError', message: 'Internal server error' }),
-  routeNotFound: (method: string, path: string) =>
-    new StorageError({ statusCode: 404, code: 'NotFound', error: 'Not Found', message: `Route ${method}:${path} not found`, httpStatus: 404 }),
 };
+
+/**
+ * A request no route of storage-api takes: Fastify's own 404, which is not a storage error
+ * (no `code`, a numeric statusCode, the raw URL with its query string).
+ */
+export function sendRouteNotFound(res: ServerResponse, method: string, url: string): void {
+  sendJson(res, 404, { message: `Route ${method}:${url} not found`, error: 'Not Found', statusCode: 404 });
+}
 
 export function sendStorageError(res: ServerResponse, error: StorageError): void {
   sendJson(res, error.httpStatus, { statusCode: String(error.statusCode), code: error.code, error: error.error, message: error.message });

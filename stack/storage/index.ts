@@ -8,7 +8,7 @@ import { createJwtVerifier } from '../keys.ts';
 import type { Service, ServiceContext } from '../types.ts';
 import { createBucket, deleteBucket, emptyBucket, getBucket, listBuckets, syncConfiguredBuckets, updateBucket } from './buckets.ts';
 import { createCallerResolver } from './caller.ts';
-import { errors, sendStorageError, StorageError } from './errors.ts';
+import { errors, sendRouteNotFound, sendStorageError, StorageError } from './errors.ts';
 import { ObjectFiles } from './files.ts';
 import {
   createSignedUploadUrl,
@@ -59,29 +59,35 @@ function bucketOnly(rest: string): string | undefined {
   return trimmed !== '' && !trimmed.includes('/') ? decodeBucket(trimmed) : undefined;
 }
 
+// First segments of storage-api's own object routes for POST and PUT (list, list-v2, sign,
+// upload/sign, move, copy). A request under one of them that no emulated route takes is not
+// an upload to a bucket of that name: it is answered 404 and never writes (storage-api would
+// fall back to its upload route for some of them, e.g. POST /object/list-v2/<bucket>/<name>).
+const RESERVED_WRITE_SEGMENTS = new Set(['list', 'list-v2', 'sign', 'upload', 'move', 'copy']);
+
+function firstSegment(rest: string): string {
+  const raw = rest.split('/')[0];
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
 function objectRoute(rt: StorageRuntime, request: StorageRequest, rest: string): Handler | undefined {
   const { method } = request;
+  let target: [string, string] | undefined;
+  let bucket: string | undefined;
+  if (method === 'POST' || method === 'PUT') {
+    if (RESERVED_WRITE_SEGMENTS.has(firstSegment(rest))) return reservedObjectRoute(rt, request, rest);
+    if ((target = bucketAndName(rest))) return () => uploadObject(rt, request, ...target!, method === 'PUT');
+    return undefined;
+  }
   const after = (prefix: string) => (rest.startsWith(prefix) ? rest.slice(prefix.length) : undefined);
   const withName = (prefix: string) => {
     const tail = after(prefix);
     return tail === undefined ? undefined : bucketAndName(tail);
   };
-  let target: [string, string] | undefined;
-  let bucket: string | undefined;
-
-  if (method === 'POST') {
-    const listTail = after('list/');
-    if (listTail !== undefined && (bucket = bucketOnly(listTail))) return () => listObjects(rt, request, bucket!);
-    if ((target = withName('upload/sign/'))) return () => createSignedUploadUrl(rt, request, ...target!);
-    const signTail = after('sign/');
-    if (signTail !== undefined && (bucket = bucketOnly(signTail))) return () => createSignedUrls(rt, request, bucket!);
-    if ((target = withName('sign/'))) return () => createSignedUrl(rt, request, ...target!);
-    if ((target = bucketAndName(rest))) return () => uploadObject(rt, request, ...target!, false);
-  }
-  if (method === 'PUT') {
-    if ((target = withName('upload/sign/'))) return () => uploadToSignedUrl(rt, request, ...target!);
-    if ((target = bucketAndName(rest))) return () => uploadObject(rt, request, ...target!, true);
-  }
   if (method === 'GET' || method === 'HEAD') {
     if ((target = withName('sign/'))) return () => downloadSignedObject(rt, request, ...target!);
     if ((target = withName('public/'))) return () => downloadPublicObject(rt, request, ...target!);
@@ -97,6 +103,29 @@ function objectRoute(rt: StorageRuntime, request: StorageRequest, rest: string):
     if ((bucket = bucketOnly(rest))) return () => removeObjects(rt, request, bucket!);
     if ((target = bucketAndName(rest))) return () => removeObject(rt, request, ...target!);
   }
+  return undefined;
+}
+
+/** POST / PUT under a reserved first segment: the emulated routes there, or nothing. */
+function reservedObjectRoute(rt: StorageRuntime, request: StorageRequest, rest: string): Handler | undefined {
+  const after = (prefix: string) => (rest.startsWith(prefix) ? rest.slice(prefix.length) : undefined);
+  const withName = (prefix: string) => {
+    const tail = after(prefix);
+    return tail === undefined ? undefined : bucketAndName(tail);
+  };
+  let target: [string, string] | undefined;
+  let bucket: string | undefined;
+  if (request.method === 'POST') {
+    const listTail = after('list/');
+    if (listTail !== undefined && (bucket = bucketOnly(listTail))) return () => listObjects(rt, request, bucket!);
+    if ((target = withName('upload/sign/'))) return () => createSignedUploadUrl(rt, request, ...target!);
+    const signTail = after('sign/');
+    if (signTail !== undefined && (bucket = bucketOnly(signTail))) return () => createSignedUrls(rt, request, bucket!);
+    if ((target = withName('sign/'))) return () => createSignedUrl(rt, request, ...target!);
+  } else if ((target = withName('upload/sign/'))) {
+    return () => uploadToSignedUrl(rt, request, ...target!);
+  }
+  // list-v2, move and copy are not emulated (docs/local-stack.md).
   return undefined;
 }
 
@@ -158,7 +187,10 @@ export async function createStorageService(ctx: ServiceContext): Promise<Service
         if (pathname === '/status' || pathname === '/health') handler = async () => sendJson(res, 200, { status: 'ok' });
         else if (pathname.startsWith('/object/')) handler = objectRoute(rt, request, pathname.slice('/object/'.length));
         else if (pathname === '/bucket' || pathname.startsWith('/bucket/')) handler = bucketRoute(rt, request, pathname.slice('/bucket'.length));
-        if (!handler) throw errors.routeNotFound(request.method, pathname);
+        if (!handler) {
+          sendRouteNotFound(res, request.method, urlPath);
+          return;
+        }
         await handler();
       } catch (error) {
         if (res.headersSent) {

@@ -198,10 +198,13 @@ export async function storeObject(rt: StorageRuntime, options: StoreOptions): Pr
           values (${tokenHash(options.token.value)}, to_timestamp(${options.token.expiresAt}))
           on conflict do nothing returning token_hash
         `;
-        if (spent.length === 0) throw errors.invalidSignature('The upload token has already been used');
+        // Spent: the object it made is there, so storage-api's second upload would be a duplicate.
+        if (spent.length === 0) throw errors.resourceAlreadyExists();
       }
       await actAs(tx, caller);
-      await writeObjectRow(tx, { id: randomUUID(), bucketId: bucket.id, name, owner, version, metadata, userMetadata: upload.userMetadata }, upsert);
+      // As storage-api stores it: the user metadata, or {} when the upload has none.
+      const userMetadata = { ...upload.userMetadata };
+      await writeObjectRow(tx, { id: randomUUID(), bucketId: bucket.id, name, owner, version, metadata, userMetadata }, upsert);
       await actAsPlatform(tx);
       const [row] = await tx<{ id: string }[]>`select id from storage.objects where bucket_id = ${bucket.id} and name = ${name}`;
       return { id: row.id, previousVersion: previous?.version ?? null };
@@ -245,7 +248,8 @@ export async function uploadToSignedUrl(rt: StorageRuntime, request: StorageRequ
   const token = request.query.get('token');
   const claims = await rt.tokens.verify(token, 'upload', `${bucketId}/${name}`);
   mustBeValidKey(name);
-  if (await tokenSpent(rt, token!)) throw errors.invalidSignature('The upload token has already been used');
+  // A used upload URL answers as storage-api answers a second upload to it: the object exists.
+  if (await tokenSpent(rt, token!)) throw errors.resourceAlreadyExists();
   const bucket = await findBucket(rt, bucketId);
   const upload = await receiveUpload(request.req, bucket, name, rt.settings.fileSizeLimit);
   await storeObject(rt, {
