@@ -288,7 +288,7 @@ async function dbReset(): Promise<void> {
   if (readRunning(config)) {
     await prepareDatabase(config, { reset: true, log });
   } else {
-    const pg = await startPostgres(config, { log });
+    const pg = await startPostgres(config, { log, rebuildOldCluster: true });
     try {
       await prepareDatabase(config, { reset: true, log });
     } finally {

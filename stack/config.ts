@@ -97,7 +97,15 @@ export interface StackConfig {
   host: string;
   ports: StackPorts;
   apiUrl: string;
+  /** As `postgres`: migrations, seed, tests and functions (`SUPABASE_DB_URL`), as on hosted. */
   dbUrl: string;
+  /** Each platform service's own login, as on hosted Supabase (see docs/local-stack.md). */
+  serviceDbUrls: {
+    /** The cluster's superuser: platform bootstrap, creating databases, Realtime. */
+    admin: string;
+    auth: string;
+    storage: string;
+  };
   mailUrl: string;
   jwtSecret: string;
   anonKey: string;
@@ -181,6 +189,11 @@ export function loadConfig(overrides: StackOverrides = {}): StackConfig {
     ports,
     apiUrl: `http://${host}:${ports.api}`,
     dbUrl: `postgresql://postgres:${LOCAL_DB_PASSWORD}@${host}:${ports.db}/postgres`,
+    serviceDbUrls: {
+      admin: `postgresql://supabase_admin:${LOCAL_DB_PASSWORD}@${host}:${ports.db}/postgres`,
+      auth: `postgresql://supabase_auth_admin:${LOCAL_DB_PASSWORD}@${host}:${ports.db}/postgres`,
+      storage: `postgresql://supabase_storage_admin:${LOCAL_DB_PASSWORD}@${host}:${ports.db}/postgres`,
+    },
     mailUrl: `http://${host}:${ports.mailWeb}`,
     jwtSecret: LOCAL_JWT_SECRET,
     // Filled in by keys.ts (they are signed with jwtSecret).

@@ -113,21 +113,28 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
     stops.push(() => pg.stop());
     await prepareDatabase(config, { reset: options.reset, log });
 
-    const sql = postgres(config.dbUrl, { max: 10, onnotice: () => {}, connection: { application_name: 'local-stack' } });
-    stops.push(() => sql.end({ timeout: 2 }));
+    // Each service logs in as its own role, as on hosted Supabase: GoTrue as supabase_auth_admin,
+    // Storage as supabase_storage_admin, Realtime as supabase_admin. What one of them may not do
+    // there, it cannot do here.
+    const pool = (url: string, name: string) => {
+      const sql = postgres(url, { max: 10, onnotice: () => {}, connection: { application_name: `local-stack-${name}` } });
+      stops.push(() => sql.end({ timeout: 2 }));
+      return sql;
+    };
     const mail = await startMail(config);
     stops.push(() => mail.stop());
     const signingKey = await loadSigningKey(config.dataDir);
-    const context: ServiceContext = { config, sql, signingKey, mail: mail.mailer, log };
+    const contextFor = (url: string, name: string): ServiceContext => ({ config, sql: pool(url, name), signingKey, mail: mail.mailer, log });
 
     const routes: Route[] = [];
-    const auth = await loadService('auth/index.ts', 'createAuthService', context);
+    const auth = await loadService('auth/index.ts', 'createAuthService', contextFor(config.serviceDbUrls.auth, 'auth'));
     if (auth) routes.push({ prefix: '/auth/v1', service: auth, cors: true });
-    const storage = await loadService('storage/index.ts', 'createStorageService', context);
+    const storage = await loadService('storage/index.ts', 'createStorageService', contextFor(config.serviceDbUrls.storage, 'storage'));
     if (storage) routes.push({ prefix: '/storage/v1', service: storage, cors: true });
-    const realtime = await loadService('realtime/index.ts', 'createRealtimeService', context);
+    const realtime = await loadService('realtime/index.ts', 'createRealtimeService', contextFor(config.serviceDbUrls.admin, 'realtime'));
     if (realtime) routes.push({ prefix: '/realtime/v1', service: realtime, cors: true });
-    const functions = await loadService('functions/index.ts', 'createFunctionsService', context, { watch: options.watch });
+    // Functions connect themselves, with SUPABASE_DB_URL (as `postgres`, as on hosted); this pool is lazy.
+    const functions = await loadService('functions/index.ts', 'createFunctionsService', contextFor(config.dbUrl, 'functions'), { watch: options.watch });
     if (functions) routes.push({ prefix: '/functions/v1', service: functions, cors: false });
     for (const route of routes) if (route.service.close) stops.push(() => route.service.close!());
 

@@ -12,7 +12,7 @@ export interface Mailer {
 
 export interface ServiceContext {
   config: StackConfig;
-  /** Superuser pool on the stack's database (the platform's own connection, like GoTrue's). */
+  /** The service's own pool on the stack's database, logged in as its hosted role (stack/server.ts). */
   sql: Sql;
   signingKey: SigningKey;
   mail: Mailer;

@@ -2,6 +2,9 @@
 -- so product migrations can write policies on storage.objects and seed storage.buckets.
 -- stack/storage serves the HTTP side and runs its SQL on these tables as the caller.
 
+-- Storage owns its schema objects; creating them as its role makes ownership match Supabase.
+set role supabase_storage_admin;
+
 create table storage.buckets (
   id text not null primary key,
   name text not null,
@@ -35,9 +38,27 @@ create index name_prefix_search on storage.objects (name text_pattern_ops);
 
 alter table storage.buckets enable row level security;
 alter table storage.objects enable row level security;
-alter table storage.buckets owner to supabase_storage_admin;
-alter table storage.objects owner to supabase_storage_admin;
-grant all on storage.buckets, storage.objects to anon, authenticated, service_role, postgres;
+grant all on storage.buckets, storage.objects to anon, authenticated, service_role;
+-- Hosted gives `postgres` every right on Storage's tables, with grant option, but not ownership.
+grant all on storage.buckets, storage.objects to postgres with grant option;
+
+-- Storage's delete protection: rows of buckets and objects may only be deleted through the
+-- Storage API, which sets storage.allow_delete_query for its transaction; a DELETE in SQL would
+-- leave the files behind. Same trigger names, SQLSTATE and wording as Storage's own.
+create or replace function storage.protect_delete() returns trigger
+language plpgsql as $$
+begin
+  if coalesce(current_setting('storage.allow_delete_query', true), 'false') <> 'true' then
+    raise exception 'Direct deletion from storage tables is not allowed. Use the Storage API instead.'
+      using hint = 'This prevents accidental data loss from orphaned objects.', errcode = '42501';
+  end if;
+  return null;
+end;
+$$;
+create trigger protect_buckets_delete before delete on storage.buckets
+  for each statement execute function storage.protect_delete();
+create trigger protect_objects_delete before delete on storage.objects
+  for each statement execute function storage.protect_delete();
 
 -- The folders of an object name: 'org/insp/item/x.jpg' → {org,insp,item}.
 create or replace function storage.foldername(name text) returns text[]
@@ -72,3 +93,5 @@ $$;
 
 grant execute on function storage.foldername(text), storage.filename(text), storage.extension(text)
   to anon, authenticated, service_role;
+
+reset role;

@@ -2,7 +2,9 @@
 -- with Supabase Realtime's names and signatures. Private channels are authorized by policies
 -- on realtime.messages evaluated with realtime.topic() set; realtime.send() and
 -- realtime.broadcast_changes() write the messages the Realtime service delivers.
--- (Supabase partitions realtime.messages by day; one table is enough locally.)
+-- As on Supabase, realtime.messages is partitioned by day (messages_YYYY_MM_DD); the Realtime
+-- service makes the coming days' partitions and drops old ones, and a message for a day with no
+-- partition is lost with a warning, as there.
 
 create table realtime.messages (
   topic text not null,
@@ -14,11 +16,42 @@ create table realtime.messages (
   inserted_at timestamp not null default now(),
   id uuid not null default gen_random_uuid(),
   primary key (id, inserted_at)
-);
+) partition by range (inserted_at);
 create index messages_inserted_at_topic_index on realtime.messages (inserted_at desc, topic) where extension = 'broadcast' and private is true;
 alter table realtime.messages enable row level security;
 grant select, insert, update on realtime.messages to anon, authenticated, service_role;
 grant all on realtime.messages to postgres;
+
+-- Local stack only: what Realtime's janitor does on Supabase. Makes the partitions from today
+-- (UTC) to `days_ahead` days on, and drops those older than `days_kept` days.
+create or replace function realtime.local_stack_maintain_message_partitions(days_ahead int default 3, days_kept int default 3)
+returns void
+language plpgsql
+set search_path = ''
+as $$
+declare
+  today date := (now() at time zone 'utc')::date;
+  day date;
+  old record;
+begin
+  for day in select generate_series(today, today + days_ahead, interval '1 day')::date loop
+    execute format(
+      'create table if not exists realtime.%I partition of realtime.messages for values from (%L) to (%L)',
+      'messages_' || to_char(day, 'YYYY_MM_DD'), day::timestamp, (day + 1)::timestamp);
+  end loop;
+  for old in
+    select c.relname from pg_inherits i join pg_class c on c.oid = i.inhrelid
+    where i.inhparent = 'realtime.messages'::regclass
+      and c.relname ~ '^messages_\d{4}_\d{2}_\d{2}$'
+      and to_date(substr(c.relname, 10), 'YYYY_MM_DD') < today - days_kept
+  loop
+    execute format('drop table realtime.%I', old.relname);
+  end loop;
+end;
+$$;
+comment on function realtime.local_stack_maintain_message_partitions(int, int) is
+  'Local stack only: creates and drops the daily partitions of realtime.messages, as Realtime does on Supabase.';
+select realtime.local_stack_maintain_message_partitions();
 
 -- The channel topic being authorized, set by Realtime while it evaluates policies.
 create or replace function realtime.topic() returns text
@@ -26,16 +59,23 @@ language sql stable as $$
   select nullif(current_setting('realtime.topic', true), '')::text;
 $$;
 
--- Sends a broadcast message to a topic from the database.
+-- Sends a broadcast message to a topic from the database. As current Realtime does, a payload
+-- without an `id` gets the message's id, so clients can tell deliveries apart.
 create or replace function realtime.send(payload jsonb, event text, topic text, private boolean default true)
 returns void
 language plpgsql as $$
+declare
+  message_id uuid := gen_random_uuid();
 begin
   begin
     -- Realtime reads the topic from this setting when it evaluates policies.
     perform set_config('realtime.topic', topic, true);
-    insert into realtime.messages (payload, event, topic, private, extension)
-    values (payload, event, topic, private, 'broadcast');
+    perform set_config('realtime.private', private::text, true);
+    insert into realtime.messages (id, payload, event, topic, private, extension)
+    values (
+      message_id,
+      case when payload ? 'id' then payload else jsonb_set(payload, '{id}', to_jsonb(message_id)) end,
+      event, topic, private, 'broadcast');
   exception when others then
     -- Sending must never fail the transaction that sends.
     raise warning 'ErrorSendingBroadcastMessage: %', sqlerrm;

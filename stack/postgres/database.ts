@@ -26,14 +26,14 @@ function platformHash(): string {
   return hash.digest('hex');
 }
 
-/** Connects as the superuser to a maintenance database, for create / drop. */
+/** Connects as the cluster's superuser to a maintenance database, for create / drop. */
 function adminConnection(config: StackConfig): Sql {
-  return postgres(config.dbUrl.replace(/\/postgres$/, '/template1'), { max: 1, onnotice: () => {} });
+  return postgres(config.serviceDbUrls.admin.replace(/\/postgres$/, '/template1'), { max: 1, onnotice: () => {} });
 }
 
 /** True when the `postgres` database exists and has been bootstrapped by this stack. */
 export async function databaseExists(config: StackConfig): Promise<boolean> {
-  const sql = postgres(config.dbUrl, { max: 1, onnotice: () => {} });
+  const sql = postgres(config.serviceDbUrls.admin, { max: 1, onnotice: () => {} });
   try {
     const [row] = await sql`select to_regclass('_local_stack.platform') is not null as ok`;
     return row.ok;
@@ -81,6 +81,7 @@ function withoutRoleCreation(text: string): string {
 }
 
 async function applyMigrations(config: StackConfig, sql: Sql, log: (m: string) => void): Promise<string[]> {
+  // The CLI creates this schema as `postgres` on `db push`, so it belongs to `postgres` here too.
   await sql.unsafe(`
     create schema if not exists supabase_migrations;
     create table if not exists supabase_migrations.schema_migrations (version text primary key, statements text[], name text);
@@ -132,12 +133,15 @@ export async function prepareDatabase(
 ): Promise<PrepareResult> {
   const fresh = options.reset || !(await databaseExists(config));
   if (fresh) await recreateDatabase(config);
+  // The platform is built by the cluster's superuser; migrations and the seed run as `postgres`,
+  // which has only the rights hosted Supabase gives it, so what applies here applies there.
+  const admin = postgres(config.serviceDbUrls.admin, { max: 1, onnotice: () => {} });
   const sql = postgres(config.dbUrl, { max: 1, onnotice: () => {} });
   try {
     if (fresh) {
-      await applyPlatform(sql, options.log);
+      await applyPlatform(admin, options.log);
     } else {
-      const [row] = await sql`select sha256 from _local_stack.platform order by applied_at desc limit 1`;
+      const [row] = await admin`select sha256 from _local_stack.platform order by applied_at desc limit 1`;
       if (row?.sha256 !== platformHash()) {
         options.log('The platform bootstrap (stack/platform/*.sql) changed since this database was made: run `npm run db:reset` to rebuild it.');
       }
@@ -147,5 +151,6 @@ export async function prepareDatabase(
     return { created: fresh, appliedMigrations, seeded };
   } finally {
     await sql.end();
+    await admin.end();
   }
 }

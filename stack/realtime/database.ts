@@ -34,7 +34,7 @@ export async function listenForDatabaseMessages(
   deliver: (message: DatabaseMessage) => void,
   log: (message: string) => void,
 ): Promise<DatabaseListener> {
-  const sql = postgres(config.dbUrl, {
+  const sql = postgres(config.serviceDbUrls.admin, {
     max: 1,
     onnotice: () => {},
     connection: { application_name: 'local-stack-realtime' },

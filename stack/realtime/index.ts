@@ -35,6 +35,15 @@ export async function createRealtimeService(context: ServiceContext): Promise<Se
     log,
   );
   const broadcastApi = createBroadcastApi({ hub, sql, tokens, log });
+  // realtime.messages is partitioned by day, as on Supabase, where Realtime's janitor keeps the
+  // coming days' partitions: without today's, realtime.send() loses its message with a warning.
+  const maintainPartitions = () =>
+    sql`select realtime.local_stack_maintain_message_partitions()`.catch((error) =>
+      log(`Realtime: could not maintain the partitions of realtime.messages: ${(error as Error).message}`),
+    );
+  await maintainPartitions();
+  const partitionTimer = setInterval(maintainPartitions, 60 * 60 * 1000);
+  partitionTimer.unref();
   const wss = new WebSocketServer({ noServer: true });
   const sockets = new Set<WebSocket>();
   let closing: Promise<void> | undefined;
@@ -124,6 +133,7 @@ export async function createRealtimeService(context: ServiceContext): Promise<Se
         }),
     );
     await Promise.all(goodbyes);
+    clearInterval(partitionTimer);
     await new Promise<void>((resolve) => wss.close(() => resolve()));
     await database.close();
   }

@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { BucketSettings } from '../config.ts';
 import { sendJson } from '../http.ts';
 import { SERVICE_ROLE_CALLER } from './caller.ts';
-import { asCaller } from './database.ts';
+import { allowStorageDeletes, asCaller } from './database.ts';
 import { errors } from './errors.ts';
 import { isValidObjectName, mimeTypeAllowed } from './names.ts';
 import { jsonBody, mustBeValidBucket, storeObject, type StorageRequest, type StorageRuntime } from './objects.ts';
@@ -211,6 +211,7 @@ export async function emptyBucket(rt: StorageRuntime, request: StorageRequest, b
   const deleted = await asCaller(rt.sql, caller, async (tx) => {
     const [bucket] = await tx`select id from storage.buckets where id = ${bucketId}`;
     if (!bucket) throw errors.noSuchBucket();
+    await allowStorageDeletes(tx);
     return tx<{ version: string | null }[]>`delete from storage.objects where bucket_id = ${bucketId} returning version`;
   });
   for (const row of deleted) await rt.files.remove(bucketId, row.version);
@@ -224,7 +225,10 @@ export async function deleteBucket(rt: StorageRuntime, request: StorageRequest, 
   if (!visible) throw errors.noSuchBucket();
   const [object] = await rt.sql`select 1 from storage.objects where bucket_id = ${bucketId} limit 1`;
   if (object) throw errors.bucketNotEmpty();
-  const deleted = await asCaller(rt.sql, caller, (tx) => tx`delete from storage.buckets where id = ${bucketId} returning id`);
+  const deleted = await asCaller(rt.sql, caller, async (tx) => {
+    await allowStorageDeletes(tx);
+    return tx`delete from storage.buckets where id = ${bucketId} returning id`;
+  });
   if (deleted.length === 0) throw errors.noSuchBucket();
   await rt.files.removeBucket(bucketId);
   sendJson(request.res, 200, { message: 'Successfully deleted' });

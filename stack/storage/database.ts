@@ -51,6 +51,15 @@ export async function asCaller<T>(sql: Sql, caller: Caller, work: (tx: Tx) => Pr
   }
 }
 
+/**
+ * Lets this transaction delete rows of storage.objects / storage.buckets: Storage's delete
+ * protection (stack/platform/20-storage.sql) refuses deletes that do not come from the Storage
+ * API, which sets this setting first, as storage-api does.
+ */
+export async function allowStorageDeletes(tx: Tx): Promise<void> {
+  await tx`select set_config('storage.allow_delete_query', 'true', true)`;
+}
+
 /** Runs `work` as the caller and rolls it back: a dry run that only asks whether RLS admits it. */
 export async function testPermission(sql: Sql, caller: Caller, work: (tx: Tx) => Promise<unknown>): Promise<void> {
   try {

@@ -155,9 +155,8 @@ export async function createStorageService(ctx: ServiceContext): Promise<Service
       },
     };
   }
-  // The stack's own bookkeeping, next to _local_stack.platform: spent signed-upload tokens.
+  // The stack's own bookkeeping, in the platform's _local_stack schema: spent signed-upload tokens.
   await ctx.sql.unsafe(`
-    create schema if not exists _local_stack;
     create table if not exists _local_stack.storage_spent_upload_tokens (token_hash text primary key, expires_at timestamptz not null);
   `);
   const jwts = createJwtVerifier(ctx.config.jwtSecret, ctx.signingKey);

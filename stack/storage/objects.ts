@@ -8,7 +8,7 @@ import type { Sql } from 'postgres';
 import type { StorageSettings } from '../config.ts';
 import { sendJson } from '../http.ts';
 import { SERVICE_ROLE_CALLER, type Caller, type CallerResolver } from './caller.ts';
-import { actAs, actAsPlatform, asCaller, storageErrorFrom, testPermission, type Tx } from './database.ts';
+import { actAs, actAsPlatform, allowStorageDeletes, asCaller, storageErrorFrom, testPermission, type Tx } from './database.ts';
 import { errors } from './errors.ts';
 import type { ObjectFiles } from './files.ts';
 import { isHeaderSafeValue, isValidBucketName, isValidObjectName, servingLabel } from './names.ts';
@@ -479,9 +479,10 @@ function removalNames(body: Record<string, any>): string[] {
 }
 
 async function deleteRows(rt: StorageRuntime, caller: Caller, bucketId: string, names: string[]): Promise<ObjectRow[]> {
-  const deleted = await asCaller(rt.sql, caller, (tx) => tx<ObjectRow[]>`
-    delete from storage.objects where bucket_id = ${bucketId} and name = any(${names}) returning *
-  `);
+  const deleted = await asCaller(rt.sql, caller, async (tx) => {
+    await allowStorageDeletes(tx);
+    return tx<ObjectRow[]>`delete from storage.objects where bucket_id = ${bucketId} and name = any(${names}) returning *`;
+  });
   for (const row of deleted) await rt.files.remove(bucketId, row.version);
   return deleted;
 }

@@ -4,7 +4,7 @@
 -- only) and nobody else, evaluated as Realtime does (the caller's role and claims, realtime.topic
 -- set), with made-up topics refused rather than raising a cast error.
 begin;
-select plan(23);
+select plan(24);
 
 create temp table actors on commit drop as
   select m.*, p.* from tests.create_org_matrix('120l') m, tests.create_published_template(m.org_a, '[
@@ -80,13 +80,17 @@ insert into public.answers (inspection_id, item_key, value, note)
   select inspection, k, v, n from actors, (values ('pf', '"fail"'::jsonb, 'Sticky'), ('remarks', '"Mopped"'::jsonb, null)) x(k, v, n);
 select tests.reset_role();
 select results_eq(
-  $$select payload from realtime.messages where topic = 'inspection:' || (select inspection from actors) and event = 'answer_saved'
+  $$select payload - 'id' from realtime.messages where topic = 'inspection:' || (select inspection from actors) and event = 'answer_saved'
     order by payload ->> 'item_key'$$,
   $$select jsonb_build_object('inspection_id', a.inspection_id, 'item_key', a.item_key, 'value', a.value, 'note', a.note,
       'failed', a.failed, 'answered_by', a.answered_by,
       'answered_at', to_char(a.answered_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'version', a.version)
     from public.answers a where a.inspection_id = (select inspection from actors) order by a.item_key$$,
   'each saved answer is sent as answer_saved with the row (item, value, note, failed, who, when as ISO 8601 UTC, version)');
+select is(
+  (select count(*)::int from realtime.messages where topic = 'inspection:' || (select inspection from actors)
+     and event = 'answer_saved' and payload ->> 'id' = id::text), 2,
+  '... and, as Supabase''s realtime.send does for a payload without one, carries the message''s id');
 select results_eq(
   $$select payload - 'version' from realtime.messages where topic = 'inspection:' || (select inspection from actors)
     and event = 'inspection_updated' and payload ->> 'status' = 'in_progress' and (payload ->> 'version')::int > 2$$,

@@ -52,10 +52,24 @@ function checkTap(lines: string[]): { passed: number; failed: number; problems: 
   return { passed, failed, problems };
 }
 
+/** The same database as the cluster's superuser, supabase_admin (as on hosted and `supabase start`). */
+function asClusterSuperuser(dbUrl: string): string {
+  const url = new URL(dbUrl);
+  url.username = 'supabase_admin';
+  return url.toString();
+}
+
 export async function runDbSuite(dbUrl: string, filters: string[] = []): Promise<SuiteResult> {
   installPgtap();
+  // pgTAP and pgrowlocks are not trusted extensions: the cluster's superuser installs them (on
+  // hosted, supautils lets `postgres` do so). Everything else, the tests included, runs as `postgres`, which has
+  // only the rights hosted Supabase gives it.
+  const admin = postgres(asClusterSuperuser(dbUrl), { max: 1, onnotice: () => {} });
+  await admin.unsafe('create extension if not exists pgtap with schema extensions');
+  // Row-lock inspection for the locking tests; also offered to `postgres` on hosted.
+  await admin.unsafe('create extension if not exists pgrowlocks with schema extensions');
+  await admin.end();
   const setup = postgres(dbUrl, { max: 1, onnotice: () => {} });
-  await setup.unsafe('create extension if not exists pgtap with schema extensions');
   for (const file of readdirSync(path.join(testsDir, 'support')).filter((f) => f.endsWith('.sql')).sort()) {
     await setup.unsafe(readFileSync(path.join(testsDir, 'support', file), 'utf8'));
   }

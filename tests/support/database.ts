@@ -1,4 +1,4 @@
-// A superuser connection to the stack's database, for checks the API cannot make (auth.* rows,
+// A connection as `postgres` (no superuser, as on hosted) to the stack's database, for checks the API cannot make (auth.* rows,
 // proof that a refused request wrote nothing). Tests act through the API; this only looks.
 import postgres from 'postgres';
 import { stack } from './stack.ts';

@@ -73,7 +73,7 @@ export const del = (client: SupabaseClient, path: string) => call(client, path, 
 
 let connection: postgres.Sql | undefined;
 
-/** A superuser connection to the stack's database, for checks the API cannot make. */
+/** A connection as `postgres` (no superuser, as on hosted) to the stack's database, for checks the API cannot make. */
 export function db(): postgres.Sql {
   connection ??= postgres(stack.DB_URL, { max: 3, onnotice: () => {} });
   return connection;

@@ -3,15 +3,14 @@
 import { StorageApiError } from '@supabase/supabase-js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { database } from '../../support/database.ts';
-import { anonClient, serviceClient, signedInActor, uniqueName } from './support.ts';
+import { anonClient, removeBucketRows, serviceClient, signedInActor, uniqueName } from './support.ts';
 
 const sql = database();
 const service = serviceClient();
 const created: string[] = [];
 
 afterAll(async () => {
-  await sql`delete from storage.objects where bucket_id = any(${created})`;
-  await sql`delete from storage.buckets where id = any(${created})`;
+  await removeBucketRows(sql, created);
   await sql.end();
 });
 

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '../../support/database.ts';
 import { stack } from '../../support/stack.ts';
-import { bearerHeaders, expectStorageError, rawStorageRequest, serviceClient, uniqueName } from './support.ts';
+import { bearerHeaders, expectStorageError, rawStorageRequest, removeBucketRows, serviceClient, uniqueName } from './support.ts';
 
 const TEN_MIB = 10 * 1024 * 1024;
 const sql = database();
@@ -18,8 +18,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await service.storage.from('evidence').remove(removeAfter);
-  await sql`delete from storage.objects where bucket_id = ${wildcardBucket}`;
-  await sql`delete from storage.buckets where id = ${wildcardBucket}`;
+  await removeBucketRows(sql, [wildcardBucket]);
   await sql.end();
 });
 

@@ -3,7 +3,7 @@
 // of a public bucket.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '../../support/database.ts';
-import { anonClient, serviceClient, uniqueName } from './support.ts';
+import { anonClient, removeBucketRows, serviceClient, uniqueName } from './support.ts';
 
 const sql = database();
 const service = serviceClient();
@@ -21,8 +21,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await sql`delete from storage.objects where bucket_id in (${bucket}, ${publicBucket})`;
-  await sql`delete from storage.buckets where id in (${bucket}, ${publicBucket})`;
+  await removeBucketRows(sql, [bucket, publicBucket]);
   await sql.end();
 });
 

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { database } from '../../support/database.ts';
 import { stack } from '../../support/stack.ts';
-import { bearerHeaders, rawStorageRequest, serviceClient, uniqueName } from './support.ts';
+import { bearerHeaders, rawStorageRequest, removeBucketRows, serviceClient, uniqueName } from './support.ts';
 
 const sql = database();
 const service = serviceClient();
@@ -18,8 +18,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await sql`delete from storage.objects where bucket_id = ${bucket}`;
-  await sql`delete from storage.buckets where id = ${bucket}`;
+  await removeBucketRows(sql, [bucket]);
   await sql.end();
 });
 

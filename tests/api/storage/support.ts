@@ -66,11 +66,29 @@ export async function createOwnerFolderBucket(sql: postgres.Sql): Promise<OwnerF
         for (const operation of ['read their own folder', 'upload to their own folder', 'overwrite in their own folder', 'delete in their own folder']) {
           await tx.unsafe(`drop policy if exists "${id}: users ${operation}" on storage.objects`);
         }
+        await allowStorageDeletes(tx);
         await tx`delete from storage.objects where bucket_id = ${id}`;
         await tx`delete from storage.buckets where id = ${id}`;
       });
     },
   };
+}
+
+/**
+ * Storage's delete protection refuses SQL deletes from storage.objects and storage.buckets unless
+ * the transaction says it is the Storage API; test clean-up says so, as on hosted.
+ */
+export async function allowStorageDeletes(tx: postgres.TransactionSql): Promise<void> {
+  await tx`select set_config('storage.allow_delete_query', 'true', true)`;
+}
+
+/** Removes test buckets and their objects' rows directly (clean-up only). */
+export async function removeBucketRows(sql: postgres.Sql, ids: string[]): Promise<void> {
+  await sql.begin(async (tx) => {
+    await allowStorageDeletes(tx);
+    await tx`delete from storage.objects where bucket_id = any(${ids})`;
+    await tx`delete from storage.buckets where id = any(${ids})`;
+  });
 }
 
 export interface RawResponse {

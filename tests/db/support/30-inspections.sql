@@ -38,10 +38,11 @@ begin
   values (org, site, template, assignee, title)
   returning id into created;
   if status <> 'scheduled' then
-    perform set_config('session_replication_role', 'replica', true);
+    -- The SET statement, not set_config(): hosted allows `postgres` only the statement.
+    set local session_replication_role = replica;
     update public.inspections i set status = create_inspection.status, started_at = now() - interval '1 hour'
     where i.id = created;
-    perform set_config('session_replication_role', 'origin', true);
+    set local session_replication_role = origin;
   end if;
   return created;
 end;
