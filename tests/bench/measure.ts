@@ -28,8 +28,8 @@ export async function load(total: number, concurrency: number, task: (worker: nu
 export type LoadResult = Awaited<ReturnType<typeof load>>;
 
 /** Signs a new user up on `stack`; returns their access token and its claims, as the api function reads them. */
-export async function signUpBenchUser(stack: Awaited<ReturnType<typeof startStack>>, label: string) {
-  const signUp = await fetch(`${stack.config.apiUrl}/auth/v1/signup`, {
+export async function signUpBenchUser(stack: Awaited<ReturnType<typeof startStack>>, label: string, fetchImpl: typeof fetch = fetch) {
+  const signUp = await fetchImpl(`${stack.config.apiUrl}/auth/v1/signup`, {
     method: 'POST',
     headers: { apikey: stack.config.anonKey, 'content-type': 'application/json' },
     body: JSON.stringify({ email: `${label}-${Date.now()}@example.test`, password: 'bench-password-1' }),

@@ -13,10 +13,14 @@
 //    worker against signed POSTs sent straight to the same loopback receiver.
 // 6. The web app (web.ts): initial JS, Lighthouse and CLS of sign-in, the dashboard and a 500-item
 //    run page, and typing latency there, against the budgets of issue 12.
+// 7. The request path (request-path.ts, issue 15): reads, search and near-me at 100k sites and
+//    1M inspections against pgbench on the same cluster, the gateway's hop, RLS's own cost, and
+//    the plans of the hot queries.
 //
 //   npm run bench             everything, as a readable table
-//   npm run bench -- web      one part (startup, me, realtime, answers, webhooks, web)
-//   npm run bench -- --json   the web figures and their ratios to the budgets as JSON, under stable names
+//   npm run bench -- reads    one part (startup, me, realtime, answers, webhooks, web, reads)
+//   npm run bench -- --json   the web and request-path figures and their ratios as JSON, under stable names
+//                             (with part names, only those parts)
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import postgres from 'postgres';
@@ -27,6 +31,7 @@ import { load, type LoadResult, signUpBenchUser } from './measure.ts';
 import { benchRealtimeFanout } from './realtime-fanout.ts';
 import { benchWeb, printWebFigures, WEB_BUDGETS, type WebFigures } from './web.ts';
 import { benchWebhooks } from './webhooks.ts';
+import { benchRequestPath } from './request-path.ts';
 
 async function benchStartup(dir: string) {
   const runs = 3;
@@ -125,19 +130,23 @@ function webJson(figures: WebFigures) {
 const args = process.argv.slice(2);
 const json = args.includes('--json');
 const only = args.filter((arg) => !arg.startsWith('--'));
-const wanted = (part: string) => (json ? part === 'web' : only.length === 0 || only.includes(part));
+// JSON covers the parts with figures under stable names.
+const wanted = (part: string) => (only.length ? only.includes(part) : !json || part === 'web' || part === 'reads');
 const dir = privateStackFolder('bench-');
+const out: Record<string, number | null> = {};
 try {
   if (wanted('startup')) await benchStartup(dir);
   if (wanted('me')) await benchMe(dir);
   if (wanted('realtime')) await benchRealtimeFanout();
   if (wanted('answers')) await benchAnswerSave();
   if (wanted('webhooks')) await benchWebhooks();
+  if (wanted('reads')) Object.assign(out, await benchRequestPath({ json }));
   if (wanted('web')) {
     const figures = await benchWeb();
-    if (json) console.log(JSON.stringify(webJson(figures), null, 2));
+    if (json) Object.assign(out, webJson(figures));
     else printWebFigures(figures);
   }
+  if (json) console.log(JSON.stringify(out, null, 2));
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
