@@ -78,9 +78,10 @@ export interface RouteDefinition<
   /**
    * What a success answers, for openapi.json: an interface of `_shared/schemas` by name, or a
    * page of them (`{ data, next_cursor }`). Their JSON Schemas are generated from the TypeScript
-   * (`npm run openapi:responses`, docs/openapi.md). Every route that answers data names one.
+   * (`npm run openapi:responses`, docs/openapi.md). Every route that answers data names one;
+   * a file (a CSV, a PDF) is named by its media type: `{ file: 'text/csv' }` (docs/reports.md).
    */
-  response?: string | { list: string };
+  response?: string | { list: string } | { file: string };
   /**
    * Only a signed-in user calls this route (their profile, their organizations, members,
    * invitations, keys, webhooks, settings); an API key gets 403 before anything runs.

@@ -63,6 +63,7 @@ function problemResponses(method: Route['method']): Record<string, JsonSchema> {
 /** A route's success body: its named answer, or a page of them. A route that answers data must name one. */
 function responseSchema(response: Route['definition']['response'], known: Record<string, unknown>): JsonSchema {
   if (response === undefined) throw new Error('A route that answers data declares its `response` (docs/openapi.md)');
+  if (typeof response === 'object' && 'file' in response) throw new Error('A file is described by fileContent');
   const name = typeof response === 'string' ? response : response.list;
   if (!Object.hasOwn(known, name)) throw new Error(`No schema for ${name}: run npm run openapi:responses`);
   const item = { $ref: `#/components/schemas/${name}` };
@@ -76,6 +77,12 @@ function responseSchema(response: Route['definition']['response'], known: Record
     },
     additionalProperties: false,
   };
+}
+
+/** The body of a route that answers a file (a CSV or a PDF report) rather than JSON. */
+function fileContent(mediaType: string): JsonSchema {
+  const text = mediaType.startsWith('text/');
+  return { [mediaType]: { schema: text ? { type: 'string' } : { type: 'string', format: 'binary' } } };
 }
 
 /** The JSON Schema of what the api answers for a zod schema (the output side of transforms). */
@@ -142,7 +149,9 @@ export function openApiDocument(routes: Record<string, Route>, options: OpenApiO
       : {
         [String(definition.status ?? 200)]: {
           description: definition.status === 201 ? 'Created.' : definition.status === 202 ? 'Accepted.' : 'OK.',
-          content: { 'application/json': { schema: responseSchema(definition.response, options.responseSchemas) } },
+          content: typeof definition.response === 'object' && 'file' in definition.response
+            ? fileContent(definition.response.file)
+            : { 'application/json': { schema: responseSchema(definition.response, options.responseSchemas) } },
         },
       };
     const operation: JsonSchema = {

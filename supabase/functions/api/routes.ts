@@ -26,6 +26,7 @@ import { acceptInvitation, createInvitation, listInvitations, previewInvitation,
 import { getMe, patchMe } from './me.ts';
 import { listMembers, removeMember, updateMember } from './members.ts';
 import { createOrganization, deleteOrganization, getOrganization, listOrganizations, updateOrganization } from './orgs.ts';
+import { exportAnswersCsv, exportInspectionsCsv, inspectionReportPdf } from './reports.ts';
 import { archiveSite, createSite, getSite, listSites, updateSite } from './sites.ts';
 import {
   createWebhook,
@@ -113,4 +114,7 @@ export const apiRoutes = {
   sendTestWebhook,
   listWebhookDeliveries,
   redeliverWebhook,
+  exportInspectionsCsv,
+  exportAnswersCsv,
+  inspectionReportPdf,
 };

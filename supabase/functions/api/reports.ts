@@ -1,0 +1,386 @@
+// Reports (PRODUCT.md §7; docs/reports.md): `GET /orgs/{org}/reports/inspections.csv` and
+// `…/answers.csv` stream every inspection (or answer) the list's filters select, and
+// `GET /orgs/{org}/inspections/{id}/report.pdf` is the inspection's report to hand over.
+//
+// The CSVs are read through a server-side cursor inside the caller's transaction, so row-level
+// security decides what is in them and the function holds one batch at a time however many rows
+// there are: the transaction stays open while the body streams and ends when the last batch is
+// written, when the download is aborted (the stream is canceled, the cursor closed, the
+// transaction rolled back) or when the database fails (the body is cut off, never finished
+// silently short).
+import { z } from 'zod';
+import { attachmentDisposition, csvBoolean, csvHeader, csvNumber, csvPlain, csvRecord, csvText, UTF8_BOM } from '../_shared/csv.ts';
+import { containsPattern, type Tx } from '../_shared/db.ts';
+import { ApiError, logToConsole } from '../_shared/errors.ts';
+import { route, type RouteContext } from '../_shared/http.ts';
+import { answerText } from '../_shared/schemas/answer-text.ts';
+import { idSchema } from '../_shared/schemas/common.ts';
+import { ANSWER_CSV_COLUMNS, INSPECTION_CSV_COLUMNS, reportQuerySchema } from '../_shared/schemas/reports.ts';
+import { requireRole } from './access.ts';
+import { storageCallerOf } from './evidence.ts';
+import { orgParams } from './orgs.ts';
+import { buildInspectionReport, readReportData } from './report-pdf.ts';
+
+type ReportQuery = z.output<typeof reportQuerySchema>;
+/** A query read batch by batch (postgres.js `cursor()`). */
+interface CursorSource {
+  cursor(rows: number): AsyncIterable<unknown[]>;
+}
+
+/** Rows fetched per round trip of the cursor: large enough to keep the database busy, small enough to keep memory flat. */
+const CURSOR_BATCH = 1000;
+/** Bytes queued ahead of a slow client before the cursor waits (back-pressure). */
+const STREAM_HIGH_WATER_BYTES = 256 * 1024;
+
+/**
+ * `column` (a timestamptz) in `zone` (a site's IANA zone) as ISO 8601 with that zone's offset,
+ * to the second: `2026-11-21T09:05:00-08:00`. Null stays null. In SQL, because formatting a
+ * hundred thousand rows' times with Intl in the function would take seconds.
+ */
+const localIso = (tx: Tx, column: string, zone: string) => {
+  const local = `(${column} at time zone ${zone})`;
+  const utc = `(${column} at time zone 'UTC')`;
+  return tx.unsafe(
+    `to_char(${local}, 'YYYY-MM-DD"T"HH24:MI:SS') || case when ${local} < ${utc} then '-' else '+' end || ` +
+      `to_char(greatest(${local} - ${utc}, ${utc} - ${local}), 'HH24:MI')`,
+  );
+};
+
+/** Overdue as the list derives it (inspections as `i`). */
+const overdueCondition = (tx: Tx) => tx`(i.status in ('scheduled', 'in_progress') and i.due_at is not null and i.due_at < now())`;
+
+/** The list's filters (GET /orgs/{org}/inspections), on inspections `i` and their sites `s`. */
+function inspectionFilters(tx: Tx, orgId: string, query: ReportQuery) {
+  const overdue = overdueCondition(tx);
+  return tx`
+    i.org_id = ${orgId}
+    and ${query.status ? tx`i.status in ${tx(query.status)}` : tx`true`}
+    and ${query.q ? tx`(i.title ilike ${containsPattern(query.q)} or s.name ilike ${containsPattern(query.q)})` : tx`true`}
+    and ${query.site_id ? tx`i.site_id = ${query.site_id}` : tx`true`}
+    and ${query.assignee_id ? tx`i.assignee_id = ${query.assignee_id}` : tx`true`}
+    and ${query.overdue === undefined ? tx`true` : query.overdue ? overdue : tx`not ${overdue}`}
+    and ${query.updated_since ? tx`i.updated_at >= ${query.updated_since}::timestamptz` : tx`true`}
+  `;
+}
+
+interface InspectionCsvRow {
+  id: string;
+  title: string;
+  status: string;
+  site_id: string;
+  site_name: string;
+  site_external_ref: string | null;
+  site_timezone: string;
+  external_ref: string | null;
+  template_id: string;
+  template_name: string;
+  template_version: number;
+  assignee_id: string | null;
+  assignee_name: string | null;
+  due_at: string | null;
+  overdue: boolean;
+  started_at: string | null;
+  started_by: string | null;
+  started_by_name: string | null;
+  submitted_at: string | null;
+  submitted_by: string | null;
+  submitted_by_name: string | null;
+  reviewed_at: string | null;
+  reviewed_by: string | null;
+  reviewed_by_name: string | null;
+  score: string;
+  max_score: string;
+  failed_count: number;
+  start_distance_m: number | null;
+  start_outside_geofence: boolean | null;
+  created_at: string;
+  updated_at: string;
+}
+
+function selectInspectionRows(tx: Tx, orgId: string, query: ReportQuery) {
+  const at = (column: string) => localIso(tx, column, 's.timezone');
+  return tx<InspectionCsvRow[]>`
+    select i.id, i.title, i.status, i.site_id, s.name as site_name, s.external_ref as site_external_ref, s.timezone as site_timezone,
+           i.external_ref, i.template_id, v.name as template_name, v.version as template_version,
+           i.assignee_id, pa.display_name as assignee_name, ${at('i.due_at')} as due_at, ${overdueCondition(tx)} as overdue,
+           ${at('i.started_at')} as started_at, i.started_by, ps.display_name as started_by_name,
+           ${at('i.submitted_at')} as submitted_at, i.submitted_by, pu.display_name as submitted_by_name,
+           ${at('i.reviewed_at')} as reviewed_at, i.reviewed_by, pr.display_name as reviewed_by_name,
+           i.score, i.max_score, i.failed_count, round(i.start_distance_m)::int as start_distance_m, i.start_outside_geofence,
+           ${at('i.created_at')} as created_at, ${at('i.updated_at')} as updated_at
+    from public.inspections i
+    join public.sites s on s.id = i.site_id
+    join public.template_versions v on v.id = i.template_version_id
+    left join public.profiles pa on pa.user_id = i.assignee_id
+    left join public.profiles ps on ps.user_id = i.started_by
+    left join public.profiles pu on pu.user_id = i.submitted_by
+    left join public.profiles pr on pr.user_id = i.reviewed_by
+    where ${inspectionFilters(tx, orgId, query)}
+    order by i.created_at desc, i.id desc
+  `;
+}
+
+/** A percentage to one decimal; empty before anything scored was answered. */
+function percentOf(score: number, max: number): string {
+  return max > 0 ? String(Math.round((score / max) * 1000) / 10) : '';
+}
+
+function inspectionRecord(row: InspectionCsvRow): string {
+  const score = Number(row.score);
+  const max = Number(row.max_score);
+  return csvRecord([
+    csvPlain(row.id),
+    csvText(row.title),
+    csvPlain(row.status),
+    csvPlain(row.site_id),
+    csvText(row.site_name),
+    csvText(row.site_external_ref),
+    csvPlain(row.site_timezone),
+    csvText(row.external_ref),
+    csvPlain(row.template_id),
+    csvText(row.template_name),
+    csvNumber(row.template_version),
+    csvPlain(row.assignee_id),
+    csvText(row.assignee_name),
+    csvPlain(row.due_at),
+    csvBoolean(row.overdue),
+    csvPlain(row.started_at),
+    csvPlain(row.started_by),
+    csvText(row.started_by_name),
+    csvPlain(row.submitted_at),
+    csvPlain(row.submitted_by),
+    csvText(row.submitted_by_name),
+    csvPlain(row.reviewed_at),
+    csvPlain(row.reviewed_by),
+    csvText(row.reviewed_by_name),
+    csvNumber(score),
+    csvNumber(max),
+    percentOf(score, max),
+    csvNumber(row.failed_count),
+    csvNumber(row.start_distance_m),
+    csvBoolean(row.start_outside_geofence),
+    csvPlain(row.created_at),
+    csvPlain(row.updated_at),
+  ]);
+}
+
+interface AnswerCsvRow {
+  inspection_id: string;
+  inspection_title: string;
+  inspection_status: string;
+  site_id: string;
+  site_name: string;
+  site_timezone: string;
+  template_name: string;
+  template_version: number;
+  section_key: string;
+  section_title: string;
+  item_key: string;
+  item_label: string;
+  item_kind: string;
+  item_unit: string | null;
+  value: unknown;
+  failed: boolean | null;
+  note: string | null;
+  answered_by: string | null;
+  answered_by_name: string | null;
+  answered_at: string | null;
+  photo_count: number;
+}
+
+function selectAnswerRows(tx: Tx, orgId: string, query: ReportQuery) {
+  return tx<AnswerCsvRow[]>`
+    select i.id as inspection_id, i.title as inspection_title, i.status as inspection_status,
+           i.site_id, s.name as site_name, s.timezone as site_timezone, v.name as template_name, v.version as template_version,
+           sec.value ->> 'key' as section_key, sec.value ->> 'title' as section_title,
+           item.value ->> 'key' as item_key, item.value ->> 'label' as item_label, item.value ->> 'kind' as item_kind,
+           item.value ->> 'unit' as item_unit,
+           a.value, a.failed, a.note, a.answered_by, p.display_name as answered_by_name,
+           ${localIso(tx, 'a.answered_at', 's.timezone')} as answered_at,
+           photos.n as photo_count
+    from public.inspections i
+    join public.sites s on s.id = i.site_id
+    join public.template_versions v on v.id = i.template_version_id
+    cross join lateral jsonb_array_elements(v.definition -> 'sections') with ordinality as sec (value, n)
+    cross join lateral jsonb_array_elements(sec.value -> 'items') with ordinality as item (value, n)
+    left join public.answers a on a.inspection_id = i.id and a.item_key = item.value ->> 'key'
+    left join public.profiles p on p.user_id = a.answered_by
+    cross join lateral (
+      select count(*)::int as n from public.attachments t
+      where t.inspection_id = i.id and t.item_key = item.value ->> 'key' and t.confirmed_at is not null
+    ) photos
+    where ${inspectionFilters(tx, orgId, query)}
+      and (a.item_key is not null or photos.n > 0)
+    order by i.created_at desc, i.id desc, sec.n, item.n
+  `;
+}
+
+function answerRecord(row: AnswerCsvRow): string {
+  return csvRecord([
+    csvPlain(row.inspection_id),
+    csvText(row.inspection_title),
+    csvPlain(row.inspection_status),
+    csvPlain(row.site_id),
+    csvText(row.site_name),
+    csvPlain(row.site_timezone),
+    csvText(row.template_name),
+    csvNumber(row.template_version),
+    csvPlain(row.section_key),
+    csvText(row.section_title),
+    csvPlain(row.item_key),
+    csvText(row.item_label),
+    csvPlain(row.item_kind),
+    csvText(answerText({ kind: row.item_kind, unit: row.item_unit }, row.value)),
+    csvBoolean(row.failed),
+    csvText(row.note),
+    csvPlain(row.answered_by),
+    csvText(row.answered_by_name),
+    csvPlain(row.answered_at),
+    csvNumber(row.photo_count),
+  ]);
+}
+
+/** The organization's slug, for file names; 404 unless the caller belongs to it. */
+async function organizationSlug(tx: Tx, orgId: string): Promise<string> {
+  await requireRole(tx, orgId);
+  const [org] = await tx<{ slug: string }[]>`select slug from public.organizations where id = ${orgId}`;
+  if (!org) throw ApiError.notFound('organization');
+  return org.slug;
+}
+
+/** Today's date (UTC) as the file names carry it. */
+const today = () => new Date().toISOString().slice(0, 10);
+
+type StreamContext = Pick<RouteContext<unknown, unknown, unknown>, 'db' | 'requestId'>;
+
+/**
+ * A CSV answer streamed from `rows` in the caller's transaction. `prepare` runs first in the same
+ * transaction (the role check; the file name): what it throws is answered as a problem, because
+ * nothing has been sent yet. After that the status is sent, and a failure can only cut the body
+ * off, which clients see as a failed download.
+ */
+async function streamCsv<Row>(
+  ctx: StreamContext,
+  prepare: (tx: Tx) => Promise<string>,
+  columns: readonly string[],
+  rows: (tx: Tx) => CursorSource,
+  record: (row: Row) => string,
+): Promise<Response> {
+  const queue = new ByteLengthQueuingStrategy({ highWaterMark: STREAM_HIGH_WATER_BYTES });
+  const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>({}, queue, queue);
+  const encoder = new TextEncoder();
+  let fileName = '';
+  let started = false;
+  const ready = Promise.withResolvers<void>();
+
+  const export_ = ctx.db(async (tx) => {
+    fileName = await prepare(tx);
+    started = true;
+    ready.resolve();
+    const writer = writable.getWriter();
+    try {
+      await writer.write(encoder.encode(UTF8_BOM + csvHeader(columns)));
+      for await (const batch of rows(tx).cursor(CURSOR_BATCH)) {
+        let text = '';
+        for (const row of batch as Row[]) text += record(row);
+        // Waits while the client is slower than the database; rejects once the download is aborted.
+        await writer.ready;
+        await writer.write(encoder.encode(text));
+      }
+      await writer.close();
+    } catch (error) {
+      await writer.abort(error).catch(() => undefined);
+      throw error;
+    }
+  });
+  export_.catch((error) => {
+    if (!started) return ready.reject(error);
+    // After the status went out: an aborted download is the client's choice; anything else is ours.
+    if (!isCanceled(error)) logToConsole({ level: 'error', request_id: ctx.requestId, export: fileName, error: String(error) });
+  });
+
+  await ready.promise;
+  return new Response(readable, {
+    status: 200,
+    headers: {
+      'content-type': 'text/csv; charset=utf-8; header=present',
+      'content-disposition': attachmentDisposition(fileName),
+      // Never kept by a cache in between: it is one caller's view of the organization, and it changes.
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+    },
+  });
+}
+
+/** The stream was canceled by the client (or the runtime on its behalf). */
+function isCanceled(error: unknown): boolean {
+  const name = (error as { name?: unknown } | null)?.name;
+  return name === 'AbortError' || name === 'BadResource' || name === 'Interrupted' || error === undefined || (error as { code?: string })?.code === 'ABORT_ERR';
+}
+
+export const exportInspectionsCsv = route({
+  method: 'GET',
+  response: { file: 'text/csv' },
+  summary: 'Every inspection the filters select, as CSV (streamed)',
+  path: '/orgs/:org/reports/inspections.csv',
+  params: orgParams,
+  query: reportQuerySchema,
+  handler: async ({ params, query, db, requestId }) => {
+    return await streamCsv<InspectionCsvRow>(
+      { db, requestId },
+      async (tx) => `${await organizationSlug(tx, params.org)}-inspections-${today()}.csv`,
+      INSPECTION_CSV_COLUMNS,
+      (tx) => selectInspectionRows(tx, params.org, query),
+      inspectionRecord,
+    );
+  },
+});
+
+export const exportAnswersCsv = route({
+  method: 'GET',
+  response: { file: 'text/csv' },
+  summary: "Every answer of the inspections the filters select, as CSV (streamed)",
+  path: '/orgs/:org/reports/answers.csv',
+  params: orgParams,
+  query: reportQuerySchema,
+  handler: async ({ params, query, db, requestId }) => {
+    return await streamCsv<AnswerCsvRow>(
+      { db, requestId },
+      async (tx) => `${await organizationSlug(tx, params.org)}-answers-${today()}.csv`,
+      ANSWER_CSV_COLUMNS,
+      (tx) => selectAnswerRows(tx, params.org, query),
+      answerRecord,
+    );
+  },
+});
+
+const inspectionParams = z.strictObject({ org: idSchema, id: idSchema });
+
+export const inspectionReportPdf = route({
+  method: 'GET',
+  response: { file: 'application/pdf' },
+  summary: "The inspection's report as a PDF: cover, every item, photos, signature, failed items and their actions",
+  path: '/orgs/:org/inspections/:id/report.pdf',
+  params: inspectionParams,
+  handler: async ({ req, principal, params, db }) => {
+    // Everything the report shows is read as the caller, so RLS decides; the photos' bytes come
+    // from Storage afterwards, only for the rows that read returned.
+    const data = await db(async (tx) => {
+      await requireRole(tx, params.org);
+      return await readReportData(tx, params.org, params.id);
+    });
+    const pdf = await buildInspectionReport(data, storageCallerOf(req, principal));
+    const fileName = `${data.organization.slug}-${data.inspection.title}-${data.generatedAt.slice(0, 10)}.pdf`;
+    return new Response(pdf.stream, {
+      status: 200,
+      headers: {
+        'content-type': 'application/pdf',
+        'content-disposition': attachmentDisposition(fileName),
+        // Known before the first byte (report-pdf.ts), so a download can show its progress.
+        'content-length': String(pdf.length),
+        'cache-control': 'no-store',
+        'x-content-type-options': 'nosniff',
+      },
+    });
+  },
+});

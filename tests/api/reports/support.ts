@@ -1,0 +1,64 @@
+// Fixtures for the report tests: downloads through the unmodified supabase-js client (and raw
+// fetch where the bytes themselves matter), the CSV parsed with csv-parse, photos uploaded through
+// the real check-in → signed upload → confirm flow.
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { parse } from 'csv-parse/sync';
+import type { SupabaseClient } from '@supabase/supabase-js';
+import { expect } from 'vitest';
+import { stack } from '../../support/stack.ts';
+import { call, expectStatus, type InspectionWorld, post, type User } from '../inspections/support.ts';
+
+export * from '../inspections/support.ts';
+
+const fixtures = path.resolve(import.meta.dirname, '..', '..', 'fixtures', 'reports');
+/** Real images (made with ImageMagick and cwebp): a 320 × 240 JPEG, a 200 × 150 PNG and WebP, a 300 × 100 signature PNG. */
+export const PHOTO = {
+  jpeg: new Uint8Array(readFileSync(path.join(fixtures, 'photo.jpg'))),
+  png: new Uint8Array(readFileSync(path.join(fixtures, 'photo.png'))),
+  webp: new Uint8Array(readFileSync(path.join(fixtures, 'photo.webp'))),
+};
+export const SIGNATURE_DATA_URL = `data:image/png;base64,${readFileSync(path.join(fixtures, 'signature.png')).toString('base64')}`;
+
+/** The documented CSV-injection rule (docs/reports.md), for expected values. */
+export function neutralized(text: string | null): string {
+  if (text === null) return '';
+  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+}
+
+/** A query string of the list's filters. */
+export function queryOf(filters: Record<string, string>): string {
+  const search = new URLSearchParams(filters).toString();
+  return search ? `?${search}` : '';
+}
+
+/** Downloads a CSV report through supabase-js and parses it: header names → values. */
+export async function csvReport(client: SupabaseClient, orgId: string, name: 'inspections' | 'answers', filters: Record<string, string> = {}) {
+  const outcome = await call(client, `orgs/${orgId}/reports/${name}.csv${queryOf(filters)}`);
+  expect(outcome.status, JSON.stringify(outcome.body)).toBe(200);
+  expect(typeof outcome.body).toBe('string');
+  const records: Record<string, string>[] = parse(outcome.body, { columns: true, bom: true, skip_empty_lines: false });
+  return { records, outcome };
+}
+
+/** The raw bytes and headers of a report, with `token` as the bearer (a user's access token or an API key). */
+export async function rawReport(token: string, pathBelowApi: string, init: RequestInit = {}) {
+  return await fetch(`${stack.API_URL}/functions/v1/api/${pathBelowApi}`, {
+    ...init,
+    headers: { apikey: stack.PUBLISHABLE_KEY, authorization: `Bearer ${token}`, ...(init.headers ?? {}) },
+  });
+}
+
+export async function accessTokenOf(user: User): Promise<string> {
+  const { data } = await user.client.auth.getSession();
+  return data.session!.access_token;
+}
+
+/** Checks a photo in, uploads it to its signed URL and confirms it, as `by`; returns the attachment. */
+export async function uploadPhoto(world: InspectionWorld, inspectionId: string, itemKey: string, by: User, bytes: Uint8Array, contentType: string) {
+  const base = `orgs/${world.org.id}/inspections/${inspectionId}/attachments`;
+  const created = expectStatus(await post(by.client, base, { item_key: itemKey, content_type: contentType, byte_size: bytes.byteLength }), 201);
+  const { error } = await by.client.storage.from('evidence').uploadToSignedUrl(created.upload.path, created.upload.token, bytes, { contentType });
+  expect(error).toBeNull();
+  return expectStatus(await post(by.client, `${base}/${created.attachment.id}/confirm`, undefined), 200);
+}
