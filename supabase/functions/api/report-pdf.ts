@@ -4,8 +4,7 @@
 // note, photos and signature; page numbers and the time it was made on every page.
 //
 // Built with pdf-lib and Noto Sans (Latin, Greek, Cyrillic) falling back to Noto Sans SC (Chinese,
-// Japanese kana) per character, both subset to the characters used. The fonts are files beside
-// this one, bundled with the function as static files (supabase/config.toml).
+// Japanese kana) per character, both subset to the characters used (report-fonts.ts).
 //
 // Memory stays flat in the number of photos: a JPEG is not read when the page is laid out, only
 // its header (for its size in pixels); its bytes are fetched from Storage and written straight
@@ -36,6 +35,7 @@ import { type InspectionStatus, STATUS_LABELS } from '../_shared/schemas/inspect
 import { pixelCountOf } from '../_shared/schemas/photos.ts';
 import type { TemplateDefinition, TemplateItem } from '../_shared/schemas/templates.ts';
 import type { StorageCaller } from './evidence.ts';
+import { loadFonts } from './report-fonts.ts';
 
 // --- Reading ---------------------------------------------------------------------------------
 
@@ -195,24 +195,6 @@ export async function readReportData(tx: Tx, orgId: string, inspectionId: string
 }
 
 // --- Fonts -----------------------------------------------------------------------------------
-
-interface FontFiles {
-  regular: Uint8Array;
-  bold: Uint8Array;
-  cjk: Uint8Array;
-}
-
-// Read once per function instance; ~12 MB. A file read relative to this module: the CLI bundles
-// them as static files (config.toml [functions.api] static_files), the local stack serves them
-// from the repository.
-let fontFiles: Promise<FontFiles> | undefined;
-function loadFontFiles(): Promise<FontFiles> {
-  fontFiles ??= Promise.all(
-    ['NotoSans_400Regular.ttf', 'NotoSans_700Bold.ttf', 'NotoSansSC_400Regular.ttf'].map((name) => Deno.readFile(new URL(`./fonts/${name}`, import.meta.url))),
-  ).then(([regular, bold, cjk]) => ({ regular, bold, cjk }));
-  fontFiles.catch(() => (fontFiles = undefined));
-  return fontFiles;
-}
 
 // The code points each font covers, computed once per instance (the CJK font has ~30 000).
 const coverage = new Map<string, Set<number>>();
@@ -407,8 +389,9 @@ export function siteTime(at: Date | null, zone: string): string {
   return `${format.format(at)} (${zone})`;
 }
 
-function megabytes(bytes: number): string {
-  return `${(bytes / (1024 * 1024)).toFixed(1)} MB`;
+/** "2.4 MB", "340 KB". */
+function fileSize(bytes: number): string {
+  return bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
 }
 
 function scoreText(score: number, max: number): string {
@@ -523,7 +506,7 @@ type PhotoSlot = { ref: PDFRef; width: number; height: number } | { reason: stri
 
 async function preparePhoto(doc: PDFDocument, photo: ReportPhoto, caller: StorageCaller, deferred: Map<PDFRef, DeferredJpeg>): Promise<PhotoSlot> {
   const kind = photo.content_type === 'image/webp' ? 'WebP' : photo.content_type.replace('image/', '').toUpperCase();
-  const size = megabytes(photo.byte_size);
+  const size = fileSize(photo.byte_size);
   if (photo.content_type === 'image/jpeg') {
     const head = await readEvidence(caller, photo.object_path, JPEG_HEADER_BYTES);
     const frame = head ? jpegFrameOf(head) : null;
@@ -583,7 +566,7 @@ function itemMark(flow: Flow, failed: boolean | null, answered: boolean) {
 
 /** Builds the report; photos are read from Storage as `caller`. Answers the PDF as a stream, with its length. */
 export async function buildInspectionReport(report: ReportData, caller: StorageCaller): Promise<{ stream: ReadableStream<Uint8Array>; length: number }> {
-  const files = await loadFontFiles();
+  const files = await loadFonts();
   const doc = await PDFDocument.create();
   doc.registerFontkit(fontkit);
   const [regular, bold, cjk] = await Promise.all([
