@@ -82,6 +82,10 @@ const CASES: Case[] = [
   { operation: 'listActivity', least: 'viewer', run: (key) => call(key.client, `orgs/${org()}/activity`) },
   // The full audit log is for managers and above (docs/actions.md), keys alike.
   { operation: 'listAuditLog', least: 'manager', run: (key) => call(key.client, `orgs/${org()}/audit-log`) },
+  // Reports (issue 16): what every member may read, as files.
+  { operation: 'exportInspectionsCsv', least: 'viewer', run: (key) => call(key.client, `orgs/${org()}/reports/inspections.csv`) },
+  { operation: 'exportAnswersCsv', least: 'viewer', run: (key) => call(key.client, `orgs/${org()}/reports/answers.csv`) },
+  { operation: 'inspectionReportPdf', least: 'viewer', run: async (key) => call(key.client, `${inspectionPath(org(), (await scheduleInspection(world)).id)}/report.pdf`) },
 ];
 
 const keys = {} as Record<KeyRole, Key>;
