@@ -2,6 +2,8 @@ import { isId } from '@schemas/ids';
 import { errorCatalogue, formatWording } from '@schemas/errors';
 import { Link, useParams } from 'react-router-dom';
 import { ContentLayout } from '../../components/layouts/content-layout';
+import { DownloadButton } from '../../components/ui/download-button';
+import { apiPath } from '../../lib/api';
 import { LoadingScreen } from '../../components/ui/loading-screen';
 import type { Action } from '@schemas/actions';
 import { canManageActions, canOpenActions } from '@schemas/action-states';
@@ -82,7 +84,15 @@ function InspectionDetail({ inspectionId }: { inspectionId: string }) {
   }
 
   return (
-    <ContentLayout title={inspection.data.title} description={membership.org_name}>
+    <ContentLayout
+      title={inspection.data.title}
+      description={membership.org_name}
+      actions={
+        <DownloadButton path={apiPath('orgs', membership.org_id, 'inspections', inspectionId, 'report.pdf')} fallbackName="inspection-report.pdf">
+          Download PDF
+        </DownloadButton>
+      }
+    >
       <InspectionRun
         key={inspection.data.id}
         orgId={membership.org_id}

@@ -21,18 +21,20 @@ export const inspectionKeys = {
   attachmentUrl: (orgId: string, attachmentId: string) => ['inspections', orgId, 'attachment-url', attachmentId] as const,
 };
 
+/** The filters as the list and the CSV exports take them (`?q=&status=&site_id=&assignee_id=&overdue=`). */
+export function inspectionFilterQuery(filters: InspectionFilters) {
+  return {
+    q: filters.q.trim(),
+    status: filters.status,
+    site_id: filters.siteId,
+    assignee_id: filters.assigneeId,
+    overdue: filters.overdue ? 'true' : undefined,
+  };
+}
+
 /** `GET /orgs/{org}/inspections`: one page, newest first. */
 export function getInspections(orgId: string, filters: InspectionFilters, cursor: string | undefined): Promise<Page<Inspection>> {
-  return callApi<Page<Inspection>>(apiPath('orgs', orgId, 'inspections'), {
-    query: {
-      q: filters.q.trim(),
-      status: filters.status,
-      site_id: filters.siteId,
-      assignee_id: filters.assigneeId,
-      overdue: filters.overdue ? 'true' : undefined,
-      cursor,
-    },
-  });
+  return callApi<Page<Inspection>>(apiPath('orgs', orgId, 'inspections'), { query: { ...inspectionFilterQuery(filters), cursor } });
 }
 
 export function inspectionsQueryOptions(orgId: string, filters: InspectionFilters) {

@@ -8,7 +8,9 @@ import { SelectField } from '../../../components/ui/select-field';
 import { TextField } from '../../../components/ui/text-field';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
 import { formatDateTime } from '../../../lib/format';
-import { useInspections, type InspectionFilters } from '../api/get-inspections';
+import { inspectionFilterQuery, useInspections, type InspectionFilters } from '../api/get-inspections';
+import { DownloadButton } from '../../../components/ui/download-button';
+import { apiPath } from '../../../lib/api';
 import type { InspectionStatus } from '../types';
 import { formatScore } from '../utils/inspection-format';
 import { InspectionStatusBadge, OverdueBadge } from './inspection-status-badge';
@@ -123,6 +125,16 @@ export function InspectionList({ orgId, orgSlug, userId, sites, assignees }: Ins
           checked={filters.overdue}
           onChange={(event) => setFilters({ ...filters, overdue: event.target.checked })}
         />
+      </div>
+
+      {/* Every inspection the filters select, not only the pages loaded: streamed by the api (docs/reports.md). */}
+      <div className="report-exports" aria-label="Export">
+        <DownloadButton path={apiPath('orgs', orgId, 'reports', 'inspections.csv')} query={inspectionFilterQuery(filters)} fallbackName="inspections.csv">
+          Export inspections CSV
+        </DownloadButton>
+        <DownloadButton path={apiPath('orgs', orgId, 'reports', 'answers.csv')} query={inspectionFilterQuery(filters)} fallbackName="answers.csv">
+          Export answers CSV
+        </DownloadButton>
       </div>
 
       {inspections.isPending ? (
