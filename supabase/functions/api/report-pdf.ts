@@ -265,18 +265,19 @@ class Flow {
     if (this.y - height < MARGIN.bottom) this.newPage();
   }
 
-  /** `text` cut into runs of one font: Noto Sans where it has the glyph, else Noto Sans SC, else "?". */
+  /** The font a character is drawn in, and the character drawn: Noto Sans, else Noto Sans SC, else "?". */
+  private fontFor(char: string, bold: boolean): [PDFFont, string] {
+    const code = char.codePointAt(0)!;
+    if (this.fonts.latin.has(code)) return [bold ? this.fonts.bold : this.fonts.regular, char];
+    if (this.fonts.han.has(code)) return [this.fonts.cjk, char];
+    return [bold ? this.fonts.bold : this.fonts.regular, '?'];
+  }
+
+  /** `text` cut into runs of one font. */
   runs(text: string, bold: boolean): Run[] {
-    const latin = bold ? this.fonts.bold : this.fonts.regular;
     const runs: Run[] = [];
     for (const char of text) {
-      const code = char.codePointAt(0)!;
-      let font = latin;
-      let shown = char;
-      if (!this.fonts.latin.has(code)) {
-        if (this.fonts.han.has(code)) font = this.fonts.cjk;
-        else shown = '?';
-      }
+      const [font, shown] = this.fontFor(char, bold);
       const last = runs.at(-1);
       if (last && last.font === font) last.text += shown;
       else runs.push({ text: shown, font });
@@ -284,8 +285,22 @@ class Flow {
     return runs;
   }
 
+  // Widths per character at 1 pt, measured once: pdf-lib measures a string by shaping it with
+  // fontkit (GSUB, GPOS), far too slow to repeat for every candidate line of a 500-item report.
+  // Summing advances leaves kerning out, which only makes lines a hair shorter than they could be.
+  private readonly advances = new Map<PDFFont, Map<string, number>>();
+
   widthOf(text: string, size: number, bold: boolean): number {
-    return this.runs(text, bold).reduce((sum, run) => sum + run.font.widthOfTextAtSize(run.text, size), 0);
+    let width = 0;
+    for (const char of text) {
+      const [font, shown] = this.fontFor(char, bold);
+      let known = this.advances.get(font);
+      if (!known) this.advances.set(font, (known = new Map()));
+      let advance = known.get(shown);
+      if (advance === undefined) known.set(shown, (advance = font.widthOfTextAtSize(shown, 1)));
+      width += advance;
+    }
+    return width * size;
   }
 
   /** Lines of at most `width` points: breaks at spaces, and anywhere in CJK text or an over-long word. */
@@ -295,10 +310,13 @@ class Flow {
       // Words with their following spaces; each CJK character is a word of its own.
       const tokens = paragraph.match(/[\u2E80-\u9FFF\uF900-\uFAFF\uFF00-\uFFEF]|[^\s\u2E80-\u9FFF\uF900-\uFAFF\uFF00-\uFFEF]+\s*|\s+/g) ?? [''];
       let line = '';
+      let lineWidth = 0;
       for (const token of tokens) {
-        const candidate = line + token;
-        if (this.widthOf(candidate.trimEnd(), size, bold) <= width) {
-          line = candidate;
+        // The line so far plus the token without its trailing spaces (they may hang off the end).
+        const tokenWidth = this.widthOf(token.trimEnd(), size, bold);
+        if (lineWidth + tokenWidth <= width) {
+          line += token;
+          lineWidth += this.widthOf(token, size, bold);
           continue;
         }
         if (line.trim() !== '') lines.push(line.trimEnd());
@@ -313,6 +331,7 @@ class Flow {
           rest = chars.slice(cut).join('');
         }
         line = rest;
+        lineWidth = this.widthOf(rest, size, bold);
       }
       lines.push(line.trimEnd());
     }
@@ -324,7 +343,7 @@ class Flow {
     let at = x;
     for (const run of this.runs(text, bold)) {
       this.page.drawText(run.text, { x: at, y, size, font: run.font, color });
-      at += run.font.widthOfTextAtSize(run.text, size);
+      at += this.widthOf(run.text, size, bold);
     }
     return at - x;
   }
@@ -441,6 +460,18 @@ async function readEvidence(caller: StorageCaller, path: string, rangeBytes?: nu
   return rangeBytes ? bytes.subarray(0, rangeBytes) : bytes;
 }
 
+/** The object's bytes as a stream, from bucket `evidence` as `caller`; null when Storage has none. */
+async function openEvidence(caller: StorageCaller, path: string): Promise<ReadableStreamDefaultReader<Uint8Array> | null> {
+  const response = await fetch(`${supabaseUrl()}/storage/v1/object/authenticated/evidence/${path}`, {
+    headers: { apikey: caller.apikey, authorization: caller.authorization },
+  }).catch(() => null);
+  if (!response?.ok || !response.body) {
+    await response?.body?.cancel();
+    return null;
+  }
+  return response.body.getReader();
+}
+
 interface JpegFrame {
   width: number;
   height: number;
@@ -509,8 +540,9 @@ async function preparePhoto(doc: PDFDocument, photo: ReportPhoto, caller: Storag
   const size = fileSize(photo.byte_size);
   if (photo.content_type === 'image/jpeg') {
     const head = await readEvidence(caller, photo.object_path, JPEG_HEADER_BYTES);
-    const frame = head ? jpegFrameOf(head) : null;
     if (!head) return { reason: ['Photo unavailable', `The ${kind} photo (${size}) could not be read from storage.`] };
+    // Behind very large metadata (an ICC profile, XMP) the frame header lies further in: read it all once.
+    const frame = jpegFrameOf(head) ?? (photo.byte_size > head.byteLength ? jpegFrameOf((await readEvidence(caller, photo.object_path)) ?? head) : null);
     if (!frame || frame.width === 0 || frame.height === 0) return { reason: ['Photo not shown', `The JPEG photo (${size}) has no frame header this report can read.`] };
     const colorSpace = frame.components === 1 ? 'DeviceGray' : frame.components === 4 ? 'DeviceCMYK' : 'DeviceRGB';
     const dict = doc.context.obj({
@@ -803,6 +835,7 @@ class StreamingWriter extends PDFWriter {
     };
     let index = -1;
     let written = 0;
+    let photoInFlight: { reader: ReadableStreamDefaultReader<Uint8Array> | null; left: number } | null = null;
     const stream = new ReadableStream<Uint8Array>({
       pull: async (controller) => {
         const enqueue = (chunk: Uint8Array) => {
@@ -812,6 +845,26 @@ class StreamingWriter extends PDFWriter {
         if (index === -1) {
           enqueue(copy(header, '\n\n'));
           index = 0;
+          return;
+        }
+        if (photoInFlight) {
+          // A photo's bytes pass from Storage's answer to ours a chunk at a time, exactly its
+          // recorded number, so every offset after it holds even if Storage answered otherwise (a
+          // missing object shows as an empty image, never a broken file).
+          const chunk = photoInFlight.reader ? await photoInFlight.reader.read() : { done: true as const, value: undefined };
+          if (!chunk.done && chunk.value.byteLength < photoInFlight.left) {
+            photoInFlight.left -= chunk.value.byteLength;
+            enqueue(chunk.value);
+            return;
+          }
+          if (!chunk.done) {
+            enqueue(chunk.value.subarray(0, photoInFlight.left));
+            await photoInFlight.reader?.cancel().catch(() => undefined);
+          } else if (photoInFlight.left > 0) {
+            enqueue(new Uint8Array(photoInFlight.left));
+          }
+          photoInFlight = null;
+          enqueue(encoder.encode('\nendstream\nendobj\n\n'));
           return;
         }
         if (index < indirectObjects.length) {
@@ -830,16 +883,7 @@ class StreamingWriter extends PDFWriter {
           }
           enqueue(opening);
           enqueue(this.streamHead(object, photo.bytes));
-          // Exactly the recorded number of bytes, so every offset after it holds even if Storage
-          // answered otherwise (a missing object shows as an empty image, not a broken file).
-          const bytes = (await readEvidence(caller, photo.path)) ?? new Uint8Array(0);
-          const exact = bytes.byteLength === photo.bytes ? bytes : (() => {
-            const padded = new Uint8Array(photo.bytes);
-            padded.set(bytes.subarray(0, photo.bytes));
-            return padded;
-          })();
-          enqueue(exact);
-          enqueue(encoder.encode('\nendstream\nendobj\n\n'));
+          photoInFlight = { reader: await openEvidence(caller, photo.path), left: photo.bytes };
           return;
         }
         enqueue(copy(xref, '\n'));
@@ -847,6 +891,10 @@ class StreamingWriter extends PDFWriter {
         enqueue(copy(fixedTrailer));
         if (written !== length) console.error(JSON.stringify({ level: 'error', message: 'report length differs from its computed size', written, length }));
         controller.close();
+      },
+      // The client went away: let go of the photo being read.
+      cancel: async () => {
+        await photoInFlight?.reader?.cancel().catch(() => undefined);
       },
     }, { highWaterMark: 1 });
     return { stream, length };
