@@ -16,6 +16,8 @@ type SiteRow = Omit<Site, 'archived_at' | 'created_at' | 'updated_at'> & {
   archived_at: Date | null;
   created_at: Date;
   updated_at: Date;
+  /** near= only: the KNN order key (chord length on the unit sphere), kept in the cursor. */
+  chord?: number | null;
 };
 
 const siteParams = z.strictObject({ org: idSchema, id: idSchema });
@@ -73,34 +75,45 @@ export const listSites = route({
         ? tx`(s.name || ' ' || coalesce(s.address, '') || ' ' || coalesce(s.external_ref, '')) ilike ${containsPattern(query.q)}`
         : tx`true`;
       if (!near) {
+        // Under RLS `ilike` cannot use the trigram index (it is not leakproof), so a search first
+        // asks private.site_search_page for the page's ids as the index would find them (members
+        // only); the rows are then read here under RLS with every filter again.
+        const page = query.q
+          ? tx`and s.id = any(array(select private.site_search_page(
+              ${params.org}::uuid, ${containsPattern(query.q)}, ${query.archived ?? 'false'},
+              ${after ? (after[0] as string) : null}::text, ${after ? (after[1] as string) : null}::uuid, ${query.limit + 1}::int)))`
+          : tx``;
         return await tx<SiteRow[]>`
           select s.* from public.sites s
-          where s.org_id = ${params.org} and ${archived} and ${search}
+          where s.org_id = ${params.org} and ${archived} and ${search} ${page}
             and ${after ? tx`(s.name, s.id) > (${after[0] as string}, ${after[1] as string}::uuid)` : tx`true`}
           order by s.name, s.id
           limit ${query.limit + 1}
         `;
       }
-      // Nearest first; sites without a position come last, by id.
-      const distance = tx`private.distance_m(${near.latitude}::float8, ${near.longitude}::float8, s.latitude, s.longitude)`;
+      // Nearest first, by the KNN order of sites_position_idx: `<->` between points on the unit
+      // sphere (chord length) orders as the great-circle distance does. Sites without a position
+      // come last, by id. The cursor holds the chord length; distance_m is the haversine in metres.
+      const here = tx`private.site_point(${near.latitude}::float8, ${near.longitude}::float8)`;
+      const chord = tx`(private.site_point(s.latitude, s.longitude) operator(extensions.<->) ${here})`;
       const afterClause = !after
         ? tx`true`
         : after[0] === null
-        ? tx`d.distance_m is null and d.id > ${after[1] as string}::uuid`
-        : tx`(d.distance_m > ${after[0] as number}::float8 or (d.distance_m = ${after[0] as number}::float8 and d.id > ${
+        ? tx`s.latitude is null and s.id > ${after[1] as string}::uuid`
+        : tx`(${chord} > ${after[0] as number}::float8 or (${chord} = ${after[0] as number}::float8 and s.id > ${
           after[1] as string
-        }::uuid) or d.distance_m is null)`;
+        }::uuid) or s.latitude is null)`;
       return await tx<SiteRow[]>`
-        select * from (
-          select s.*, ${distance} as distance_m from public.sites s
-          where s.org_id = ${params.org} and ${archived} and ${search}
-        ) d
-        where ${afterClause}
-        order by d.distance_m asc nulls last, d.id
+        select s.*,
+               private.distance_m(${near.latitude}::float8, ${near.longitude}::float8, s.latitude, s.longitude) as distance_m,
+               ${chord} as chord
+        from public.sites s
+        where s.org_id = ${params.org} and ${archived} and ${search} and ${afterClause}
+        order by ${chord}, s.id
         limit ${query.limit + 1}
       `;
     });
-    return pageOf(rows, query.limit, siteOf, (row) => (near ? [row.distance_m ?? null, row.id] : [row.name, row.id]));
+    return pageOf(rows, query.limit, siteOf, (row) => (near ? [row.chord ?? null, row.id] : [row.name, row.id]));
   },
 });
 
