@@ -6,7 +6,9 @@ import { ApiError } from '../../supabase/functions/_shared/errors.ts';
 import {
   createAuthenticator,
   createTokenVerifier,
+  JWKS_CACHE_MAX_AGE_MS,
   type TokenVerifier,
+  withVerifiedTokenCache,
 } from '../../supabase/functions/_shared/auth.ts';
 
 const ecKeys = await generateKeyPair('ES256', { extractable: true });
@@ -215,6 +217,68 @@ Deno.test({ name: 'an unreachable JWKS is service_unavailable, not unauthenticat
   const error = await rejection(unreachable, await sign(claims(), ecKeys.privateKey, { alg: 'ES256', kid: EC_KID }));
   assert.equal(error.code, 'service_unavailable');
   assert.equal(error.status, 503);
+});
+
+Deno.test({ name: 'the verified-token cache verifies a token once, until it expires, and never remembers a refusal', ...options }, async () => {
+  let verifications = 0;
+  const real = createTokenVerifier(jwksUrl);
+  const counting: TokenVerifier = (token) => {
+    verifications++;
+    return real(token);
+  };
+  let clock = Date.now();
+  const verify = withVerifiedTokenCache(counting, { now: () => clock });
+  const expiresIn = 120;
+  const token = await sign(claims({ exp: now() + expiresIn }), ecKeys.privateKey, { alg: 'ES256', kid: EC_KID });
+  const first = await verify(token);
+  const second = await verify(token);
+  assert.equal(second, first);
+  assert.equal(verifications, 1, 'the second request skips the signature check');
+
+  // Past its expiry (by the cache's clock) the token is verified again, not served from the
+  // cache; jose, on the real clock, then decides on its own.
+  clock += (expiresIn + 1) * 1000;
+  await verify(token);
+  assert.equal(verifications, 2);
+
+  // A forged token is checked every time and refused every time.
+  const forged = await sign(claims(), attackerKeys.privateKey, { alg: 'ES256', kid: EC_KID });
+  await assert.rejects(verify(forged));
+  await assert.rejects(verify(forged));
+  assert.equal(verifications, 4);
+});
+
+Deno.test({ name: 'a cached token is trusted no longer than the JWKS is cached, even when it expires later', ...options }, async () => {
+  let verifications = 0;
+  const real = createTokenVerifier(jwksUrl);
+  let clock = Date.now();
+  const verify = withVerifiedTokenCache((token) => {
+    verifications++;
+    return real(token);
+  }, { now: () => clock });
+  const token = await sign(claims({ exp: now() + 3600 }), ecKeys.privateKey, { alg: 'ES256', kid: EC_KID });
+  await verify(token);
+  clock += JWKS_CACHE_MAX_AGE_MS - 1000;
+  await verify(token);
+  assert.equal(verifications, 1);
+  clock += 2000;
+  await verify(token);
+  assert.equal(verifications, 2, 'checked again once the JWKS would have been fetched again');
+});
+
+Deno.test({ name: 'the cache forgets its oldest token when full', ...options }, async () => {
+  let verifications = 0;
+  const real = createTokenVerifier(jwksUrl);
+  const verify = withVerifiedTokenCache((token) => {
+    verifications++;
+    return real(token);
+  }, { maxEntries: 2 });
+  const tokens = await Promise.all([1, 2, 3].map(() => sign(claims({ session_id: crypto.randomUUID() }), ecKeys.privateKey, { alg: 'ES256', kid: EC_KID })));
+  for (const token of tokens) await verify(token);
+  await verify(tokens[2]);
+  assert.equal(verifications, 3, 'the newest is still cached');
+  await verify(tokens[0]);
+  assert.equal(verifications, 4, 'the oldest was forgotten');
 });
 
 Deno.test({ name: 'stop the JWKS server', ...options }, async () => {
