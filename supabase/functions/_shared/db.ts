@@ -73,19 +73,31 @@ export function sessionOf(principal: Principal): { role: string; claims: Record<
  * Runs `fn` inside one transaction as the caller: `set local role` plus the same
  * `request.jwt.claim(s)` settings PostgREST makes, all transaction-local so nothing leaks to the
  * next request that gets this pooled connection.
+ *
+ * The settings are sent without waiting for their answer: postgres.js pipelines them with `fn`'s
+ * first statement, and Postgres runs them in order, so that statement already runs as the
+ * caller — one round trip fewer per request (issue 15). BEGIN itself is still awaited: driving
+ * the transaction by hand on a reserved connection would save one more, but postgres.js 3.4.9
+ * leaves a statement sent on a reserved connection after the server dropped it waiting forever
+ * (porsager/postgres#1208), which the fault test caught; `begin()` races its work against the
+ * connection closing, so a lost database is a prompt 503.
  */
 export async function withCaller<T>(principal: Principal, fn: (tx: Tx) => Promise<T>, sql: Sql = database()): Promise<T> {
   const { role, claims } = sessionOf(principal);
   const sub = typeof claims.sub === 'string' ? claims.sub : '';
   const result = await sql.begin(async (tx) => {
     // set_config('role', …, true) is `set local role …` with the role as a bind parameter.
-    await tx`
+    const settings = tx`
       select set_config('role', ${role}, true),
              set_config('request.jwt.claims', ${JSON.stringify(claims)}, true),
              set_config('request.jwt.claim.sub', ${sub}, true),
              set_config('request.jwt.claim.role', ${role}, true)
-    `;
-    return await fn(tx);
+    `.execute();
+    try {
+      return await fn(tx);
+    } finally {
+      await settings;
+    }
   });
   return result as T;
 }
