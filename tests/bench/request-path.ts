@@ -241,11 +241,13 @@ export async function benchRequestPath(options: { json: boolean }): Promise<Figu
       console.log(`  q= search at ${SITES.toLocaleString()} sites: p50 ${search.p50} ms, p99 ${search.p99} ms (goal ≤ 10 ms)`);
       console.log(`  near= first page: p50 ${near.p50} ms, p99 ${near.p99} ms (goal ≤ 20 ms)`);
       console.log(`  member ÷ service role with an explicit filter: inspections ${ratio(memberList / serviceList)} (${memberList.toFixed(2)} / ${serviceList.toFixed(2)} ms), sites ${ratio(memberSites / serviceSites)} (goal ≤ 1.2×)`);
-      console.log('  Plans of the hot queries, as a member:');
-      const q = `select s.id from public.sites s where s.org_id = '${org.id}' and s.archived_at is null and (s.name || ' ' || coalesce(s.address, '') || ' ' || coalesce(s.external_ref, '')) ilike '%mill lane%' order by s.name, s.id limit 26`;
-      for (const [name, query] of [['inspections list', listSql], ['sites list', sitesSql], ['site search (the route\'s filter)', q]]) {
+      console.log('  Plans of the hot queries (as a member, under RLS, unless noted):');
+      const searchPage = `select s.id from public.sites s where s.org_id = '${org.id}' and (s.name || ' ' || coalesce(s.address, '') || ' ' || coalesce(s.external_ref, '')) ilike '%mill lane%' and s.archived_at is null order by s.name, s.id limit 26`;
+      const nearest = `select s.id from public.sites s where s.org_id = '${org.id}' and s.archived_at is null order by private.site_point(s.latitude, s.longitude) operator(extensions.<->) private.site_point(48.85, 2.35), s.id limit 26`;
+      for (const [name, query] of [['inspections list', listSql], ['sites list', sitesSql], ['nearest sites (near=)', nearest]]) {
         console.log(`    ${name}:\n${await asMember((tx) => plan(tx, query))}`);
       }
+      console.log(`    site search page (q=), as private.site_search_page runs it (its owner, no RLS):\n${await plan(sql, searchPage)}`);
     }
     return figures;
   } finally {
