@@ -16,9 +16,11 @@
 // 7. The request path (request-path.ts, issue 15): reads, search and near-me at 100k sites and
 //    1M inspections against pgbench on the same cluster, the gateway's hop, RLS's own cost, and
 //    the plans of the hot queries.
+// 8. Reports (reports.ts, issue 16): 100k inspections as CSV and a 500-item, 50-photo PDF
+//    through the api function, with the function's peak RSS.
 //
 //   npm run bench             everything, as a readable table
-//   npm run bench -- reads    one part (startup, me, realtime, answers, webhooks, web, reads)
+//   npm run bench -- reads    one part (startup, me, realtime, answers, webhooks, web, reads, reports)
 //   npm run bench -- --json   the web and request-path figures and their ratios as JSON, under stable names
 //                             (with part names, only those parts)
 import { rmSync } from 'node:fs';
@@ -32,6 +34,7 @@ import { benchRealtimeFanout } from './realtime-fanout.ts';
 import { benchWeb, printWebFigures, WEB_BUDGETS, type WebFigures } from './web.ts';
 import { benchWebhooks } from './webhooks.ts';
 import { benchRequestPath } from './request-path.ts';
+import { benchReports } from './reports.ts';
 
 async function benchStartup(dir: string) {
   const runs = 3;
@@ -141,6 +144,7 @@ try {
   if (wanted('answers')) await benchAnswerSave();
   if (wanted('webhooks')) await benchWebhooks();
   if (wanted('reads')) Object.assign(out, await benchRequestPath({ json }));
+  if (wanted('reports') && !json) await benchReports();
   if (wanted('web')) {
     const figures = await benchWeb();
     if (json) Object.assign(out, webJson(figures));

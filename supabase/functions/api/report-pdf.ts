@@ -29,6 +29,7 @@ import {
 } from 'pdf-lib';
 import type { Tx } from '../_shared/db.ts';
 import { ApiError } from '../_shared/errors.ts';
+import { type MemoryProbe, memoryProbe } from '../_shared/memory-probe.ts';
 import { ACTION_PRIORITY_LABELS, ACTION_STATUS_LABELS, type ActionPriority, type ActionStatus } from '../_shared/schemas/action-states.ts';
 import { answerText } from '../_shared/schemas/answer-text.ts';
 import { type InspectionStatus, STATUS_LABELS } from '../_shared/schemas/inspection-states.ts';
@@ -616,6 +617,7 @@ export async function buildInspectionReport(report: ReportData, caller: StorageC
   doc.setCreationDate(new Date(report.generatedAt));
 
   const flow = new Flow(doc, fonts);
+  const probe = memoryProbe('report.pdf');
 
   // Cover.
   flow.text(organization.name, { size: 11, color: MUTED, after: 2 });
@@ -692,6 +694,7 @@ export async function buildInspectionReport(report: ReportData, caller: StorageC
     flow.text(`${answered} of ${section.items.length} answered`, { size: 9, color: MUTED, after: 4 });
     flow.rule(6);
     for (const item of section.items) await drawItem(flow, item, report, photosByItem.get(item.key) ?? [], caller, deferred, zone);
+    probe.sample();
   }
 
   // Page numbers and the time of making on every page.
@@ -708,7 +711,8 @@ export async function buildInspectionReport(report: ReportData, caller: StorageC
   }
 
   await doc.flush();
-  return StreamingWriter.stream(doc, deferred, caller);
+  probe.sample();
+  return StreamingWriter.stream(doc, deferred, caller, probe);
 }
 
 async function drawItem(
@@ -781,9 +785,14 @@ const encoder = new TextEncoder();
  * recorded size, so the length is known before the first byte.
  */
 class StreamingWriter extends PDFWriter {
-  static async stream(doc: PDFDocument, deferred: Map<PDFRef, DeferredJpeg>, caller: StorageCaller): Promise<{ stream: ReadableStream<Uint8Array>; length: number }> {
+  static async stream(
+    doc: PDFDocument,
+    deferred: Map<PDFRef, DeferredJpeg>,
+    caller: StorageCaller,
+    probe: MemoryProbe,
+  ): Promise<{ stream: ReadableStream<Uint8Array>; length: number }> {
     const writer = new StreamingWriter(doc.context, 50);
-    return await writer.serialize(deferred, caller);
+    return await writer.serialize(deferred, caller, probe);
   }
 
   private constructor(context: PDFDocument['context'], objectsPerTick: number) {
@@ -800,7 +809,7 @@ class StreamingWriter extends PDFWriter {
     return head;
   }
 
-  private async serialize(deferred: Map<PDFRef, DeferredJpeg>, caller: StorageCaller) {
+  private async serialize(deferred: Map<PDFRef, DeferredJpeg>, caller: StorageCaller, probe: MemoryProbe) {
     const { header, indirectObjects, xref, trailerDict, trailer } = await this.computeBufferSize();
     // PDFWriter always makes both (only its object-stream subclass leaves them out).
     if (!xref || !trailerDict) throw new Error('pdf-lib made no cross-reference table');
@@ -842,6 +851,7 @@ class StreamingWriter extends PDFWriter {
           written += chunk.byteLength;
           controller.enqueue(chunk);
         };
+        probe.sample();
         if (index === -1) {
           enqueue(copy(header, '\n\n'));
           index = 0;
@@ -889,6 +899,7 @@ class StreamingWriter extends PDFWriter {
         enqueue(copy(xref, '\n'));
         enqueue(copy(trailerDict, '\n\n'));
         enqueue(copy(fixedTrailer));
+        probe.end();
         if (written !== length) console.error(JSON.stringify({ level: 'error', message: 'report length differs from its computed size', written, length }));
         controller.close();
       },

@@ -11,6 +11,7 @@
 import { z } from 'zod';
 import { attachmentDisposition, csvBoolean, csvHeader, csvNumber, csvPlain, csvRecord, csvText, UTF8_BOM } from '../_shared/csv.ts';
 import { containsPattern, type Tx } from '../_shared/db.ts';
+import { memoryProbe } from '../_shared/memory-probe.ts';
 import { ApiError, logToConsole } from '../_shared/errors.ts';
 import { route, type RouteContext } from '../_shared/http.ts';
 import { answerText } from '../_shared/schemas/answer-text.ts';
@@ -278,6 +279,7 @@ async function streamCsv<Row>(
     started = true;
     ready.resolve();
     const writer = writable.getWriter();
+    const probe = memoryProbe(fileName);
     try {
       await writer.write(encoder.encode(UTF8_BOM + csvHeader(columns)));
       for await (const batch of rows(tx).cursor(CURSOR_BATCH)) {
@@ -286,8 +288,10 @@ async function streamCsv<Row>(
         // Waits while the client is slower than the database; rejects once the download is aborted.
         await writer.ready;
         await writer.write(encoder.encode(text));
+        probe.sample();
       }
       await writer.close();
+      probe.end();
     } catch (error) {
       await writer.abort(error).catch(() => undefined);
       throw error;
