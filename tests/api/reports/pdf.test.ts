@@ -53,7 +53,7 @@ async function textOf(bytes: Uint8Array): Promise<{ pages: string[]; numPages: n
     pages.push(content.items.map((item: any) => `${item.str}${item.hasEOL ? '\n' : ''}`).join(''));
     const operators = await page.getOperatorList();
     const { OPS } = await import('pdfjs-dist/legacy/build/pdf.mjs');
-    images += operators.fnArray.filter((fn: number) => fn === OPS.paintImageXObject || fn === OPS.paintJpegXObject).length;
+    images += operators.fnArray.filter((fn: number) => fn === OPS.paintImageXObject).length;
   }
   await document.destroy();
   return { pages, numPages: pages.length, images };
