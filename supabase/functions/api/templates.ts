@@ -18,6 +18,7 @@ import {
   type TemplateSummary,
   templateUpdateSchema,
   type TemplateVersion,
+  withoutEmptyRules,
 } from '../_shared/schemas/templates.ts';
 import { iso, requireRole } from './access.ts';
 import { orgParams } from './orgs.ts';
@@ -134,7 +135,7 @@ export const createTemplate = route({
       await requireRole(tx, params.org, TEMPLATE_MANAGERS);
       const columns: Record<string, unknown> = { org_id: params.org, name: body.name };
       if (body.description !== undefined) columns.description = body.description;
-      if (body.definition !== undefined) columns.definition = tx.json(body.definition);
+      if (body.definition !== undefined) columns.definition = tx.json(withoutEmptyRules(body.definition));
       const [row] = await tx<TemplateRow[]>`insert into public.templates ${tx(columns)} returning ${templateColumns(tx)}`;
       return templateOf(row);
     });
@@ -167,7 +168,7 @@ export const updateTemplate = route({
       const changes: Record<string, unknown> = {};
       if (body.name !== undefined) changes.name = body.name;
       if (body.description !== undefined) changes.description = body.description;
-      if (body.definition !== undefined) changes.definition = tx.json(body.definition);
+      if (body.definition !== undefined) changes.definition = tx.json(withoutEmptyRules(body.definition));
       const [row] = await tx<TemplateRow[]>`
         update public.templates set ${tx(changes)}
         where templates.org_id = ${params.org} and templates.id = ${params.id}

@@ -3,7 +3,8 @@
 // union on `kind`, shared by the api function and the editor; the database repeats every rule in
 // private.template_definition_problem (docs/templates.md).
 import { z } from 'zod';
-import { isCalendarDate, PASS_FAIL_VALUES, YES_NO_VALUES } from './template-items.ts';
+import { isCalendarDate, isScored, PASS_FAIL_VALUES, YES_NO_VALUES } from './template-items.ts';
+import { CONDITION_OPS, conditionOpsFor, MAX_CONDITIONS, RULE_MATCHES } from './visibility.ts';
 import { CONTROL_CHARACTERS, nameSchema, optionalTextSchema, pageQuerySchema, type Role, searchQuerySchema } from './common.ts';
 
 export const MAX_SECTIONS = 50;
@@ -51,6 +52,60 @@ function lineSchema(what: string, max: number) {
     .refine((value) => !CONTROL_CHARACTERS.test(value), { error: 'Remove the control characters.' });
 }
 
+// --- Visibility rules (docs/templates.md, "Logic") ---------------------------------------------
+
+const optionValueSchema = z
+  .string({ error: 'Choose one of the item\'s options.' })
+  .trim()
+  .min(1, { error: 'Choose one of the item\'s options.' });
+const conditionNumberSchema = (message: string) => z.number({ error: message });
+const conditionBase = { item: z.string({ error: 'Choose an item.' }) };
+const conditionSchemas = [
+  z.strictObject({
+    ...conditionBase,
+    op: z.enum(['equals', 'not_equals']),
+    value: z.union([z.number(), optionValueSchema], { error: 'Enter the answer to compare with.' }),
+  }),
+  z.strictObject({
+    ...conditionBase,
+    op: z.enum(['one_of', 'none_of']),
+    values: z.array(optionValueSchema, { error: 'Choose at least one option.' })
+      .min(1, { error: 'Choose at least one option.' })
+      .max(MAX_OPTIONS, { error: `Choose at most ${MAX_OPTIONS} options.` }),
+  }),
+  z.strictObject({
+    ...conditionBase,
+    op: z.enum(['less_than', 'greater_than']),
+    value: conditionNumberSchema('Enter a number.'),
+  }),
+  z.strictObject({
+    ...conditionBase,
+    op: z.literal('between'),
+    min: conditionNumberSchema('Enter the lowest number.'),
+    max: conditionNumberSchema('Enter the highest number.'),
+  }),
+  z.strictObject({ ...conditionBase, op: z.enum(['failed', 'answered', 'not_answered']) }),
+] as const;
+
+/** One test of an earlier item's answer: `{item, op, value | values | min + max}` by `op`. */
+export const conditionSchema = z.discriminatedUnion('op', conditionSchemas, {
+  error: (issue) => (issue.code === 'invalid_union' ? `Choose a condition: ${CONDITION_OPS.join(', ')}.` : 'Describe the condition as an object.'),
+});
+
+/** When an item or section shows: all (or any) of its conditions hold. Absent or null: always. */
+export const visibilityRuleSchema = z.strictObject({
+  match: z.enum(RULE_MATCHES, { error: 'Choose all or any.' }).default('all'),
+  conditions: z.array(conditionSchema, { error: 'List the conditions.' })
+    .min(1, { error: 'Add at least one condition.' })
+    .max(MAX_CONDITIONS, { error: `Use at most ${MAX_CONDITIONS} conditions in a rule.` }),
+}, { error: 'Describe the rule as an object with match and conditions, or leave it out.' });
+
+export type VisibilityCondition = z.output<typeof conditionSchema>;
+export type VisibilityRule = z.output<typeof visibilityRuleSchema>;
+export type ConditionOp = VisibilityCondition['op'];
+
+const showWhenSchema = visibilityRuleSchema.nullable().optional();
+
 const itemBase = {
   key: keySchema,
   label: lineSchema('a label', LABEL_MAX_LENGTH),
@@ -62,6 +117,7 @@ const itemBase = {
     .min(0, { error: `Enter a weight from 0 to ${WEIGHT_MAX}.` })
     .max(WEIGHT_MAX, { error: `Enter a weight from 0 to ${WEIGHT_MAX}.` })
     .default(DEFAULT_WEIGHT),
+  show_when: showWhenSchema,
 };
 
 const optionSchema = lineSchema('an option', OPTION_MAX_LENGTH);
@@ -140,25 +196,123 @@ export const itemSchema = z
 export const sectionSchema = z.strictObject({
   key: keySchema,
   title: nameSchema('a section title'),
+  show_when: showWhenSchema,
   items: z.array(itemSchema, { error: 'List the section\'s items.' })
     .max(MAX_ITEMS, { error: `Use at most ${MAX_ITEMS} items in a template.` }),
 });
 
-/** Keys unique (sections among sections, items across the whole template) and the item total. */
+const KIND_WORDS: Record<ItemKind, string> = {
+  pass_fail: 'a pass / fail',
+  yes_no: 'a yes / no',
+  number: 'a number',
+  text: 'a text',
+  single_choice: 'a single choice',
+  multi_choice: 'a multiple choice',
+  date: 'a date',
+  photo: 'a photo',
+  signature: 'a signature',
+};
+
+/** Why `answer` can't be an answer of `item` in a condition (choices and numbers), or null. */
+function conditionValueProblem(item: TemplateItem, answer: string | number): string | null {
+  switch (item.kind) {
+    case 'number':
+      return typeof answer === 'number' ? null : 'Enter a number.';
+    case 'pass_fail':
+      return (PASS_FAIL_VALUES as readonly unknown[]).includes(answer) ? null : 'Choose pass, fail or na.';
+    case 'yes_no':
+      return (YES_NO_VALUES as readonly unknown[]).includes(answer) ? null : 'Choose yes or no.';
+    default:
+      return typeof answer === 'string' && (item as ItemOfKind<'single_choice'>).options.includes(answer)
+        ? null
+        : 'Choose one of the item\'s options.';
+  }
+}
+
+/**
+ * What is wrong with one condition of a rule, as [field below the condition, message], or null:
+ * the item it tests must come earlier, and the test and its answers must fit that item's kind.
+ * The database repeats these checks (private.visibility_condition_problem).
+ */
+export function conditionProblem(
+  condition: VisibilityCondition,
+  earlier: ReadonlyMap<string, TemplateItem>,
+  allItemKeys: ReadonlySet<string>,
+  forSection: boolean,
+): [string, string] | null {
+  const item = earlier.get(condition.item);
+  if (!item) {
+    if (!allItemKeys.has(condition.item)) return ['item', 'Choose an item of this template.'];
+    return ['item', forSection ? 'Choose an item from an earlier section.' : 'Choose an item that comes before this one.'];
+  }
+  if (item.kind === 'photo') return ['item', 'Photo items can\'t be used in a rule; choose another item.'];
+  if (condition.op === 'failed' && !isScored(item)) return ['op', 'This item is not scored, so it never fails; choose another condition.'];
+  const ops = conditionOpsFor(item);
+  if (!ops.includes(condition.op)) return ['op', `Choose a condition that fits ${KIND_WORDS[item.kind]} item: ${ops.join(', ')}.`];
+  switch (condition.op) {
+    case 'equals':
+    case 'not_equals': {
+      const problem = conditionValueProblem(item, condition.value);
+      return problem ? ['value', problem] : null;
+    }
+    case 'one_of':
+    case 'none_of': {
+      const seen = new Set<string>();
+      for (const [k, value] of condition.values.entries()) {
+        const problem = conditionValueProblem(item, value);
+        if (problem) return [`values.${k}`, problem];
+        if (seen.has(value)) return [`values.${k}`, 'Remove the repeated option.'];
+        seen.add(value);
+      }
+      return null;
+    }
+    case 'between':
+      return condition.min > condition.max ? ['max', 'Use a maximum at least as large as the minimum.'] : null;
+    default:
+      return null;
+  }
+}
+
+function checkRule(
+  rule: VisibilityRule | null | undefined,
+  earlier: ReadonlyMap<string, TemplateItem>,
+  allItemKeys: ReadonlySet<string>,
+  path: (string | number)[],
+  ctx: z.RefinementCtx,
+) {
+  if (!rule) return;
+  const forSection = path.length === 2;
+  rule.conditions.forEach((condition, n) => {
+    const problem = conditionProblem(condition, earlier, allItemKeys, forSection);
+    if (problem) {
+      ctx.addIssue({ code: 'custom', path: [...path, 'show_when', 'conditions', n, ...problem[0].split('.').map((part) => (/^\d+$/.test(part) ? Number(part) : part))], message: problem[1] });
+    }
+  });
+}
+
+/**
+ * Keys unique (sections among sections, items across the whole template), the item total, and
+ * rules that test only earlier items (so visibility has no cycles) with answers those items have.
+ */
 function checkDefinitionRules(definition: TemplateDefinition, ctx: z.RefinementCtx) {
   const sectionKeys = new Set<string>();
   const itemKeys = new Set<string>();
+  const allItemKeys = new Set(definition.sections.flatMap((section) => section.items.map((item) => item.key)));
+  const earlier = new Map<string, TemplateItem>();
   let itemCount = 0;
   definition.sections.forEach((section, s) => {
     if (sectionKeys.has(section.key)) {
       ctx.addIssue({ code: 'custom', path: ['sections', s, 'key'], message: 'Use a key no other section has.' });
     }
     sectionKeys.add(section.key);
+    checkRule(section.show_when, earlier, allItemKeys, ['sections', s], ctx);
     section.items.forEach((item, i) => {
       if (itemKeys.has(item.key)) {
         ctx.addIssue({ code: 'custom', path: ['sections', s, 'items', i, 'key'], message: 'Use a key no other item has.' });
       }
       itemKeys.add(item.key);
+      checkRule(item.show_when, earlier, allItemKeys, ['sections', s, 'items', i], ctx);
+      if (!earlier.has(item.key)) earlier.set(item.key, item);
     });
     itemCount += section.items.length;
   });
@@ -173,6 +327,19 @@ export const definitionSchema = z
       .max(MAX_SECTIONS, { error: `Use at most ${MAX_SECTIONS} sections.` }),
   }, { error: 'Send the definition as an object with sections.' })
   .superRefine(checkDefinitionRules);
+
+/**
+ * The definition as stored: a `show_when` of null (always shown) is left out, as it is for items
+ * that never had a rule, so one definition has one form and "unpublished changes" compares alike.
+ */
+export function withoutEmptyRules(definition: TemplateDefinition): TemplateDefinition {
+  const drop = <T extends { show_when?: VisibilityRule | null }>(part: T): T => {
+    if (part.show_when !== null) return part;
+    const { show_when: _dropped, ...rest } = part;
+    return rest as T;
+  };
+  return { sections: definition.sections.map((section) => drop({ ...section, items: section.items.map(drop) })) };
+}
 
 export type TemplateItem = z.output<typeof itemSchema>;
 export type TemplateSection = z.output<typeof sectionSchema>;
@@ -313,6 +480,8 @@ export function answerValueSchemaFor(item: TemplateItem): z.ZodType {
   return nonNullValueSchemaFor(item).nullable();
 }
 
-// What an answer means for an item (items, values, scoring) has no zod: the run page reads it on
-// first load. The value schemas above check answers; template-items.ts words the rules they share.
+// What an answer means for an item (items, values, scoring, visibility) has no zod: the run page
+// reads it on first load. The value schemas above check answers; template-items.ts and
+// visibility.ts word the rules they share.
 export * from './template-items.ts';
+export * from './visibility.ts';
