@@ -35,14 +35,14 @@ export const getDashboard = route({
           select status, count(*)::int as n from public.actions where org_id = ${params.org} group by status
         `,
         // "This week" is the last seven days, the same window whatever the viewer's time zone;
-        // answers of canceled inspections no longer count.
+        // answers of canceled inspections no longer count, nor those of items hidden since.
         tx<Record<string, number>[]>`
           select
             (select count(*)::int from public.inspections i
              where i.org_id = ${params.org} and ${overdueCondition(tx)}) as overdue,
             (select count(*)::int from public.answers a join public.inspections i on i.id = a.inspection_id
              where a.org_id = ${params.org} and a.failed and a.answered_at >= now() - interval '7 days'
-               and i.status <> 'canceled') as failed,
+               and i.status <> 'canceled' and a.item_key <> all (i.hidden_item_keys)) as failed,
             (select count(*)::int from public.actions a
              where a.org_id = ${params.org} and ${overdueActionCondition(tx)}) as overdue_actions,
             (select count(*)::int from public.inspections i

@@ -57,10 +57,12 @@ export const overdueCondition = (tx: Tx) => tx`(i.status in ('scheduled', 'in_pr
 const selectInspections = (tx: Tx) => tx`
   select i.*, s.name as site_name, s.timezone as site_timezone, v.version as template_version, v.name as template_name,
          p.display_name as assignee_name,
-         -- Progress as the run page counts it: items with a value, photo items with a confirmed photo.
-         private.template_item_count(v.definition) as item_count,
-         (select count(*)::int from public.answers x where x.inspection_id = i.id and x.value is not null)
-           + (select count(distinct t.item_key)::int from public.attachments t where t.inspection_id = i.id and t.confirmed_at is not null)
+         -- Progress as the run page counts it: the items that show (hidden_item_keys, kept by the
+         -- answers trigger), answered with a value, or for photo items with a confirmed photo.
+         private.template_item_count(v.definition) - cardinality(i.hidden_item_keys) as item_count,
+         (select count(*)::int from public.answers x where x.inspection_id = i.id and x.value is not null and x.item_key <> all (i.hidden_item_keys))
+           + (select count(distinct t.item_key)::int from public.attachments t
+              where t.inspection_id = i.id and t.confirmed_at is not null and t.item_key <> all (i.hidden_item_keys))
            as answered_count,
          ${overdueCondition(tx)} as overdue,
          -- The cursor keeps created_at's microseconds: JavaScript dates stop at milliseconds.
@@ -94,6 +96,7 @@ export function inspectionOf(row: InspectionRow): Inspection {
     failed_count: row.failed_count,
     item_count: row.item_count,
     answered_count: row.answered_count,
+    hidden_item_keys: row.hidden_item_keys,
     started_at: iso(row.started_at),
     started_by: row.started_by,
     start_latitude: row.start_latitude,

@@ -128,9 +128,18 @@ export interface Inspection {
   score: number;
   max_score: number;
   failed_count: number;
-  /** Items of the pinned version, and how many have an answer (a value, or a confirmed photo). */
+  /**
+   * Items of the pinned version that show for the current answers (its visibility rules hide
+   * the others), and how many of those have an answer (a value, or a confirmed photo).
+   */
   item_count: number;
   answered_count: number;
+  /**
+   * Items the template's rules hide for the current answers, in definition order: not required,
+   * not scored, no action. Their answers, if any were given while they showed, are kept but
+   * count for nothing while hidden.
+   */
+  hidden_item_keys: string[];
   started_at: string | null;
   started_by: string | null;
   start_latitude: number | null;
