@@ -4,6 +4,7 @@
 // rounds so drift on a shared machine affects both alike. Each of the in-flight workers fills an
 // inspection of its own (batches on one inspection serialize on its lock by design) and sends
 // the versions it was last given, so no batch is stale.
+import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import postgres from 'postgres';
@@ -123,15 +124,22 @@ export async function benchAnswerSave(): Promise<void> {
         for (const row of current) {
           if (row.version !== state.versions.get(row.item_key)) throw new Error('The direct side lost track of its versions');
         }
+        const known = new Set(current.map((row) => row.item_key));
         const saved = await tx`
           with input as (
-            select e ->> 'item_key' as item_key, e -> 'value' as value, e ->> 'note' as note, n
-            from jsonb_array_elements(${tx.json(batch as never)}) with ordinality as t (e, n)
-          ), saved as (
+            select e ->> 'item_key' as item_key, e -> 'value' as value, e ->> 'note' as note, (e ->> 'exists')::boolean as known, n
+            from jsonb_array_elements(${tx.json(batch.map((a) => ({ ...a, exists: known.has(a.item_key) })) as never)}) with ordinality as t (e, n)
+          ), updated as (
+            update public.answers a set value = i.value, note = i.note
+            from input i
+            where i.known and a.inspection_id = ${state.id} and a.item_key = i.item_key
+            returning a.*
+          ), inserted as (
             insert into public.answers (org_id, inspection_id, item_key, value, note)
-            select ${org.id}, ${state.id}, item_key, value, note from input order by n
-            on conflict (inspection_id, item_key) do update set value = excluded.value, note = excluded.note
+            select ${org.id}, ${state.id}, item_key, value, note from input where not known order by n
             returning *
+          ), saved as (
+            select * from updated union all select * from inserted
           )
           select a.item_key, a.value, a.note, a.failed, a.answered_by, p.display_name as answered_by_name, a.answered_at, a.version
           from saved a left join public.profiles p on p.user_id = a.answered_by
@@ -141,10 +149,65 @@ export async function benchAnswerSave(): Promise<void> {
       });
     };
 
+    // One answer a request, as a person answering item by item autosaves (issue 15's measure).
+    const single = async (worker: number, n: number) => {
+      const state = viaFunctionState[worker];
+      const [answer] = batchValues(n);
+      const body = await workerApi(worker, 'PUT', `orgs/${org.id}/inspections/${state.id}/answers`, {
+        answers: [{ ...answer, base_version: state.versions.get(answer.item_key) ?? null }],
+      });
+      state.versions.set(body.answers[0].item_key, body.answers[0].version);
+    };
+
+    // The Postgres ceiling on this cluster: pgbench's simple-update transactions (-N), 16 clients.
+    await sql`create database pgbench`;
+    const pgbenchUrl = stack.config.dbUrl.replace(/\/postgres$/, '/pgbench');
+    execFileSync('pgbench', ['-i', '-s', '10', '-q', pgbenchUrl], { stdio: 'ignore' });
+    const pgbenchN = () => Number(/tps = ([\d.]+)/.exec(execFileSync('pgbench', ['-N', '-c', '16', '-j', '2', '-T', '5', '-n', pgbenchUrl], { encoding: 'utf8' }))![1]);
+
     await load(100, CONCURRENCY, viaFunction); // warm-up
     await load(100, CONCURRENCY, direct);
-    const results: Array<{ fn: LoadResult; db: LoadResult }> = [];
-    for (let i = 0; i < ROUNDS; i++) results.push({ fn: await load(REQUESTS_PER_ROUND, CONCURRENCY, viaFunction), db: await load(REQUESTS_PER_ROUND, CONCURRENCY, direct) });
+    const results: Array<{ fn: LoadResult; db: LoadResult; one: LoadResult; pgbench: number }> = [];
+    for (let i = 0; i < ROUNDS; i++) {
+      results.push({
+        fn: await load(REQUESTS_PER_ROUND, CONCURRENCY, viaFunction),
+        db: await load(REQUESTS_PER_ROUND, CONCURRENCY, direct),
+        one: await load(REQUESTS_PER_ROUND, CONCURRENCY, single),
+        pgbench: pgbenchN(),
+      });
+    }
+
+    // Where a batch's SQL time goes: EXPLAIN ANALYZE of the save as the caller, per trigger, the
+    // median of 9, each in a transaction thrown away so the versions the workers hold stay true.
+    type Analyzed = { 'Execution Time': number; Triggers: Array<{ 'Trigger Name': string; Time: number; Calls: number }> };
+    const profiles: Analyzed[] = [];
+    const discard = new Error('discard the profiled transaction');
+    for (let run = 0; run < 9; run++) {
+      await sql.begin(async (tx) => {
+        await tx`
+          select set_config('role', 'authenticated', true),
+                 set_config('request.jwt.claims', ${JSON.stringify(workers[0].claims)}, true),
+                 set_config('request.jwt.claim.sub', ${workers[0].claims.sub}, true)`;
+        // Five answers that exist already, saved again as api/answers.ts saves them (an update).
+        const [plan] = await tx`
+          explain (analyze, format json)
+          update public.answers a set value = e -> 'value', note = e ->> 'note'
+          from jsonb_array_elements(${tx.json(batchValues(run) as never)}) e
+          where a.inspection_id = ${viaFunctionState[0].id} and a.item_key = e ->> 'item_key'`;
+        profiles.push(plan['QUERY PLAN'][0]);
+        throw discard;
+      }).catch((error) => {
+        if (error !== discard) throw error;
+      });
+    }
+    const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+    const profile = {
+      'Execution Time': median(profiles.map((p) => p['Execution Time'])),
+      Triggers: profiles[0].Triggers.map((t) => ({
+        ...t,
+        Time: median(profiles.map((p) => p.Triggers.find((u) => u['Trigger Name'] === t['Trigger Name'])?.Time ?? 0)),
+      })),
+    };
 
     console.log(
       `\nPUT …/answers (5 answers a batch), ${REQUESTS_PER_ROUND} batches, ${CONCURRENCY} in flight on ${CONCURRENCY} inspections, ` +
@@ -156,6 +219,17 @@ export async function benchAnswerSave(): Promise<void> {
           `p50 ${fn.p50.toFixed(2)} | ${db.p50.toFixed(2)} ms; p99 ${fn.p99.toFixed(2)} | ${db.p99.toFixed(2)} ms ` +
           `(function p99 ${(fn.p99 / db.p99).toFixed(1)}× direct)`,
       );
+    }
+    console.log('Against pgbench -N (16 clients) run between the rounds: one answer a PUT, and 5-answer batches per answer (goals ≥ 0.1× and p99 ≤ 50 ms)');
+    for (const [i, { fn, one, pgbench }] of results.entries()) {
+      console.log(
+        `  round ${i + 1}: pgbench -N ${pgbench.toFixed(0)} tx/s; one answer ${one.rps.toFixed(0)} saves/s = ${(one.rps / pgbench).toFixed(3)}×, ` +
+          `p99 ${one.p99.toFixed(1)} ms; batches ${(fn.rps * 5).toFixed(0)} answers/s = ${((fn.rps * 5) / pgbench).toFixed(3)}×`,
+      );
+    }
+    console.log(`Triggers of one 5-answer save as the caller (EXPLAIN ANALYZE, median of 9, ${profile['Execution Time'].toFixed(2)} ms in all):`);
+    for (const t of [...profile.Triggers].sort((a, b) => b.Time - a.Time)) {
+      console.log(`  ${t['Trigger Name'].padEnd(48)} ${t.Time.toFixed(2).padStart(7)} ms  ${t.Calls} calls`);
     }
   } finally {
     await sql.end();

@@ -119,15 +119,26 @@ export const saveAnswers = route({
         value: values[i],
         note: answer.note === undefined ? current.get(answer.item_key)?.note ?? null : answer.note,
       }));
+      // Existing answers are updated and new ones inserted, rather than one `insert … on conflict
+      // do update`: an upsert runs every before-row trigger twice for a row that exists (insert,
+      // then update), which was half the batch's SQL time (issue 15). With the inspection locked
+      // above, no other writer can add one of these rows in between.
       const saved = await tx<AnswerRow[]>`
         with input as (
-          select e ->> 'item_key' as item_key, e -> 'value' as value, e ->> 'note' as note, n
-          from jsonb_array_elements(${tx.json(input as never)}) with ordinality as t (e, n)
-        ), saved as (
+          select e ->> 'item_key' as item_key, e -> 'value' as value, e ->> 'note' as note, (e ->> 'exists')::boolean as known, n
+          from jsonb_array_elements(${tx.json(input.map((answer) => ({ ...answer, exists: current.has(answer.item_key) })) as never)})
+            with ordinality as t (e, n)
+        ), updated as (
+          update public.answers a set value = i.value, note = i.note
+          from input i
+          where i.known and a.inspection_id = ${params.id} and a.item_key = i.item_key
+          returning a.*
+        ), inserted as (
           insert into public.answers (org_id, inspection_id, item_key, value, note)
-          select ${params.org}, ${params.id}, item_key, value, note from input order by n
-          on conflict (inspection_id, item_key) do update set value = excluded.value, note = excluded.note
+          select ${params.org}, ${params.id}, item_key, value, note from input where not known order by n
           returning *
+        ), saved as (
+          select * from updated union all select * from inserted
         )
         select ${answerColumns(tx)} from saved a left join public.profiles p on p.user_id = a.answered_by
       `;
