@@ -272,6 +272,8 @@ async function streamCsv<Row>(
   const encoder = new TextEncoder();
   let fileName = '';
   let started = false;
+  // Set when a write is refused: nothing but the client going away errors the body's stream.
+  let clientGone = false;
   const ready = Promise.withResolvers<void>();
 
   const export_ = ctx.db(async (tx) => {
@@ -280,17 +282,28 @@ async function streamCsv<Row>(
     ready.resolve();
     const writer = writable.getWriter();
     const probe = memoryProbe(fileName);
-    try {
-      await writer.write(encoder.encode(UTF8_BOM + csvHeader(columns)));
-      for await (const batch of rows(tx).cursor(CURSOR_BATCH)) {
-        let text = '';
-        for (const row of batch as Row[]) text += record(row);
+    const write = async (text: string) => {
+      try {
         // Waits while the client is slower than the database; rejects once the download is aborted.
         await writer.ready;
         await writer.write(encoder.encode(text));
+      } catch (error) {
+        clientGone = true;
+        throw error;
+      }
+    };
+    try {
+      await write(UTF8_BOM + csvHeader(columns));
+      for await (const batch of rows(tx).cursor(CURSOR_BATCH)) {
+        let text = '';
+        for (const row of batch as Row[]) text += record(row);
+        await write(text);
         probe.sample();
       }
-      await writer.close();
+      await writer.close().catch((error) => {
+        clientGone = true;
+        throw error;
+      });
       probe.end();
     } catch (error) {
       await writer.abort(error).catch(() => undefined);
@@ -300,7 +313,7 @@ async function streamCsv<Row>(
   export_.catch((error) => {
     if (!started) return ready.reject(error);
     // After the status went out: an aborted download is the client's choice; anything else is ours.
-    if (!isCanceled(error)) logToConsole({ level: 'error', request_id: ctx.requestId, export: fileName, error: String(error) });
+    if (!clientGone) logToConsole({ level: 'error', request_id: ctx.requestId, export: fileName, error: String(error) });
   });
 
   await ready.promise;
@@ -314,12 +327,6 @@ async function streamCsv<Row>(
       'x-content-type-options': 'nosniff',
     },
   });
-}
-
-/** The stream was canceled by the client (or the runtime on its behalf). */
-function isCanceled(error: unknown): boolean {
-  const name = (error as { name?: unknown } | null)?.name;
-  return name === 'AbortError' || name === 'BadResource' || name === 'Interrupted' || error === undefined || (error as { code?: string })?.code === 'ABORT_ERR';
 }
 
 export const exportInspectionsCsv = route({
