@@ -88,7 +88,7 @@ select is(pg_temp.problem_of_condition('{"item":"temp","op":"about","value":3}')
 select is(pg_temp.problem_of_condition('{"item":"temp","op":"answered","value":3}'),
   'sections.1.items.0.show_when.conditions.0.value: This field is not allowed.', 'a condition carries exactly its test''s fields');
 select is(pg_temp.problem_of_condition('{"item":"temp","op":"less_than"}'),
-  'sections.1.items.0.show_when.conditions.0.value: Add this field.', 'and all of them');
+  'sections.1.items.0.show_when.conditions.0.value: Enter a number.', 'and all of them');
 select is(private.template_definition_problem(pg_temp.with_rule('{"conditions":[{"item":"kitchen","op":"answered"}]}')),
   'sections.1.items.0.show_when.match: Add this field.', 'a rule says all or any');
 select is(private.template_definition_problem(pg_temp.with_rule('{"match":"all","conditions":[]}')),

@@ -37,6 +37,7 @@ describe('scheduling', () => {
       failed_count: 0,
       item_count: 9,
       answered_count: 0,
+      hidden_item_keys: [],
       started_at: null,
       started_by: null,
       start_latitude: null,
