@@ -2,6 +2,7 @@ import type { Role } from '@schemas/common';
 import { canFillInspection, canReviewInspections, canScheduleInspections } from '@schemas/inspection-states';
 import type { TemplateItem } from '@schemas/templates';
 import { itemsOf } from '@schemas/template-items';
+import { evaluateVisibility } from '@schemas/visibility';
 import { CircleCheck, MapPin, Users } from 'lucide-react';
 import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
@@ -73,10 +74,22 @@ export function InspectionRun({ orgId, orgSlug, userId, displayName, role, inspe
     if (draft) return draft.state === 'invalid' ? null : draft.value;
     return answers.get(item.key)?.value ?? null;
   };
+  // Which items show for the answers as this page has them (saved, typed here, or arrived live
+  // from someone else): the same rules submit and scoring apply in the database. A hidden item's
+  // answer is kept but counts for nothing, so progress, "next unanswered" and submit skip it.
+  const visibility = evaluateVisibility(inspection.template.definition, (key) => {
+    const item = itemsByKey.get(key);
+    return item ? valueOf(item) : null;
+  });
+  const hiddenItems = new Set(visibility.hiddenItems);
+  const hiddenSections = new Set(visibility.hiddenSections);
+  const shownItems = items.filter((item) => !hiddenItems.has(item.key));
   // Once per render: the progress, the summary and "next unanswered" all read it.
-  const answeredKeys = new Set(items.filter((item) => isAnswered(item, valueOf(item), inspection.attachments)).map((item) => item.key));
+  const answeredKeys = new Set(shownItems.filter((item) => isAnswered(item, valueOf(item), inspection.attachments)).map((item) => item.key));
   const answered = (item: TemplateItem) => answeredKeys.has(item.key);
-  const missing = items.filter((item) => item.required && !answered(item));
+  const missing = shownItems.filter((item) => item.required && !answered(item));
+  // Answers given while their item showed, kept but not counted while it is hidden.
+  const keptHidden = items.filter((item) => hiddenItems.has(item.key) && isAnswered(item, valueOf(item), inspection.attachments));
 
   function showItem(itemKey: string) {
     const sectionKey = sectionOfItem.get(itemKey);
@@ -97,22 +110,23 @@ export function InspectionRun({ orgId, orgSlug, userId, displayName, role, inspe
   }
 
   function nextUnanswered() {
+    // From the item after the one in focus (hidden or not), round to the start; hidden ones are skipped.
     const start = focusedItemKey ? items.findIndex((item) => item.key === focusedItemKey) + 1 : 0;
     const ordered = [...items.slice(start), ...items.slice(0, start)];
-    const next = ordered.find((item) => !answered(item));
+    const next = ordered.find((item) => !hiddenItems.has(item.key) && !answered(item));
     if (next) showItem(next.key);
   }
 
   const othersOn = (itemKey: string) => live.others.filter((presence) => presence.item_key === itemKey);
   const score = formatScore(inspection);
-  const allAnswered = items.every(answered);
+  const allAnswered = shownItems.every(answered);
   const suggestedTitle = (item: TemplateItem) => {
     const value = valueOf(item);
     return value === null || value === undefined ? item.label : `${item.label} — ${describeValue(item, value)}`;
   };
   // Once submitted, the failed items lead the page (each with its action), in the template's order.
   const submittedOnce = inspection.status === 'submitted' || inspection.status === 'approved' || inspection.status === 'changes_requested';
-  const failedItems = submittedOnce ? items.filter((item) => answers.get(item.key)?.failed) : [];
+  const failedItems = submittedOnce ? shownItems.filter((item) => answers.get(item.key)?.failed) : [];
 
   return (
     <div className="stack inspection-run">
@@ -241,7 +255,7 @@ export function InspectionRun({ orgId, orgSlug, userId, displayName, role, inspe
         <SaveStatusBar
           summary={autosave.summary}
           answered={answeredKeys.size}
-          total={items.length}
+          total={shownItems.length}
           onRetry={autosave.retry}
           onNextUnanswered={allAnswered ? undefined : nextUnanswered}
           onShowAttention={() => autosave.summary.firstAttentionItem && showItem(autosave.summary.firstAttentionItem)}
@@ -250,8 +264,10 @@ export function InspectionRun({ orgId, orgSlug, userId, displayName, role, inspe
 
       <Accordion type="multiple" value={openSections} onValueChange={setOpenSections}>
         {sections.map((section) => {
-          const done = section.items.filter(answered).length;
-          const complete = done === section.items.length && section.items.length > 0;
+          if (hiddenSections.has(section.key)) return null;
+          const sectionItems = section.items.filter((item) => !hiddenItems.has(item.key));
+          const done = sectionItems.filter(answered).length;
+          const complete = done === sectionItems.length && sectionItems.length > 0;
           return (
             <AccordionSection
               key={section.key}
@@ -261,7 +277,7 @@ export function InspectionRun({ orgId, orgSlug, userId, displayName, role, inspe
               trailing={
                 <>
                   <span>
-                    {done} of {section.items.length}
+                    {done} of {sectionItems.length}
                   </span>
                   {complete ? <CircleCheck className="section-done" size={20} role="img" aria-label="complete" /> : null}
                 </>
@@ -274,7 +290,8 @@ export function InspectionRun({ orgId, orgSlug, userId, displayName, role, inspe
                   if (key && key !== focusedItemKey) setFocusedItemKey(key);
                 }}
               >
-                {section.items.map((item) => (
+                {sectionItems.length === 0 ? <p className="muted">No items of this section apply for the answers so far.</p> : null}
+                {sectionItems.map((item) => (
                   <AnswerItem
                     key={item.key}
                     orgId={orgId}
@@ -311,6 +328,24 @@ export function InspectionRun({ orgId, orgSlug, userId, displayName, role, inspe
           );
         })}
       </Accordion>
+
+      {keptHidden.length > 0 ? (
+        <section className="panel hidden-answers" aria-labelledby="hidden-answers-heading">
+          <h2 id="hidden-answers-heading">Answers not counted</h2>
+          <p className="muted">
+            These items were answered while they applied. Later answers hid them, so their answers are kept but not scored, required or
+            followed up.
+          </p>
+          <ul className="hidden-answers-list">
+            {keptHidden.map((item) => (
+              <li key={item.key}>
+                {item.label}
+                {item.kind === 'photo' ? '' : ` — ${describeValue(item, valueOf(item))}`}
+              </li>
+            ))}
+          </ul>
+        </section>
+      ) : null}
 
       {editable ? (
         <SubmitInspectionPanel

@@ -17,6 +17,7 @@ import { useField } from '../../../components/ui/use-field';
 import { newOption, type DraftItem, type DraftOption } from '../utils/draft';
 import { itemKindDescriptions, itemKindLabels } from '../utils/template-format';
 import { MoveButtons } from './move-buttons';
+import { RuleEditor } from './rule-editor';
 
 export interface ItemEditorProps {
   item: DraftItem;
@@ -31,6 +32,10 @@ export interface ItemEditorProps {
   onRemove: () => void;
   /** Asks the editor to focus the control marked `data-focus={key}` once it is rendered. */
   focusLater: (key: string) => void;
+  /** The items before this one (earlier sections' and its own section's), which its rule may test. */
+  earlier: DraftItem[];
+  /** Every item of the draft by key. */
+  items: Map<string, DraftItem>;
 }
 
 // Kinds whose answers never fail, so their weight never counts (PRODUCT.md §3, docs/templates.md).
@@ -47,7 +52,7 @@ export function itemName(item: DraftItem, position: number): string {
   return item.label.trim() || `item ${position}`;
 }
 
-export function ItemEditor({ item, path, position, count, errors, onChange, onMove, onRemove, focusLater }: ItemEditorProps) {
+export function ItemEditor({ item, path, position, count, errors, onChange, onMove, onRemove, focusLater, earlier, items }: ItemEditorProps) {
   const name = itemName(item, position);
   // A weight problem of a kind whose weight isn't shown belongs to the item.
   const itemError = errors[path] ?? (neverScored.has(item.kind) ? errors[`${path}.weight`] : undefined);
@@ -111,6 +116,18 @@ export function ItemEditor({ item, path, position, count, errors, onChange, onMo
           />
         </div>
         <KindSettings item={item} path={path} errors={errors} onChange={onChange} focusLater={focusLater} />
+        <RuleEditor
+          rule={item.rule}
+          path={path}
+          owner="item"
+          ownerKey={item.key}
+          ownerName={name}
+          earlier={earlier}
+          items={items}
+          errors={errors}
+          onChange={(rule) => onChange({ rule })}
+          focusLater={focusLater}
+        />
       </fieldset>
     </li>
   );

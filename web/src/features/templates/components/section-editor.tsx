@@ -7,10 +7,11 @@ import { Button } from '../../../components/ui/button';
 import { ConfirmButton } from '../../../components/ui/confirm-button';
 import { SelectField } from '../../../components/ui/select-field';
 import { TextField } from '../../../components/ui/text-field';
-import type { DraftItem, DraftSection } from '../utils/draft';
+import type { DraftItem, DraftRule, DraftSection } from '../utils/draft';
 import { itemCountText, itemKindLabels } from '../utils/template-format';
 import { ItemEditor } from './item-editor';
 import { MoveButtons } from './move-buttons';
+import { RuleEditor } from './rule-editor';
 
 const kindOptions = ITEM_KINDS.map((kind) => ({ value: kind, label: itemKindLabels[kind] }));
 
@@ -29,7 +30,12 @@ export interface SectionEditorProps {
   onItemChange: (itemIndex: number, patch: Partial<DraftItem>) => void;
   onItemMove: (itemIndex: number, delta: -1 | 1) => void;
   onItemRemove: (itemIndex: number) => void;
+  onRule: (rule: DraftRule | null) => void;
   focusLater: (key: string) => void;
+  /** Items of the sections before this one: its rule may test them. */
+  earlier: DraftItem[];
+  /** Every item of the draft by key. */
+  items: Map<string, DraftItem>;
 }
 
 /** The title used by the section's controls and trigger while the title field is empty. */
@@ -51,7 +57,10 @@ export function SectionEditor({
   onItemChange,
   onItemMove,
   onItemRemove,
+  onRule,
   focusLater,
+  earlier,
+  items,
 }: SectionEditorProps) {
   const [newKind, setNewKind] = useState<ItemKind>('pass_fail');
   const path = `definition.sections.${index}`;
@@ -67,6 +76,7 @@ export function SectionEditor({
       trailing={
         <>
           {hasError ? <span className="template-section-problem">Needs attention ·</span> : null}
+          {section.rule ? <span className="template-section-rule">Shown by a rule ·</span> : null}
           {itemCountText(section.items.length)}
         </>
       }
@@ -107,6 +117,18 @@ export function SectionEditor({
           onChange={(event) => onTitle(event.target.value)}
           error={errors[`${path}.title`]}
         />
+        <RuleEditor
+          rule={section.rule}
+          path={path}
+          owner="section"
+          ownerKey={section.key}
+          ownerName={`section ${name}`}
+          earlier={earlier}
+          items={items}
+          errors={errors}
+          onChange={onRule}
+          focusLater={focusLater}
+        />
         {section.items.length === 0 ? (
           <p className="muted">No items yet. Choose a kind and add the first one.</p>
         ) : (
@@ -123,6 +145,8 @@ export function SectionEditor({
                 onMove={(delta) => onItemMove(itemIndex, delta)}
                 onRemove={() => onItemRemove(itemIndex)}
                 focusLater={focusLater}
+                earlier={[...earlier, ...section.items.slice(0, itemIndex)]}
+                items={items}
               />
             ))}
           </ol>

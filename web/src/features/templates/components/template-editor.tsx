@@ -1,4 +1,4 @@
-import { DESCRIPTION_MAX_LENGTH, MAX_SECTIONS, templateUpdateSchema, type ItemKind, type Template } from '@schemas/templates';
+import { definitionSchema, DESCRIPTION_MAX_LENGTH, MAX_SECTIONS, templateUpdateSchema, type ItemKind, type Template } from '@schemas/templates';
 import { NAME_MAX_LENGTH } from '@schemas/common';
 import { useQueryClient } from '@tanstack/react-query';
 import { Plus } from 'lucide-react';
@@ -18,6 +18,7 @@ import {
   draftBody,
   draftFingerprint,
   draftFromTemplate,
+  draftItemsByKey,
   keysOf,
   moved,
   newItem,
@@ -30,6 +31,7 @@ import { placeErrors, sectionsWithErrors } from '../utils/field-errors';
 import { itemCountText, itemKindLabels } from '../utils/template-format';
 import { itemName } from './item-editor';
 import { SectionEditor, sectionName } from './section-editor';
+import { TemplateRunPreview } from './template-run-preview';
 import '../templates.css';
 
 interface TemplateEditorProps {
@@ -72,6 +74,14 @@ export function TemplateEditor({ orgId, template, initialNotice }: TemplateEdito
   const dirty = fingerprint !== baseFingerprint;
   const busy = saveState !== 'idle';
   const totalItems = draft.sections.reduce((total, section) => total + section.items.length, 0);
+  const itemsByKey = useMemo(() => draftItemsByKey(draft.sections), [draft.sections]);
+  const [previewOpen, setPreviewOpen] = useState(false);
+  // The draft as the run page would get it; only while the preview is open.
+  const previewDefinition = useMemo(() => {
+    if (!previewOpen) return null;
+    const parsed = definitionSchema.safeParse((draftBody(draft) as { definition: unknown }).definition);
+    return parsed.success ? parsed.data : null;
+  }, [previewOpen, draft]);
 
   // Focus follows the control a change moved or created (rendered by now).
   useEffect(() => {
@@ -408,7 +418,10 @@ export function TemplateEditor({ orgId, template, initialNotice }: TemplateEdito
                 onItemChange={(itemIndex, patch) => changeItem(index, itemIndex, patch)}
                 onItemMove={(itemIndex, delta) => moveItem(index, itemIndex, delta)}
                 onItemRemove={(itemIndex) => removeItem(index, itemIndex)}
+                onRule={(rule) => changeSection(index, (current) => ({ ...current, rule }))}
                 focusLater={focusLater}
+                earlier={draft.sections.slice(0, index).flatMap((earlier) => earlier.items)}
+                items={itemsByKey}
               />
             ))}
           </Accordion>
@@ -419,6 +432,25 @@ export function TemplateEditor({ orgId, template, initialNotice }: TemplateEdito
           <Button variant="secondary" data-focus="template:add-section" disabled={draft.sections.length >= MAX_SECTIONS} onClick={addSection}>
             <Plus aria-hidden="true" size={18} />
             Add section
+          </Button>
+        </div>
+      </section>
+
+      <section className="panel" aria-labelledby="template-preview-heading">
+        <h2 id="template-preview-heading">Preview</h2>
+        <p className="muted">
+          The run page as an inspector meets it: answer items and see the ones with a rule appear and disappear. Nothing is saved.
+        </p>
+        {previewOpen ? (
+          previewDefinition ? (
+            <TemplateRunPreview definition={previewDefinition} />
+          ) : (
+            <p role="status">Some fields need attention before the draft can be previewed: save it to see where.</p>
+          )
+        ) : null}
+        <div className="button-row">
+          <Button variant="secondary" aria-expanded={previewOpen} onClick={() => setPreviewOpen((open) => !open)}>
+            {previewOpen ? 'Hide preview' : 'Preview the run page'}
           </Button>
         </div>
       </section>

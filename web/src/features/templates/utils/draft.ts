@@ -1,10 +1,13 @@
 import {
   DEFAULT_WEIGHT,
   KEY_PATTERN,
+  type ConditionOp,
   type ItemKind,
   type Template,
   type TemplateDefinition,
   type TemplateItem,
+  type VisibilityCondition,
+  type VisibilityRule,
 } from '@schemas/templates';
 import { numberField } from '../../../lib/form-values';
 
@@ -13,6 +16,26 @@ export interface DraftOption {
   id: string;
   text: string;
   fails: boolean;
+}
+
+/**
+ * One condition of a rule as the editor holds it: every test's fields at once (changing the test
+ * keeps them), numbers as typed. `id` keeps its row (and focus) while it is edited.
+ */
+export interface DraftCondition {
+  id: string;
+  item: string;
+  op: ConditionOp | '';
+  value: string;
+  values: string[];
+  min: string;
+  max: string;
+}
+
+/** A visibility rule: show the item or section when all (or any) of its conditions hold. */
+export interface DraftRule {
+  match: 'all' | 'any';
+  conditions: DraftCondition[];
 }
 
 /**
@@ -32,12 +55,14 @@ export interface DraftItem {
   unit: string;
   options: DraftOption[];
   maxPhotos: string;
+  rule: DraftRule | null;
 }
 
 export interface DraftSection {
   key: string;
   title: string;
   items: DraftItem[];
+  rule: DraftRule | null;
 }
 
 export interface Draft {
@@ -57,6 +82,26 @@ export function newOption(text = '', fails = false): DraftOption {
   return { id: optionId(), text, fails };
 }
 
+export function newCondition(item = ''): DraftCondition {
+  return { id: optionId(), item, op: '', value: '', values: [], min: '', max: '' };
+}
+
+function draftCondition(condition: VisibilityCondition): DraftCondition {
+  const draft = newCondition(condition.item);
+  draft.op = condition.op;
+  if ('value' in condition) draft.value = String(condition.value);
+  if ('values' in condition) draft.values = [...condition.values];
+  if ('min' in condition) {
+    draft.min = String(condition.min);
+    draft.max = String(condition.max);
+  }
+  return draft;
+}
+
+function draftRule(rule: VisibilityRule | null | undefined): DraftRule | null {
+  return rule ? { match: rule.match, conditions: rule.conditions.map(draftCondition) } : null;
+}
+
 // The settings of the kinds an item is not: what a new item or another kind's item starts with.
 const noKindSettings: Pick<DraftItem, 'failOn' | 'min' | 'max' | 'unit' | 'options' | 'maxPhotos'> = {
   failOn: '',
@@ -67,6 +112,11 @@ const noKindSettings: Pick<DraftItem, 'failOn' | 'min' | 'max' | 'unit' | 'optio
   maxPhotos: '1',
 };
 
+/** Every item of the draft by key, for the rules that test them. */
+export function draftItemsByKey(sections: DraftSection[]): Map<string, DraftItem> {
+  return new Map(sections.flatMap((section) => section.items.map((item) => [item.key, item] as const)));
+}
+
 function draftItem(item: TemplateItem): DraftItem {
   const base: DraftItem = {
     ...noKindSettings,
@@ -76,6 +126,7 @@ function draftItem(item: TemplateItem): DraftItem {
     help: item.help ?? '',
     required: item.required,
     weight: String(item.weight),
+    rule: draftRule(item.show_when),
   };
   switch (item.kind) {
     case 'yes_no':
@@ -93,15 +144,45 @@ function draftItem(item: TemplateItem): DraftItem {
 }
 
 function draftFromDefinition(definition: TemplateDefinition): DraftSection[] {
-  return definition.sections.map((section) => ({ key: section.key, title: section.title, items: section.items.map(draftItem) }));
+  return definition.sections.map((section) => ({
+    key: section.key,
+    title: section.title,
+    items: section.items.map(draftItem),
+    rule: draftRule(section.show_when),
+  }));
 }
 
 export function draftFromTemplate(template: Pick<Template, 'name' | 'description' | 'definition'>): Draft {
   return { name: template.name, description: template.description ?? '', sections: draftFromDefinition(template.definition) };
 }
 
+/** A condition as the API takes it: the fields of its test, a number when it tests a number item. */
+function conditionBody(condition: DraftCondition, items: Map<string, DraftItem>): Record<string, unknown> {
+  const base = { item: condition.item, op: condition.op };
+  switch (condition.op) {
+    case 'equals':
+    case 'not_equals':
+      return { ...base, value: items.get(condition.item)?.kind === 'number' ? numberField(condition.value) : condition.value };
+    case 'one_of':
+    case 'none_of':
+      return { ...base, values: condition.values };
+    case 'less_than':
+    case 'greater_than':
+      return { ...base, value: numberField(condition.value) };
+    case 'between':
+      return { ...base, min: numberField(condition.min), max: numberField(condition.max) };
+    default:
+      return base;
+  }
+}
+
+/** The rule as the API takes it; no key at all when there is none. */
+function ruleBody(rule: DraftRule | null, items: Map<string, DraftItem>): { show_when?: unknown } {
+  return rule ? { show_when: { match: rule.match, conditions: rule.conditions.map((condition) => conditionBody(condition, items)) } } : {};
+}
+
 /** The item as the API takes it: exactly its kind's keys, numbers parsed, empty optional text as null. */
-function itemBody(item: DraftItem): Record<string, unknown> {
+function itemBody(item: DraftItem, items: Map<string, DraftItem>): Record<string, unknown> {
   const base = {
     key: item.key,
     kind: item.kind,
@@ -109,6 +190,7 @@ function itemBody(item: DraftItem): Record<string, unknown> {
     help: item.help,
     required: item.required,
     weight: numberField(item.weight),
+    ...ruleBody(item.rule, items),
   };
   switch (item.kind) {
     case 'yes_no':
@@ -132,7 +214,15 @@ function itemBody(item: DraftItem): Record<string, unknown> {
 
 /** The definition as typed; the shared schema decides whether it is valid. */
 function definitionBody(sections: DraftSection[]): unknown {
-  return { sections: sections.map((section) => ({ key: section.key, title: section.title, items: section.items.map(itemBody) })) };
+  const items = draftItemsByKey(sections);
+  return {
+    sections: sections.map((section) => ({
+      key: section.key,
+      title: section.title,
+      ...ruleBody(section.rule, items),
+      items: section.items.map((item) => itemBody(item, items)),
+    })),
+  };
 }
 
 /** What a save sends (PATCH without base_revision), and what "unsaved changes" compares. */
@@ -167,7 +257,7 @@ function newKey(prefix: string, taken: Set<string>): string {
 }
 
 export function newSection(title: string, taken: Set<string>): DraftSection {
-  return { key: newKey('section', taken), title, items: [] };
+  return { key: newKey('section', taken), title, items: [], rule: null };
 }
 
 export function newItem(kind: ItemKind, taken: Set<string>): DraftItem {
@@ -181,6 +271,7 @@ export function newItem(kind: ItemKind, taken: Set<string>): DraftItem {
     required: false,
     weight: String(DEFAULT_WEIGHT),
     options: choice ? [newOption()] : [],
+    rule: null,
   };
 }
 
