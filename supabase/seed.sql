@@ -63,7 +63,10 @@ $$;
 select pg_temp.act_as('d0000000-0000-4000-8000-000000000003');
 
 -- Two templates that use every item kind (docs/templates.md). Inserting a version publishes the
--- draft as version 1.
+-- draft as version 1. Both have logic (docs/templates.md, "Logic"): the audit's cooking section
+-- shows only where food is cooked on site, and its thermometer photo only when the walk-in
+-- fridge is out of range; the fire walk asks for the last alarm test's date only when the alarm
+-- was not tested this week.
 insert into public.templates (id, org_id, name, description, definition)
 values
   ('7e000000-0000-4000-8000-000000000001', '0d000000-0000-4000-8000-000000000001', 'Restaurant food-safety audit',
@@ -125,6 +128,15 @@ values
           "required": true,
           "weight": 1,
           "fail_on": "no"
+        },
+        {
+          "key": "cooks-on-site",
+          "kind": "yes_no",
+          "label": "Is food cooked or held hot on site?",
+          "help": "No: the cooking and hot-holding section does not apply.",
+          "required": true,
+          "weight": 0,
+          "fail_on": null
         },
         {
           "key": "entrance-photo",
@@ -209,17 +221,36 @@ values
         {
           "key": "cold-storage-photo",
           "kind": "photo",
-          "label": "Photo of the walk-in fridge",
-          "help": null,
-          "required": false,
+          "label": "Photo of the walk-in fridge thermometer",
+          "help": "Asked for when the walk-in fridge is out of range.",
+          "required": true,
           "weight": 0,
-          "max_photos": 4
+          "max_photos": 4,
+          "show_when": {
+            "match": "all",
+            "conditions": [
+              {
+                "item": "walk-in-fridge-temp",
+                "op": "failed"
+              }
+            ]
+          }
         }
       ]
     },
     {
       "key": "hot-holding",
       "title": "Cooking and hot holding",
+      "show_when": {
+        "match": "all",
+        "conditions": [
+          {
+            "item": "cooks-on-site",
+            "op": "equals",
+            "value": "yes"
+          }
+        ]
+      },
       "items": [
         {
           "key": "core-cook-temp",
@@ -588,7 +619,17 @@ values
           "label": "Date of the last alarm test",
           "help": null,
           "required": true,
-          "weight": 0
+          "weight": 0,
+          "show_when": {
+            "match": "all",
+            "conditions": [
+              {
+                "item": "alarm-tested",
+                "op": "equals",
+                "value": "no"
+              }
+            ]
+          }
         },
         {
           "key": "call-points",
