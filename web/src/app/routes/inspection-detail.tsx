@@ -2,12 +2,12 @@ import { isId } from '@schemas/ids';
 import { errorCatalogue, formatWording } from '@schemas/errors';
 import { Link, useParams } from 'react-router-dom';
 import { ContentLayout } from '../../components/layouts/content-layout';
-import { DownloadButton } from '../../components/ui/download-button';
+import { Button } from '../../components/ui/button';
 import { apiPath } from '../../lib/api';
 import { LoadingScreen } from '../../components/ui/loading-screen';
 import type { Action } from '@schemas/actions';
 import { canManageActions, canOpenActions } from '@schemas/action-states';
-import { useMemo } from 'react';
+import { lazy, Suspense, useMemo, useState } from 'react';
 import { useActions } from '../../features/actions/api/get-actions';
 import { ItemActions } from '../../features/actions/components/item-actions';
 import { useInspection } from '../../features/inspections/api/get-inspection';
@@ -26,6 +26,28 @@ export function InspectionDetailRoute() {
   const { inspectionId = '' } = useParams();
   const validId = isId(inspectionId);
   return validId ? <InspectionDetail inspectionId={inspectionId} /> : <InspectionNotFound />;
+}
+
+// The download's code (progress, errors, saving the file) is not part of the run page's first
+// load (tests/e2e/weight.test.ts): it loads when the button is first pressed, and then starts.
+const DownloadButton = lazy(() => import('../../components/ui/download-button').then((module) => ({ default: module.DownloadButton })));
+
+/** "Download PDF": a plain button until pressed; then the download button, started at once. */
+function PdfDownload({ path }: { path: string }) {
+  const [pressed, setPressed] = useState(false);
+  const waiting = (
+    <Button variant="secondary" pending={pressed} onClick={() => setPressed(true)}>
+      Download PDF
+    </Button>
+  );
+  if (!pressed) return waiting;
+  return (
+    <Suspense fallback={waiting}>
+      <DownloadButton path={path} fallbackName="inspection-report.pdf" startNow>
+        Download PDF
+      </DownloadButton>
+    </Suspense>
+  );
 }
 
 function InspectionNotFound() {
@@ -88,9 +110,7 @@ function InspectionDetail({ inspectionId }: { inspectionId: string }) {
       title={inspection.data.title}
       description={membership.org_name}
       actions={
-        <DownloadButton path={apiPath('orgs', membership.org_id, 'inspections', inspectionId, 'report.pdf')} fallbackName="inspection-report.pdf">
-          Download PDF
-        </DownloadButton>
+        <PdfDownload path={apiPath('orgs', membership.org_id, 'inspections', inspectionId, 'report.pdf')} />
       }
     >
       <InspectionRun

@@ -1,7 +1,6 @@
-import { Download } from 'lucide-react';
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { describeErrorSentence } from '../../lib/errors';
-import { type DownloadProgress, downloadFile } from '../../lib/download';
+import type { DownloadProgress } from '../../lib/download';
 import type { QueryValue } from '../../lib/api';
 import { Button } from './button';
 import { FormAlert } from './form-alert';
@@ -14,6 +13,8 @@ interface DownloadButtonProps {
   fallbackName: string;
   children: string;
   variant?: 'primary' | 'secondary';
+  /** Start at once: the button was pressed before this code had loaded (a page that loads it late). */
+  startNow?: boolean;
 }
 
 function size(bytes: number): string {
@@ -26,7 +27,7 @@ function size(bytes: number): string {
  * comes — a bar against the size when the server announced it, the bytes so far when it streams —
  * a way to stop it, and what went wrong if it failed.
  */
-export function DownloadButton({ path, query, fallbackName, children, variant = 'secondary' }: DownloadButtonProps) {
+export function DownloadButton({ path, query, fallbackName, children, variant = 'secondary', startNow = false }: DownloadButtonProps) {
   const [progress, setProgress] = useState<DownloadProgress | null>(null);
   const [done, setDone] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -39,6 +40,8 @@ export function DownloadButton({ path, query, fallbackName, children, variant = 
     setDone(null);
     setProgress({ received: 0, total: null });
     try {
+      // Loaded on the first press, so the pages that offer a download keep it out of their first load.
+      const { downloadFile } = await import('../../lib/download');
       const name = await downloadFile(path, { query, fallbackName, onProgress: setProgress, signal: controller.signal });
       setDone(`Downloaded ${name}.`);
     } catch (caught) {
@@ -48,6 +51,11 @@ export function DownloadButton({ path, query, fallbackName, children, variant = 
       setProgress(null);
     }
   }
+
+  useEffect(() => {
+    if (startNow) void start();
+    // Once, when shown: the press that came before this code.
+  }, []);
 
   return (
     <div className="download">
@@ -67,7 +75,6 @@ export function DownloadButton({ path, query, fallbackName, children, variant = 
         </div>
       ) : (
         <Button variant={variant} onClick={() => void start()}>
-          <Download aria-hidden="true" size={18} />
           {children}
         </Button>
       )}
