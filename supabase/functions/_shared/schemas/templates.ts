@@ -4,7 +4,7 @@
 // private.template_definition_problem (docs/templates.md).
 import { z } from 'zod';
 import { isCalendarDate, isScored, PASS_FAIL_VALUES, YES_NO_VALUES } from './template-items.ts';
-import { CONDITION_OPS, conditionOpsFor, MAX_CONDITIONS, RULE_MATCHES } from './visibility.ts';
+import { CONDITION_OPS, conditionOpsFor, MAX_CONDITIONS, RULE_MATCHES } from './visibility-rules.ts';
 import { CONTROL_CHARACTERS, nameSchema, optionalTextSchema, pageQuerySchema, type Role, searchQuerySchema } from './common.ts';
 
 export const MAX_SECTIONS = 50;
@@ -485,3 +485,4 @@ export function answerValueSchemaFor(item: TemplateItem): z.ZodType {
 // visibility.ts word the rules they share.
 export * from './template-items.ts';
 export * from './visibility.ts';
+export * from './visibility-rules.ts';

@@ -2,15 +2,15 @@ import type { Role } from '@schemas/common';
 import { canFillInspection, canReviewInspections, canScheduleInspections } from '@schemas/inspection-states';
 import type { TemplateItem } from '@schemas/templates';
 import { itemsOf } from '@schemas/template-items';
-import { evaluateVisibility } from '@schemas/visibility';
 import { CircleCheck, MapPin, Users } from 'lucide-react';
-import { useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Accordion, AccordionSection } from '../../../components/ui/accordion';
 import { onFirstInteractionOr } from '../../../lib/first-interaction';
 import { formatDateTime, formatDistance } from '../../../lib/format';
 import { useAnswerAutosave } from '../hooks/use-answer-autosave';
 import { useInspectionLive } from '../hooks/use-inspection-live';
+import { useVisibility } from '../hooks/use-visibility';
 import type { InspectionDetail } from '../types';
 import { answersByKey, describeValue, isAnswered, loadAnswerChecks } from '../utils/answer-values';
 import { formatScore } from '../utils/inspection-format';
@@ -22,6 +22,9 @@ import { SaveStatusBar } from './save-status-bar';
 import { StartInspectionControl } from './start-inspection-control';
 import { SubmitInspectionPanel } from './submit-inspection-panel';
 import './inspections.css';
+
+// Only an inspection whose rules hid answered items shows them.
+const HiddenAnswers = lazy(() => import('./hidden-answers').then((module) => ({ default: module.HiddenAnswers })));
 
 /**
  * What the page shows of an item's corrective actions, rendered by whoever composes the page (the
@@ -77,7 +80,7 @@ export function InspectionRun({ orgId, orgSlug, userId, displayName, role, inspe
   // Which items show for the answers as this page has them (saved, typed here, or arrived live
   // from someone else): the same rules submit and scoring apply in the database. A hidden item's
   // answer is kept but counts for nothing, so progress, "next unanswered" and submit skip it.
-  const visibility = evaluateVisibility(inspection.template.definition, (key) => {
+  const visibility = useVisibility(inspection.template.definition, (key) => {
     const item = itemsByKey.get(key);
     return item ? valueOf(item) : null;
   });
@@ -290,7 +293,6 @@ export function InspectionRun({ orgId, orgSlug, userId, displayName, role, inspe
                   if (key && key !== focusedItemKey) setFocusedItemKey(key);
                 }}
               >
-                {sectionItems.length === 0 ? <p className="muted">No items of this section apply for the answers so far.</p> : null}
                 {sectionItems.map((item) => (
                   <AnswerItem
                     key={item.key}
@@ -330,21 +332,9 @@ export function InspectionRun({ orgId, orgSlug, userId, displayName, role, inspe
       </Accordion>
 
       {keptHidden.length > 0 ? (
-        <section className="panel hidden-answers" aria-labelledby="hidden-answers-heading">
-          <h2 id="hidden-answers-heading">Answers not counted</h2>
-          <p className="muted">
-            These items were answered while they applied. Later answers hid them, so their answers are kept but not scored, required or
-            followed up.
-          </p>
-          <ul className="hidden-answers-list">
-            {keptHidden.map((item) => (
-              <li key={item.key}>
-                {item.label}
-                {item.kind === 'photo' ? '' : ` — ${describeValue(item, valueOf(item))}`}
-              </li>
-            ))}
-          </ul>
-        </section>
+        <Suspense fallback={null}>
+          <HiddenAnswers entries={keptHidden.map((item) => ({ key: item.key, text: item.kind === 'photo' ? item.label : suggestedTitle(item) }))} />
+        </Suspense>
       ) : null}
 
       {editable ? (
