@@ -1,8 +1,7 @@
 // The template editor's side of visibility rules (issue 17, part 3), in Node: a definition with a
 // rule of every test survives the editor's draft and comes back as the same body (so opening a
-// template never shows "Unsaved changes"), rules read in plain words, problems of a rule's fields
-// are placed beside those fields, and the run page's hook hides rule-bearing parts until the
-// evaluator has loaded.
+// template never shows "Unsaved changes"), rules read in plain words, and problems of a rule's
+// fields are placed beside those fields.
 import { definitionSchema, evaluateVisibility, type TemplateDefinition } from '@schemas/templates';
 import { describe, expect, it } from 'vitest';
 import { draftBody, draftFingerprint, draftFromTemplate } from '../../web/src/features/templates/utils/draft';
