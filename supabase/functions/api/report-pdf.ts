@@ -92,6 +92,8 @@ export interface ReportData {
     start_distance_m: number | null;
     start_accuracy_m: number | null;
     start_outside_geofence: boolean | null;
+    /** Items the template's rules hide (docs/templates.md, show_when): not asked, not counted. */
+    hidden: Set<string>;
   };
   site: {
     name: string;
@@ -115,6 +117,7 @@ export async function readReportData(tx: Tx, orgId: string, inspectionId: string
   const [row] = await tx`
     select i.id, i.title, i.status, i.external_ref, i.due_at, i.started_at, i.submitted_at, i.reviewed_at, i.review_note,
            i.canceled_at, i.score, i.max_score, i.failed_count, i.start_distance_m, i.start_accuracy_m, i.start_outside_geofence,
+           i.hidden_item_keys,
            pa.display_name as assignee_name, ps.display_name as started_by_name, pu.display_name as submitted_by_name,
            pr.display_name as reviewed_by_name,
            o.name as org_name, o.slug as org_slug,
@@ -177,6 +180,7 @@ export async function readReportData(tx: Tx, orgId: string, inspectionId: string
       start_distance_m: row.start_distance_m,
       start_accuracy_m: row.start_accuracy_m,
       start_outside_geofence: row.start_outside_geofence,
+      hidden: new Set<string>(row.hidden_item_keys ?? []),
     },
     site: {
       name: row.site_name,
@@ -649,7 +653,10 @@ export async function buildInspectionReport(report: ReportData, caller: StorageC
 
   // Failed items and their corrective actions, first: what a reader acts on.
   const sections = template.definition.sections;
-  const failed = sections.flatMap((section) => section.items.filter((item) => report.answers.get(item.key)?.failed).map((item) => ({ section, item })));
+  const hidden = inspection.hidden;
+  const failed = sections.flatMap((section) =>
+    section.items.filter((item) => !hidden.has(item.key) && report.answers.get(item.key)?.failed).map((item) => ({ section, item }))
+  );
   flow.y -= 8;
   flow.heading(`Failed items and corrective actions (${failed.length})`);
   if (failed.length === 0) flow.text('No item failed.', { color: MUTED, after: 6 });
@@ -689,9 +696,13 @@ export async function buildInspectionReport(report: ReportData, caller: StorageC
   for (const photo of report.photos) photosByItem.set(photo.item_key, [...(photosByItem.get(photo.item_key) ?? []), photo]);
   for (const [s, section] of sections.entries()) {
     if (s === 0) flow.newPage();
-    const answered = section.items.filter((item) => report.answers.get(item.key)?.value != null || (photosByItem.get(item.key)?.length ?? 0) > 0).length;
+    const shown = section.items.filter((item) => !hidden.has(item.key));
+    const answered = shown.filter((item) => report.answers.get(item.key)?.value != null || (photosByItem.get(item.key)?.length ?? 0) > 0).length;
     flow.heading(`${section.title}`, 14);
-    flow.text(`${answered} of ${section.items.length} answered`, { size: 9, color: MUTED, after: 4 });
+    flow.text(
+      shown.length === 0 ? 'Hidden by the template\'s rules' : `${answered} of ${shown.length} answered` + (shown.length < section.items.length ? ` (${section.items.length - shown.length} hidden by the template's rules)` : ''),
+      { size: 9, color: MUTED, after: 4 },
+    );
     flow.rule(6);
     for (const item of section.items) await drawItem(flow, item, report, photosByItem.get(item.key) ?? [], caller, deferred, zone);
     probe.sample();
@@ -728,6 +739,15 @@ async function drawItem(
   const value = answer?.value ?? null;
   const hasValue = value !== null && value !== undefined;
   flow.room(40);
+  if (report.inspection.hidden.has(item.key)) {
+    // Not asked: the rules hid it. An answer given before it was hidden is kept, and shown as not counted.
+    flow.text(item.label, { bold: true, size: 10.5, color: MUTED, width: CONTENT_WIDTH - 50, after: 1 });
+    flow.text('Hidden by the template\'s rules: not asked, not counted.', { size: 9.5, color: MUTED });
+    if (hasValue) flow.text(`Kept answer, not counted: ${answerText(item, value)}`, { size: 9.5, color: MUTED });
+    flow.y -= 4;
+    flow.rule(8);
+    return;
+  }
   itemMark(flow, answer?.failed ?? null, hasValue);
   flow.text(item.label + (item.required ? ' *' : ''), { bold: true, size: 10.5, width: CONTENT_WIDTH - 50, after: 1 });
   if (item.kind === 'photo') {

@@ -187,6 +187,7 @@ interface AnswerCsvRow {
   answered_by_name: string | null;
   answered_at: string | null;
   photo_count: number;
+  hidden: boolean;
 }
 
 function selectAnswerRows(tx: Tx, orgId: string, query: ReportQuery) {
@@ -198,7 +199,7 @@ function selectAnswerRows(tx: Tx, orgId: string, query: ReportQuery) {
            item.value ->> 'unit' as item_unit,
            a.value, a.failed, a.note, a.answered_by, p.display_name as answered_by_name,
            ${localIso(tx, 'a.answered_at', 's.timezone')} as answered_at,
-           photos.n as photo_count
+           photos.n as photo_count, (item.value ->> 'key') = any (i.hidden_item_keys) as hidden
     from public.inspections i
     join public.sites s on s.id = i.site_id
     join public.template_versions v on v.id = i.template_version_id
@@ -238,6 +239,7 @@ function answerRecord(row: AnswerCsvRow): string {
     csvText(row.answered_by_name),
     csvPlain(row.answered_at),
     csvNumber(row.photo_count),
+    csvBoolean(row.hidden),
   ]);
 }
 

@@ -8,7 +8,7 @@ import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createKey } from '../keys/support.ts';
 import {
-  accessTokenOf, call, createPublishedTemplate, createSite, db, expectProblem, expectStatus, inspectionPath, inspectionWorldAndStranger,
+  accessTokenOf, call, createPublishedTemplate, createSite, csvReport, db, expectProblem, expectStatus, inspectionPath, inspectionWorldAndStranger,
   MISSING_ID, PHOTO, post, rawReport, SIGNATURE_DATA_URL, startInspection, uploadPhoto,
 } from './support.ts';
 
@@ -31,6 +31,10 @@ const DEFINITION = {
       title: 'Sign-off',
       items: [
         { key: 'exit_clear', kind: 'yes_no', label: 'Fire exit is clear', help: null, required: false, weight: 1, fail_on: 'no' },
+        {
+          key: 'exit_blocked_by', kind: 'text', label: 'What blocks the exit', help: null, required: false, weight: 0,
+          show_when: { match: 'all', conditions: [{ item: 'exit_clear', op: 'equals', value: 'no' }] },
+        },
         { key: 'not_answered', kind: 'text', label: 'Anything else', help: null, required: false, weight: 0 },
         { key: 'signature', kind: 'signature', label: 'Manager signature', help: null, required: false, weight: 0 },
       ],
@@ -82,9 +86,15 @@ beforeAll(async () => {
       { item_key: 'floor', value: 'fail', note: 'Grease under the fryer — 油', base_version: null },
       { item_key: 'fridge', value: 3.5, base_version: null },
       { item_key: 'remarks', value: 'Staff: Zoë, Łukasz, 山田太郎', base_version: null },
-      { item_key: 'exit_clear', value: 'yes', base_version: null },
+      { item_key: 'exit_clear', value: 'no', base_version: null },
+      { item_key: 'exit_blocked_by', value: 'Pallets of flour', base_version: null },
       { item_key: 'signature', value: { signer: 'Ñandú Manager', image: SIGNATURE_DATA_URL }, base_version: null },
     ] },
+  }), 200);
+  // The exit is cleared: the follow-up question is hidden by its rule, its answer kept but not counted.
+  expectStatus(await call(world.inspector.client, `${inspectionPath(world.org.id, inspectionId)}/answers`, {
+    method: 'PUT',
+    body: { answers: [{ item_key: 'exit_clear', value: 'yes', base_version: 1 }] },
   }), 200);
   await uploadPhoto(world, inspectionId, 'photos', world.inspector, PHOTO.jpeg, 'image/jpeg');
   await uploadPhoto(world, inspectionId, 'photos', world.inspector, PHOTO.png, 'image/png');
@@ -146,6 +156,10 @@ describe('report.pdf', () => {
     expect(all).toContain('Signed by Ñandú Manager');
     expect(all).toContain('FAIL');
     expect(all).toContain('PASS');
+    // The item its rule hides: shown as not asked, its kept answer as not counted.
+    expect(all).toContain("Hidden by the template's rules: not asked, not counted.");
+    expect(all).toContain('Kept answer, not counted: Pallets of flour');
+    expect(all).toContain("2 of 3 answered (1 hidden by the template's rules)");
     // The WebP, labelled rather than left out.
     expect(all).toContain('WebP photo not shown');
     expect(all).toContain('PDF cannot show WebP images');
@@ -178,6 +192,16 @@ describe('report.pdf', () => {
     expect(names.some((name) => name.includes('NotoSansSC'))).toBe(true);
     // Subset: far smaller than the 10 MB CJK font it came from.
     expect(pdfBytes.byteLength).toBeLessThan(1_500_000);
+  });
+});
+
+describe('answers.csv of the same inspection', () => {
+  it('marks the answer its rule hides, kept but counted for nothing', async () => {
+    const { records } = await csvReport(world.manager.client, world.org.id, 'answers', { q: 'Café Ñandú — 東京' });
+    const byKey = Object.fromEntries(records.map((r) => [r.item_key, r]));
+    expect(byKey.exit_blocked_by).toMatchObject({ value: 'Pallets of flour', hidden: 'true' });
+    expect(byKey.exit_clear).toMatchObject({ value: 'Yes', hidden: 'false', failed: 'false' });
+    expect(records.filter((r) => r.hidden === 'true').map((r) => r.item_key)).toEqual(['exit_blocked_by']);
   });
 });
 

@@ -43,7 +43,11 @@ export const INSPECTION_CSV_COLUMNS = [
   'updated_at',
 ] as const;
 
-/** answers.csv: one record per answered item (a value, a note or a photo), inspections newest first, items in template order. */
+/**
+ * answers.csv: one record per answered item (a value, a note or a photo), inspections newest first,
+ * items in template order. `hidden`: the template's rules hide the item, so its kept answer counts
+ * for nothing (docs/templates.md).
+ */
 export const ANSWER_CSV_COLUMNS = [
   'inspection_id',
   'inspection_title',
@@ -65,6 +69,7 @@ export const ANSWER_CSV_COLUMNS = [
   'answered_by_name',
   'answered_at',
   'photo_count',
+  'hidden',
 ] as const;
 
 export type InspectionCsvColumn = (typeof INSPECTION_CSV_COLUMNS)[number];
