@@ -44,27 +44,34 @@ as $$
 $$;
 
 -- Whether a rule holds (no rule always does): all or any of its conditions, each testing the
--- answer in `answer_values` of the item it names unless that item is in `hidden`.
+-- answer in `answer_values` of the item it names unless that item is in `hidden`. PL/pgSQL, not
+-- SQL: it runs once per ruled item, and a SQL function with a query is set up anew on each call.
 create or replace function private.visibility_rule_holds(rule jsonb, items_by_key jsonb, answer_values jsonb, hidden text[])
 returns boolean
-language sql
+language plpgsql
 immutable
 parallel safe
 set search_path = ''
 as $$
-  select case
-    when rule is null or jsonb_typeof(rule) <> 'object' then true
-    when rule ->> 'match' = 'any' then coalesce(bool_or(holds), false)
-    else coalesce(bool_and(holds), true)
-  end
-  from (
-    select coalesce(private.visibility_condition_holds(
-      c,
-      items_by_key -> (c ->> 'item'),
-      case when (c ->> 'item') = any (hidden) then null else answer_values -> (c ->> 'item') end
-    ), false) as holds
-    from jsonb_array_elements(case when jsonb_typeof(rule -> 'conditions') = 'array' then rule -> 'conditions' else '[]' end) as c
-  ) conditions;
+declare
+  any_holds boolean := rule ->> 'match' = 'any';
+  condition jsonb;
+  key text;
+  holds boolean;
+begin
+  if rule is null or jsonb_typeof(rule) <> 'object' then
+    return true;
+  end if;
+  for condition in select value from jsonb_array_elements(case when jsonb_typeof(rule -> 'conditions') = 'array' then rule -> 'conditions' else '[]' end) loop
+    key := condition ->> 'item';
+    holds := coalesce(private.visibility_condition_holds(
+      condition, items_by_key -> key, case when key = any (hidden) then null else answer_values -> key end), false);
+    if holds = any_holds then
+      return holds;
+    end if;
+  end loop;
+  return not any_holds;
+end;
 $$;
 
 -- Whether a definition has any rule at all: most have none, and then everything shows.
@@ -111,12 +118,15 @@ begin
   ) firsts;
 
   for section in select value from jsonb_array_elements(definition -> 'sections') loop
-    section_shown := private.visibility_rule_holds(section -> 'show_when', items_by_key, answer_values, hidden_items);
+    -- Most sections and items have no rule: only those that do run one.
+    section_shown := jsonb_typeof(section -> 'show_when') is distinct from 'object'
+      or private.visibility_rule_holds(section -> 'show_when', items_by_key, answer_values, hidden_items);
     if not section_shown then
       hidden_sections := hidden_sections || (section ->> 'key');
     end if;
     for item in select value from jsonb_array_elements(section -> 'items') loop
-      if not section_shown or not private.visibility_rule_holds(item -> 'show_when', items_by_key, answer_values, hidden_items) then
+      if not section_shown or (jsonb_typeof(item -> 'show_when') = 'object'
+          and not private.visibility_rule_holds(item -> 'show_when', items_by_key, answer_values, hidden_items)) then
         hidden_items := hidden_items || (item ->> 'key');
       end if;
     end loop;
