@@ -244,7 +244,8 @@ function ConditionRow({ condition, position, path, testable, items, errors, onCh
 
   return (
     <li className="rule-condition">
-      <div className="rule-condition-fields">
+      <fieldset className="rule-condition-fields">
+        <legend className="visually-hidden">Condition {position}</legend>
         <SelectField
           label="Item"
           name={`${path}.item`}
@@ -268,7 +269,7 @@ function ConditionRow({ condition, position, path, testable, items, errors, onCh
           />
         ) : null}
         {item ? <ConditionAnswer condition={condition} item={item} choices={choices} path={path} errors={errors} onChange={onChange} /> : null}
-      </div>
+      </fieldset>
       <Button variant="secondary" className="button-icon rule-condition-remove" aria-label={`Remove condition ${position}`} onClick={onRemove}>
         <X aria-hidden="true" size={18} />
       </Button>
