@@ -3,6 +3,7 @@
 // hides the section, "Yes" shows it, on this phone and live on a colleague's screen, progress and
 // "next unanswered" count only what shows, and submit follows suit. Screenshots at 390 and 1280 px
 // go to test-results/e2e/.
+import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
 import postgres from 'postgres';
@@ -14,6 +15,21 @@ const sql = postgres(stack.DB_URL, { max: 2, onnotice: () => {} });
 const { openPage } = useBrowser();
 const screenshots = path.resolve(import.meta.dirname, '..', '..', 'test-results', 'e2e');
 const DESKTOP = { viewport: { width: 1280, height: 900 } };
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/** What axe finds against WCAG 2 A and AA and its best practices, as "rule (nodes)". */
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: axePath });
+  return await page.evaluate(async () => {
+    const result = await (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: { id: string; nodes: unknown[] }[] }> } }).axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'best-practice'] },
+    });
+    return result.violations.map((v) => `${v.id} (${v.nodes.length})`);
+  });
+}
+
+/** Whether the page is wider than the screen (it must never scroll sideways). */
+const scrollsSideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
 
 afterAll(async () => {
   await sql.end();
@@ -120,6 +136,8 @@ describe('conditional logic in the web app', () => {
       await preview.scrollIntoViewIfNeeded();
       await shot(page, `editor-preview-${size}`);
       await shot(preview, `editor-preview-region-${size}`);
+      expect(await scrollsSideways(page)).toBe(false);
+      expect(await axeViolations(page)).toEqual([]);
       await preview.getByRole('group', { name: /Is there a kitchen\?/ }).getByRole('button', { name: 'No' }).click();
       await preview.getByRole('region', { name: 'Kitchen' }).waitFor({ state: 'detached' });
     }
@@ -202,6 +220,8 @@ describe('conditional logic in the web app', () => {
     await notCounted.getByText('Fridge temperature — 9 °C').waitFor();
     await inspector.getByText('Every required item is answered.').waitFor();
     await shot(inspector, 'run-kept-390');
+    expect(await scrollsSideways(inspector)).toBe(false);
+    expect(await axeViolations(inspector)).toEqual([]);
 
     // Yes again would ask for the hood; No it is, and the inspection goes in without it.
     await inspector.getByRole('status').filter({ hasText: /^Saved$/ }).waitFor();
