@@ -131,7 +131,7 @@ describe('conditional logic in the web app', () => {
       expect(await preview.getByRole('region', { name: 'Kitchen' }).count()).toBe(0);
       await preview.getByText('2 items of 4 show for these answers.').waitFor();
       await preview.getByRole('group', { name: /Is there a kitchen\?/ }).getByRole('button', { name: 'Yes' }).click();
-      await preview.getByRole('region', { name: 'Kitchen' }).waitFor();
+      await preview.getByRole('region', { name: 'Kitchen' }).getByText('Show when “Is there a kitchen?” is Yes').waitFor();
       await preview.getByText('4 items of 4 show for these answers.').waitFor();
       await preview.scrollIntoViewIfNeeded();
       await shot(page, `editor-preview-${size}`);

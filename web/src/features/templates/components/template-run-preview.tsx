@@ -39,6 +39,7 @@ export function TemplateRunPreview({ definition }: { definition: TemplateDefinit
         hiddenSection.has(section.key) ? null : (
           <section key={`${section.key}-${round}`} className="run-preview-section" aria-label={section.title}>
             <h3>{section.title}</h3>
+            {section.show_when ? <p className="muted run-preview-rule">{ruleWords(section.show_when, (key) => itemsByKey.get(key))}</p> : null}
             {section.items.filter((item) => !hidden.has(item.key)).length === 0 ? <p className="muted">No items show in this section.</p> : null}
             <ol className="run-preview-items">
               {section.items
