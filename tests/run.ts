@@ -8,7 +8,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { startStack, type RunningStack } from '../stack/server.ts';
-import { freePort } from '../stack/os.ts';
+import { portIsFree } from '../stack/os.ts';
 import { runDbSuite, type SuiteResult } from './db/run.ts';
 import { freeStackPorts, privateStackFolder } from './support/private-stack.ts';
 import { supabaseCliStack, type TestStack } from './support/stack-status.ts';
@@ -91,6 +91,28 @@ async function startWeb(apiUrl: string, publishableKey: string, port: number, wo
   return { close: () => server.close() };
 }
 
+/**
+ * A free port for the web app, outside the kernel's ephemeral range. The port is chosen before
+ * the stack starts (its redirect URLs name it) and bound minutes later, after the api suite; a
+ * port the kernel hands out (port 0) can meanwhile become the local end of one of the thousands of
+ * outgoing test connections, and `vite preview` then fails with EADDRINUSE (seen in CI).
+ */
+async function webAppPort(): Promise<number> {
+  let ephemeralLow = 32768;
+  try {
+    ephemeralLow = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+  } catch {
+    // Not Linux: keep the usual default.
+  }
+  const low = 10000;
+  const high = Math.max(low + 1000, ephemeralLow - 1);
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = low + Math.floor(Math.random() * (high - low));
+    if (await portIsFree('127.0.0.1', port)) return port;
+  }
+  throw new Error(`No free port for the web app between ${low} and ${high}`);
+}
+
 async function main(): Promise<number> {
   const args = process.argv.slice(2);
   const suites: Suite[] = SUITES.includes(args[0] as Suite) ? [args[0] as Suite] : [...SUITES];
@@ -103,7 +125,7 @@ async function main(): Promise<number> {
   let stack: RunningStack | undefined;
   let web: Awaited<ReturnType<typeof startWeb>> | undefined;
   try {
-    const webPort = await freePort();
+    const webPort = await webAppPort();
     const webUrl = `http://localhost:${webPort}`;
     // FIELDCHECK_STACK=supabase: test the stack the real Supabase CLI runs (needs Docker), as
     // `supabase start` + `supabase functions serve` left it; otherwise a private local stack.
