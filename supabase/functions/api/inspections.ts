@@ -53,6 +53,25 @@ const inspectionParams = z.strictObject({ org: idSchema, id: idSchema });
 /** Overdue is derived, never stored: due_at has passed while the work is open (inspections as `i`). */
 export const overdueCondition = (tx: Tx) => tx`(i.status in ('scheduled', 'in_progress') and i.due_at is not null and i.due_at < now())`;
 
+/** The list's filters, on inspections `i` and their sites `s`; the CSV reports apply the same (reports.ts). */
+export function inspectionFilters(
+  tx: Tx,
+  orgId: string,
+  query: { status?: string[]; q?: string; site_id?: string; assignee_id?: string; overdue?: boolean; updated_since?: string },
+) {
+  const overdue = overdueCondition(tx);
+  return tx`
+    i.org_id = ${orgId}
+    and ${query.status ? tx`i.status in ${tx(query.status)}` : tx`true`}
+    and ${query.q ? tx`(i.title ilike ${containsPattern(query.q)} or s.name ilike ${containsPattern(query.q)})` : tx`true`}
+    and ${query.site_id ? tx`i.site_id = ${query.site_id}` : tx`true`}
+    and ${query.assignee_id ? tx`i.assignee_id = ${query.assignee_id}` : tx`true`}
+    and ${query.overdue === undefined ? tx`true` : query.overdue ? overdue : tx`not ${overdue}`}
+    -- Inclusive: a change in the same instant as the caller's last sync is not missed.
+    and ${query.updated_since ? tx`i.updated_at >= ${query.updated_since}::timestamptz` : tx`true`}
+  `;
+}
+
 /** Inspections with what a list shows beside them. */
 const selectInspections = (tx: Tx) => tx`
   select i.*, s.name as site_name, s.timezone as site_timezone, v.version as template_version, v.name as template_name,
@@ -152,19 +171,11 @@ export const listInspections = route({
   handler: async ({ params, query, db }) => {
     const after = decodeCursor(query.cursor, ['timestamp', 'uuid']);
     const rows = await db(async (tx) => {
-      const overdue = overdueCondition(tx);
       // Sent together with the membership check, not after it (one round trip fewer, issue 15):
       // RLS shows a non-member no rows, and the check's 404 wins when it fails.
       const [, found] = await Promise.all([requireRole(tx, params.org), tx<InspectionRow[]>`
         ${selectInspections(tx)}
-        where i.org_id = ${params.org}
-          and ${query.status ? tx`i.status in ${tx(query.status)}` : tx`true`}
-          and ${query.q ? tx`(i.title ilike ${containsPattern(query.q)} or s.name ilike ${containsPattern(query.q)})` : tx`true`}
-          and ${query.site_id ? tx`i.site_id = ${query.site_id}` : tx`true`}
-          and ${query.assignee_id ? tx`i.assignee_id = ${query.assignee_id}` : tx`true`}
-          and ${query.overdue === undefined ? tx`true` : query.overdue ? overdue : tx`not ${overdue}`}
-          -- Inclusive: a change in the same instant as the caller's last sync is not missed.
-          and ${query.updated_since ? tx`i.updated_at >= ${query.updated_since}::timestamptz` : tx`true`}
+        where ${inspectionFilters(tx, params.org, query)}
           and ${after ? tx`(i.created_at, i.id) < (${after[0] as string}::text::timestamptz, ${after[1] as string}::uuid)` : tx`true`}
         order by i.created_at desc, i.id desc
         limit ${query.limit + 1}

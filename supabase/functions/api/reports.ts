@@ -10,7 +10,7 @@
 // silently short).
 import { z } from 'zod';
 import { attachmentDisposition, csvBoolean, csvHeader, csvNumber, csvPlain, csvRecord, csvText, UTF8_BOM } from '../_shared/csv.ts';
-import { containsPattern, type Tx } from '../_shared/db.ts';
+import type { Tx } from '../_shared/db.ts';
 import { memoryProbe } from '../_shared/memory-probe.ts';
 import { ApiError, logToConsole } from '../_shared/errors.ts';
 import { route, type RouteContext } from '../_shared/http.ts';
@@ -18,6 +18,7 @@ import { answerText } from '../_shared/schemas/answer-text.ts';
 import { idSchema } from '../_shared/schemas/common.ts';
 import { ANSWER_CSV_COLUMNS, INSPECTION_CSV_COLUMNS, reportQuerySchema } from '../_shared/schemas/reports.ts';
 import { requireRole } from './access.ts';
+import { inspectionFilters, overdueCondition } from './inspections.ts';
 import { storageCallerOf } from './evidence.ts';
 import { orgParams } from './orgs.ts';
 import { buildInspectionReport, readReportData } from './report-pdf.ts';
@@ -46,23 +47,6 @@ const localIso = (tx: Tx, column: string, zone: string) => {
       `to_char(greatest(${local} - ${utc}, ${utc} - ${local}), 'HH24:MI')`,
   );
 };
-
-/** Overdue as the list derives it (inspections as `i`). */
-const overdueCondition = (tx: Tx) => tx`(i.status in ('scheduled', 'in_progress') and i.due_at is not null and i.due_at < now())`;
-
-/** The list's filters (GET /orgs/{org}/inspections), on inspections `i` and their sites `s`. */
-function inspectionFilters(tx: Tx, orgId: string, query: ReportQuery) {
-  const overdue = overdueCondition(tx);
-  return tx`
-    i.org_id = ${orgId}
-    and ${query.status ? tx`i.status in ${tx(query.status)}` : tx`true`}
-    and ${query.q ? tx`(i.title ilike ${containsPattern(query.q)} or s.name ilike ${containsPattern(query.q)})` : tx`true`}
-    and ${query.site_id ? tx`i.site_id = ${query.site_id}` : tx`true`}
-    and ${query.assignee_id ? tx`i.assignee_id = ${query.assignee_id}` : tx`true`}
-    and ${query.overdue === undefined ? tx`true` : query.overdue ? overdue : tx`not ${overdue}`}
-    and ${query.updated_since ? tx`i.updated_at >= ${query.updated_since}::timestamptz` : tx`true`}
-  `;
-}
 
 interface InspectionCsvRow {
   id: string;
