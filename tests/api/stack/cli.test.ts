@@ -3,7 +3,7 @@
 // and reset. It runs a second stack in its own folder and on its own free ports (through
 // FIELDCHECK_STACK_DIR and FIELDCHECK_*_PORT), so it never touches the stack under test or the
 // developer's.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
@@ -11,7 +11,7 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StackPorts } from '../../../stack/config.ts';
 import { freePort, portIsFree } from '../../../stack/os.ts';
-import { freeStackPorts, privateStackFolder } from '../../support/private-stack.ts';
+import { freeStackPorts, privateStackFolder, runStackCli, stackCliEnv } from '../../support/private-stack.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..', '..');
 let env: Record<string, string>;
@@ -19,13 +19,7 @@ let dir: string;
 let ports: StackPorts;
 
 function cli(...args: string[]) {
-  const result = spawnSync(process.execPath, [path.join(root, 'stack', 'cli.ts'), ...args], {
-    cwd: root,
-    env: { ...process.env, ...env },
-    encoding: 'utf8',
-    timeout: 120_000,
-  });
-  return { code: result.status, out: `${result.stdout}${result.stderr}` };
+  return runStackCli(env, args, 120_000);
 }
 
 /** Runs `fn` on a one-connection pool to `url`, closing it afterwards. */
@@ -48,14 +42,7 @@ async function demoOwnerName(url: string): Promise<string> {
 beforeAll(async () => {
   dir = privateStackFolder('cli-test-');
   ports = await freeStackPorts();
-  env = {
-    FIELDCHECK_STACK_DIR: dir,
-    FIELDCHECK_API_PORT: String(ports.api),
-    FIELDCHECK_DB_PORT: String(ports.db),
-    FIELDCHECK_MAIL_PORT: String(ports.mailWeb),
-    FIELDCHECK_SMTP_PORT: String(ports.mailSmtp),
-    FIELDCHECK_FUNCTIONS_PORT: String(ports.functionsBase),
-  };
+  env = stackCliEnv(dir, ports);
 });
 
 afterAll(() => {

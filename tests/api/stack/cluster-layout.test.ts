@@ -1,38 +1,23 @@
 // A cluster made by an older local stack (with `postgres` as its superuser) is refused at start
 // with what to do, and `npm run db:reset` rebuilds it in hosted's layout. A folder with only a
 // PG_VERSION file stands in for the old cluster: the layout is read before the server starts.
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freeStackPorts, privateStackFolder } from '../../support/private-stack.ts';
+import { freeStackPorts, privateStackFolder, runStackCli, stackCliEnv } from '../../support/private-stack.ts';
 
-const root = path.resolve(import.meta.dirname, '..', '..', '..');
 let dir: string;
 let env: Record<string, string>;
 
 function cli(...args: string[]) {
-  const result = spawnSync(process.execPath, [path.join(root, 'stack', 'cli.ts'), ...args], {
-    cwd: root,
-    env: { ...process.env, ...env },
-    encoding: 'utf8',
-    timeout: 180_000,
-  });
-  return { code: result.status, out: `${result.stdout}${result.stderr}` };
+  return runStackCli(env, args, 180_000);
 }
 
 beforeAll(async () => {
   dir = privateStackFolder('layout-test-');
   const ports = await freeStackPorts();
-  env = {
-    FIELDCHECK_STACK_DIR: dir,
-    FIELDCHECK_API_PORT: String(ports.api),
-    FIELDCHECK_DB_PORT: String(ports.db),
-    FIELDCHECK_MAIL_PORT: String(ports.mailWeb),
-    FIELDCHECK_SMTP_PORT: String(ports.mailSmtp),
-    FIELDCHECK_FUNCTIONS_PORT: String(ports.functionsBase),
-  };
+  env = stackCliEnv(dir, ports);
   mkdirSync(path.join(dir, 'data', 'pg'), { recursive: true });
   writeFileSync(path.join(dir, 'data', 'pg', 'PG_VERSION'), '17\n');
 });

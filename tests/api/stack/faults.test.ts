@@ -4,15 +4,13 @@
 // request must end (no hang), the failures in between must be 503s or the gateway's 502, writes
 // must succeed again without anyone stepping in, and no write that was acknowledged (201) may be
 // missing afterwards.
-import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { StackPorts } from '../../../stack/config.ts';
-import { freeStackPorts, privateStackFolder } from '../../support/private-stack.ts';
+import { freeStackPorts, privateStackFolder, runStackCli, stackCliEnv } from '../../support/private-stack.ts';
 
-const root = path.resolve(import.meta.dirname, '..', '..', '..');
 const DEMO = { email: 'owner@demo.fieldcheck.test', password: 'fieldcheck-demo-1' };
 const DEMO_ORG = '0d000000-0000-4000-8000-000000000001';
 const WRITERS = 4;
@@ -24,26 +22,13 @@ let status: Record<string, string>;
 let token: string;
 
 function cli(...args: string[]) {
-  const result = spawnSync(process.execPath, [path.join(root, 'stack', 'cli.ts'), ...args], {
-    cwd: root,
-    env: { ...process.env, ...env },
-    encoding: 'utf8',
-    timeout: 180_000,
-  });
-  return { code: result.status, out: `${result.stdout}${result.stderr}` };
+  return runStackCli(env, args, 180_000);
 }
 
 beforeAll(async () => {
   dir = privateStackFolder('faults-test-');
   ports = await freeStackPorts();
-  env = {
-    FIELDCHECK_STACK_DIR: dir,
-    FIELDCHECK_API_PORT: String(ports.api),
-    FIELDCHECK_DB_PORT: String(ports.db),
-    FIELDCHECK_MAIL_PORT: String(ports.mailWeb),
-    FIELDCHECK_SMTP_PORT: String(ports.mailSmtp),
-    FIELDCHECK_FUNCTIONS_PORT: String(ports.functionsBase),
-  };
+  env = stackCliEnv(dir, ports);
   const started = cli('start', '--background');
   expect(started.code, started.out).toBe(0);
   status = JSON.parse(cli('status', '-o', 'json').out);
