@@ -1,5 +1,5 @@
--- The live inspection topic `inspection:<id>`: triggers send answer_saved for every saved answer
--- and inspection_updated when the status, score or version changes; RLS on realtime.messages
+-- The live inspection topic `inspection:<id>`: triggers send answers_saved once for every statement
+-- that saves answers (121-answers-batches has the batches' rules) and inspection_updated when the status, score or version changes; RLS on realtime.messages
 -- admits members of the inspection's organization (receive broadcast and presence, send presence
 -- only) and nobody else, evaluated as Realtime does (the caller's role and claims, realtime.topic
 -- set), with made-up topics refused rather than raising a cast error.
@@ -69,7 +69,8 @@ select is(pg_temp.sends(owner, 'inspection:' || inspection, 'broadcast'), false,
 select is(pg_temp.sends(outsider, 'inspection:' || inspection, 'presence'), false, 'a non-member cannot share presence') from actors;
 select is(pg_temp.sends(b_owner, 'inspection:' || inspection, 'presence'), false, 'the owner of another organization cannot share presence') from actors;
 
--- The triggers: starting the inspection announces it; each saved answer is announced, then the score.
+-- The triggers: starting the inspection announces it; a statement's saved answers are announced
+-- in one message, then the score.
 update public.inspections set status = 'in_progress' where id = (select inspection from actors);
 select results_eq(
   $$select payload ->> 'status', (payload ->> 'version')::int from realtime.messages
@@ -80,16 +81,15 @@ insert into public.answers (inspection_id, item_key, value, note)
   select inspection, k, v, n from actors, (values ('pf', '"fail"'::jsonb, 'Sticky'), ('remarks', '"Mopped"'::jsonb, null)) x(k, v, n);
 select tests.reset_role();
 select results_eq(
-  $$select payload - 'id' from realtime.messages where topic = 'inspection:' || (select inspection from actors) and event = 'answer_saved'
-    order by payload ->> 'item_key'$$,
-  $$select jsonb_build_object('inspection_id', a.inspection_id, 'item_key', a.item_key, 'value', a.value, 'note', a.note,
-      'failed', a.failed, 'answered_by', a.answered_by,
-      'answered_at', to_char(a.answered_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'version', a.version)
-    from public.answers a where a.inspection_id = (select inspection from actors) order by a.item_key$$,
-  'each saved answer is sent as answer_saved with the row (item, value, note, failed, who, when as ISO 8601 UTC, version)');
+  $$select payload - 'id' from realtime.messages where topic = 'inspection:' || (select inspection from actors) and event = 'answers_saved'$$,
+  $$select jsonb_build_object('inspection_id', (select inspection from actors), 'answers', jsonb_agg(jsonb_build_object(
+      'item_key', a.item_key, 'value', a.value, 'note', a.note, 'failed', a.failed, 'answered_by', a.answered_by,
+      'answered_at', to_char(a.answered_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'), 'version', a.version) order by a.item_key))
+    from public.answers a where a.inspection_id = (select inspection from actors)$$,
+  'the statement''s answers are sent as one answers_saved with each row (item, value, note, failed, who, when as ISO 8601 UTC, version), in the order written');
 select is(
   (select count(*)::int from realtime.messages where topic = 'inspection:' || (select inspection from actors)
-     and event = 'answer_saved' and payload ->> 'id' = id::text), 2,
+     and event = 'answers_saved' and payload ->> 'id' = id::text), 1,
   '... and, as Supabase''s realtime.send does for a payload without one, carries the message''s id');
 select results_eq(
   $$select payload - 'version' from realtime.messages where topic = 'inspection:' || (select inspection from actors)
@@ -102,8 +102,9 @@ select tests.act_as((select inspector from actors));
 update public.answers set note = 'Sticky floor' where inspection_id = (select inspection from actors) and item_key = 'pf';
 select tests.reset_role();
 select is((select count(*)::int from realtime.messages where topic = 'inspection:' || (select inspection from actors)
-           and event = 'answer_saved' and payload ->> 'note' = 'Sticky floor' and (payload ->> 'version')::int = 2), 1,
-  'a changed note is announced with the new version');
+           and event = 'answers_saved' and payload -> 'answers' @> '[{"item_key": "pf", "note": "Sticky floor", "version": 2}]'
+           and jsonb_array_length(payload -> 'answers') = 1), 1,
+  'a changed note is announced with the new version, alone');
 select is((select count(*)::int from realtime.messages where topic = 'inspection:' || (select inspection from actors)
            and event = 'inspection_updated'), 2, '... and, the score being unchanged, no inspection_updated follows it');
 

@@ -122,7 +122,9 @@ export const saveAnswers = route({
       // Existing answers are updated and new ones inserted, rather than one `insert … on conflict
       // do update`: an upsert runs every before-row trigger twice for a row that exists (insert,
       // then update), which was half the batch's SQL time (issue 15). With the inspection locked
-      // above, no other writer can add one of these rows in between.
+      // above, no other writer can add one of these rows in between. The statement triggers still
+      // see one batch: one answers_saved message and one score update after both parts
+      // (20261127100200_announce_answers_once_per_statement.sql).
       const saved = await tx<AnswerRow[]>`
         with input as (
           select e ->> 'item_key' as item_key, e -> 'value' as value, e ->> 'note' as note, (e ->> 'exists')::boolean as known, n

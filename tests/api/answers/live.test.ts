@@ -1,9 +1,10 @@
 // Live collaboration on `inspection:<id>` with the unmodified supabase-js realtime client: a
-// second inspector subscribed to the private topic receives every answer saved through the api
-// as answer_saved, in commit order, followed by the new score; presence shows who is on which
-// item; members of other organizations cannot join.
+// second inspector subscribed to the private topic receives each batch saved through the api as
+// one answers_saved with all its answers, in commit order, followed by the new score; presence
+// shows who is on which item; members of other organizations cannot join.
 import type { RealtimeChannel, SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, describe, expect, it } from 'vitest';
+import { answersSavedEventSchema } from '../../../supabase/functions/_shared/schemas/answers.ts';
 import {
   call, expectStatus, inProgressInspection, inspectionPath, inspectionWorldAndStranger, waitFor,
 } from '../inspections/support.ts';
@@ -30,7 +31,7 @@ async function join(client: SupabaseClient, topic: string, listen: (channel: Rea
 }
 
 describe('the live inspection topic', () => {
-  it('delivers every answer another inspector saves, in order, then the new score', async () => {
+  it('delivers each batch another inspector saves as one message with all its answers, in order, then the new score', async () => {
     const id = await inProgressInspection(world, world.inspector);
     const received: Array<{ event: string; payload: any }> = [];
     const { status } = await join(world.inspector2.client, `inspection:${id}`, (channel) =>
@@ -42,20 +43,41 @@ describe('the live inspection topic', () => {
       method: 'PUT',
       body: { answers: [{ item_key: 'floor_clean', value: 'fail', note: 'Sticky', base_version: null }, { item_key: 'fridge_temp', value: 4, base_version: null }] },
     }), 200);
+    // Changed and new answers in one batch: still one message, the changed answer first.
     const second = expectStatus(await call(world.inspector.client, path, {
-      method: 'PUT', body: { answers: [{ item_key: 'floor_clean', value: 'pass', base_version: 1 }] },
+      method: 'PUT',
+      body: {
+        answers: [
+          { item_key: 'remarks', value: 'Mopped', base_version: null },
+          { item_key: 'floor_clean', value: 'pass', base_version: 1 },
+          { item_key: 'fridge_locked', value: 'yes', base_version: null },
+        ],
+      },
     }), 200);
 
-    await waitFor('three answer_saved events', () => (received.filter((r) => r.event === 'answer_saved').length >= 3 ? true : undefined));
+    await waitFor('two answers_saved messages', () => (received.filter((r) => r.event === 'answers_saved').length >= 2 ? true : undefined));
     await waitFor('the last score', () => received.find((r) => r.event === 'inspection_updated' && r.payload.score === second.inspection.score));
-    const saved = received.filter((r) => r.event === 'answer_saved').map((r) => r.payload);
-    expect(saved.map((p) => [p.item_key, p.value, p.version])).toEqual([['floor_clean', 'fail', 1], ['fridge_temp', 4, 1], ['floor_clean', 'pass', 2]]);
-    const { answered_by_name: _name, ...withoutName } = first.answers[0];
-    // `id` is the realtime message's own, which Supabase's realtime.send adds to every payload without one.
-    expect(saved[0]).toEqual({ ...withoutName, inspection_id: id, id: expect.stringMatching(/^[0-9a-f-]{36}$/) });
-    // Each batch's score arrives after its answers.
-    const order = received.map((r) => `${r.event}:${r.payload.item_key ?? r.payload.score}`);
-    expect(order.indexOf(`inspection_updated:${first.inspection.score}`)).toBeGreaterThan(order.indexOf('answer_saved:fridge_temp'));
+    const batches = received.filter((r) => r.event === 'answers_saved').map((r) => answersSavedEventSchema.parse(r.payload));
+    expect(batches).toHaveLength(2);
+    expect(batches.map((batch) => batch.inspection_id)).toEqual([id, id]);
+    expect(batches.map((batch) => batch.answers.map((a) => [a.item_key, a.value, a.version]))).toEqual([
+      [['floor_clean', 'fail', 1], ['fridge_temp', 4, 1]],
+      [['floor_clean', 'pass', 2], ['remarks', 'Mopped', 1], ['fridge_locked', 'yes', 1]],
+    ]);
+    // Each answer is the api's Answer without the author's name; `id` is the realtime message's
+    // own, which Supabase's realtime.send adds to every payload without one.
+    const withoutName = (answer: { answered_by_name: string | null }) => {
+      const { answered_by_name: _name, ...rest } = answer;
+      return rest;
+    };
+    expect(received.find((r) => r.event === 'answers_saved')!.payload).toEqual({
+      inspection_id: id,
+      answers: first.answers.map(withoutName),
+      id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+    });
+    // Each batch's score arrives after its answers, once.
+    const order = received.map((r) => `${r.event}:${r.event === 'answers_saved' ? r.payload.answers.length : r.payload.score}`);
+    expect(order).toEqual(['answers_saved:2', `inspection_updated:${first.inspection.score}`, 'answers_saved:3', `inspection_updated:${second.inspection.score}`]);
     expect(received.at(-1)).toEqual({
       event: 'inspection_updated',
       payload: { id, status: 'in_progress', ...second.inspection },

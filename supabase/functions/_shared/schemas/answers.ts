@@ -44,7 +44,7 @@ export const answersBatchSchema = z.strictObject({
 export type AnswerInput = z.infer<typeof answerInputSchema>;
 export type AnswersBatch = z.infer<typeof answersBatchSchema>;
 
-/** One saved answer as the API returns it (and, without answered_by_name, as answer_saved carries it). */
+/** One saved answer as the API returns it (and, without answered_by_name, as answers_saved carries it). */
 export interface Answer {
   item_key: string;
   value: unknown;
@@ -71,5 +71,28 @@ export interface AnswersSaved {
   inspection: InspectionScore;
 }
 
-/** The `answer_saved` event on `inspection:<id>` (docs/realtime.md). */
-export type AnswerSavedEvent = Omit<Answer, 'answered_by_name'> & { inspection_id: string };
+/** One answer of `answers_saved`: the API's Answer without answered_by_name. */
+export const answerEventSchema = z.object({
+  item_key: z.string(),
+  value: z.unknown(),
+  note: z.string().nullable(),
+  failed: z.boolean().nullable(),
+  answered_by: z.string().nullable(),
+  /** ISO 8601 UTC with milliseconds, as the API writes it. */
+  answered_at: z.string(),
+  version: z.number().int().min(1),
+});
+
+/**
+ * The `answers_saved` event on `inspection:<id>` (docs/realtime.md): the answers one statement
+ * saved, in the order it wrote them (for `PUT …/answers`: the batch's changed answers, then its
+ * new ones in the request's order); a batch too large for one Realtime message comes as several.
+ * Realtime adds the message's own `id`, which is no answer's; unknown keys are left out.
+ */
+export const answersSavedEventSchema = z.object({
+  inspection_id: z.string(),
+  answers: z.array(answerEventSchema).min(1),
+});
+
+export type AnswerEvent = Omit<Answer, 'answered_by_name'>;
+export type AnswersSavedEvent = { inspection_id: string; answers: AnswerEvent[] };

@@ -1,15 +1,13 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { inspectionQueryOptions, refetchInspection, storeAnswers } from '../api/get-inspection';
-import type { Answer } from '../types';
 import type { PrivateChannelWatch } from '../../../lib/private-channel';
 import { lazyWatch } from '../../../lib/lazy-watch';
-import type { AnswerSavedEvent, InspectionChannelListener, InspectionPresence } from '../utils/inspection-channel';
+import type { AnswerEvent } from '@schemas/answers';
+import type { InspectionChannelListener, InspectionPresence } from '../utils/inspection-channel';
+import { type ChangedElsewhere, takeSavedAnswers } from '../utils/live-answers';
 
-export interface ChangedElsewhere {
-  name: string;
-  at: number;
-}
+export type { ChangedElsewhere } from '../utils/live-answers';
 
 interface Options {
   orgId: string;
@@ -38,24 +36,23 @@ export function useInspectionLive({ orgId, inspectionId, userId, displayName, fo
 
   useEffect(() => {
     const refetch = () => void refetchInspection(queryClient, orgId, inspectionId);
-    function onAnswerSaved(event: AnswerSavedEvent) {
+    /** A batch someone saved (ours too): what this tab does not hold yet goes into the cache at once. */
+    function onAnswersSaved(answers: AnswerEvent[]) {
       const detail = queryClient.getQueryData(inspectionQueryOptions(orgId, inspectionId).queryKey);
-      const known = detail?.answers.find((answer) => answer.item_key === event.item_key);
-      if (known && known.version >= event.version) return; // our own save, already stored
-      const name =
-        (event.answered_by && namesRef.current.get(event.answered_by)) ??
-        (known?.answered_by === event.answered_by ? known?.answered_by_name : null) ??
-        null;
-      const answer: Answer = { ...event, answered_by_name: name };
-      storeAnswers(queryClient, orgId, inspectionId, [answer]);
-      if (event.answered_by !== userId && isEditingRef.current(event.item_key)) {
-        setChangedElsewhere((current) => new Map(current).set(event.item_key, { name: name ?? 'Someone', at: Date.now() }));
-      }
+      const { fresh, changedElsewhere: edited } = takeSavedAnswers(answers, {
+        held: detail?.answers ?? [],
+        userId,
+        names: namesRef.current,
+        isEditing: isEditingRef.current,
+        now: Date.now(),
+      });
+      if (fresh.length > 0) storeAnswers(queryClient, orgId, inspectionId, fresh);
+      if (edited.size > 0) setChangedElsewhere((current) => new Map([...current, ...edited]));
     }
     const listener: InspectionChannelListener = {
       onEvent(message) {
         // Transitions and photos change more than the payload says: read the inspection again.
-        if (message.event === 'answer_saved') onAnswerSaved(message.answer);
+        if (message.event === 'answers_saved') onAnswersSaved(message.answers);
         else refetch();
       },
       onJoined() {

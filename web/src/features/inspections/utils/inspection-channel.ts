@@ -1,16 +1,6 @@
+import type { AnswerEvent } from '@schemas/answers';
 import { watchPrivateChannel, type PrivateChannelListener, type PrivateChannelWatch } from '../../../lib/private-channel';
-
-/** `answer_saved` on `inspection:<id>`: the saved row, as the answers trigger sends it. */
-export interface AnswerSavedEvent {
-  inspection_id: string;
-  item_key: string;
-  value: unknown;
-  note: string | null;
-  failed: boolean | null;
-  answered_by: string | null;
-  answered_at: string;
-  version: number;
-}
+import { answersOfEvent } from './live-answers';
 
 export interface InspectionUpdatedEvent {
   id: string;
@@ -36,7 +26,8 @@ export interface InspectionPresence {
 
 /** One broadcast on `inspection:<id>`, by its event name. */
 export type InspectionEvent =
-  | { event: 'answer_saved'; answer: AnswerSavedEvent }
+  /** The answers one statement saved (a batch), in the order written. */
+  | { event: 'answers_saved'; answers: AnswerEvent[] }
   | { event: 'inspection_updated'; update: InspectionUpdatedEvent }
   | { event: 'attachment_changed'; change: AttachmentChangedEvent };
 
@@ -49,8 +40,9 @@ function isObject(value: unknown): value is Record<string, unknown> {
 
 function parseEvent(event: string, payload: unknown, inspectionId: string): InspectionEvent | null {
   if (!isObject(payload)) return null;
-  if (event === 'answer_saved' && typeof payload.item_key === 'string') {
-    return { event, answer: payload as unknown as AnswerSavedEvent };
+  if (event === 'answers_saved') {
+    const answers = answersOfEvent(payload, inspectionId);
+    return answers ? { event, answers } : null;
   }
   if (event === 'inspection_updated' && payload.id === inspectionId) {
     return { event, update: payload as unknown as InspectionUpdatedEvent };
