@@ -5,6 +5,7 @@
 import postgres from 'postgres';
 import type { Principal } from './auth.ts';
 import { isConnectionLoss } from './errors.ts';
+import { literal } from './sql-literal.ts';
 
 export type Sql = postgres.Sql;
 export type Tx = postgres.TransactionSql;
@@ -70,29 +71,37 @@ export function sessionOf(principal: Principal): { role: string; claims: Record<
 }
 
 /**
- * Runs `fn` inside one transaction as the caller: `set local role` plus the same
+ * The statement that makes a transaction act as `principal`: `set local role` plus the same
  * `request.jwt.claim(s)` settings PostgREST makes, all transaction-local so nothing leaks to the
- * next request that gets this pooled connection.
+ * next request that gets this pooled connection. Written with literals (sql-literal.ts), so it
+ * goes in one round trip and the request's first statement follows it on the same flight.
+ */
+export function callerSettingsStatement(principal: Principal): string {
+  const { role, claims } = sessionOf(principal);
+  const sub = typeof claims.sub === 'string' ? claims.sub : '';
+  // set_config('role', …, true) is `set local role …`.
+  return `select set_config('role', ${literal(role)}, true), ` +
+    `set_config('request.jwt.claims', ${literal(JSON.stringify(claims))}, true), ` +
+    `set_config('request.jwt.claim.sub', ${literal(sub)}, true), ` +
+    `set_config('request.jwt.claim.role', ${literal(role)}, true)`;
+}
+
+/**
+ * Runs `fn` inside one transaction as the caller (callerSettingsStatement), so row-level
+ * security decides what it may see and change.
  *
  * The settings are sent without waiting for their answer: postgres.js pipelines them with `fn`'s
  * first statement, and Postgres runs them in order, so that statement already runs as the
- * caller — one round trip fewer per request (issue 15). BEGIN itself is still awaited: driving
- * the transaction by hand on a reserved connection would save one more, but postgres.js 3.4.9
- * leaves a statement sent on a reserved connection after the server dropped it waiting forever
+ * caller (issue 15). BEGIN itself is still awaited: driving the transaction by hand on a
+ * reserved connection would save one more round trip, but postgres.js 3.4.9 leaves a statement
+ * sent on a reserved connection after the server dropped it waiting forever
  * (porsager/postgres#1208), which the fault test caught; `begin()` races its work against the
  * connection closing, so a lost database is a prompt 503.
  */
 export async function withCaller<T>(principal: Principal, fn: (tx: Tx) => Promise<T>, sql: Sql = database()): Promise<T> {
-  const { role, claims } = sessionOf(principal);
-  const sub = typeof claims.sub === 'string' ? claims.sub : '';
+  const settingsStatement = callerSettingsStatement(principal);
   const result = await sql.begin(async (tx) => {
-    // set_config('role', …, true) is `set local role …` with the role as a bind parameter.
-    const settings = tx`
-      select set_config('role', ${role}, true),
-             set_config('request.jwt.claims', ${JSON.stringify(claims)}, true),
-             set_config('request.jwt.claim.sub', ${sub}, true),
-             set_config('request.jwt.claim.role', ${role}, true)
-    `.execute();
+    const settings = tx.unsafe(settingsStatement).execute();
     try {
       return await fn(tx);
     } finally {

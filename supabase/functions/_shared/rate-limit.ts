@@ -4,6 +4,7 @@
 import type { Principal } from './auth.ts';
 import { database, type Sql } from './db.ts';
 import { ApiError } from './errors.ts';
+import { literal, numberLiteral } from './sql-literal.ts';
 
 export interface RateLimitPolicy {
   /** Bucket size: how many requests may come at once. */
@@ -55,10 +56,11 @@ export function createRateLimiter(sql: () => Sql): RateLimiter {
   return {
     async take(principal) {
       const { bucket, policy } = policyOf(principal);
-      const [taken] = await sql()<Taken[]>`
-        select allowed, remaining, retry_after_s, full_in_s
-        from private.take_request_token(${bucket}, ${policy.burst}, ${policy.perMinute / 60})
-      `;
+      // Literals rather than bind parameters: one round trip instead of two (sql-literal.ts).
+      const [taken] = await sql().unsafe<Taken[]>(
+        `select allowed, remaining, retry_after_s, full_in_s from private.take_request_token(` +
+          `${literal(bucket)}, ${numberLiteral(policy.burst)}, ${numberLiteral(policy.perMinute / 60)})`,
+      );
       const headers = rateLimitHeaders(policy, taken);
       if (!taken.allowed) throw ApiError.rateLimited(taken.retry_after_s, headers);
       return headers;
