@@ -78,7 +78,7 @@ const selectInspections = (tx: Tx) => tx`
          p.display_name as assignee_name,
          -- Progress as the run page counts it: the items that show (hidden_item_keys, kept by the
          -- answers trigger), answered with a value, or for photo items with a confirmed photo.
-         private.template_item_count(v.definition) - cardinality(i.hidden_item_keys) as item_count,
+         v.item_count - cardinality(i.hidden_item_keys) as item_count,
          (select count(*)::int from public.answers x where x.inspection_id = i.id and x.value is not null and x.item_key <> all (i.hidden_item_keys))
            + (select count(distinct t.item_key)::int from public.attachments t
               where t.inspection_id = i.id and t.confirmed_at is not null and t.item_key <> all (i.hidden_item_keys))
