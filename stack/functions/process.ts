@@ -3,6 +3,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { connect } from 'node:net';
+import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { portIsFree } from '../os.ts';
 
@@ -93,7 +94,11 @@ export class FunctionProcess {
   private async start(): Promise<void> {
     const { denoBin, configFile, entry, watch, env, cwd, port, readyTimeoutMs } = this.options;
     this.stopping = false;
-    const args = ['run', '-A', '--no-prompt', ...(watch ? ['--watch'] : []), ...(configFile ? ['--config', configFile] : []), entry];
+    // FIELDCHECK_FUNCTIONS_CPU_PROF_DIR=<dir>: a V8 CPU profile of each function process, written
+    // when the stack stops it (docs/performance.md says how the profiles were read).
+    const profileDir = process.env.FIELDCHECK_FUNCTIONS_CPU_PROF_DIR;
+    const profiling = profileDir ? [`--cpu-prof-dir=${profileDir}`, '--cpu-prof-md', '--preload', path.join(import.meta.dirname, 'cpu-profile-exit.ts')] : [];
+    const args = ['run', '-A', '--no-prompt', ...profiling, ...(watch ? ['--watch'] : []), ...(configFile ? ['--config', configFile] : []), entry];
     const startedAt = Date.now();
     const child = spawn(denoBin, args, {
       cwd,
