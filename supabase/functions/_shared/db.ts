@@ -5,7 +5,7 @@
 import postgres from 'postgres';
 import type { Principal } from './auth.ts';
 import { isConnectionLoss } from './errors.ts';
-import { literal } from './sql-literal.ts';
+import { callerSettingsStatement, type InlineSql } from './sql-literal.ts';
 
 export type Sql = postgres.Sql;
 export type Tx = postgres.TransactionSql;
@@ -71,23 +71,7 @@ export function sessionOf(principal: Principal): { role: string; claims: Record<
 }
 
 /**
- * The statement that makes a transaction act as `principal`: `set local role` plus the same
- * `request.jwt.claim(s)` settings PostgREST makes, all transaction-local so nothing leaks to the
- * next request that gets this pooled connection. Written with literals (sql-literal.ts), so it
- * goes in one round trip and the request's first statement follows it on the same flight.
- */
-export function callerSettingsStatement(principal: Principal): string {
-  const { role, claims } = sessionOf(principal);
-  const sub = typeof claims.sub === 'string' ? claims.sub : '';
-  // set_config('role', …, true) is `set local role …`.
-  return `select set_config('role', ${literal(role)}, true), ` +
-    `set_config('request.jwt.claims', ${literal(JSON.stringify(claims))}, true), ` +
-    `set_config('request.jwt.claim.sub', ${literal(sub)}, true), ` +
-    `set_config('request.jwt.claim.role', ${literal(role)}, true)`;
-}
-
-/**
- * Runs `fn` inside one transaction as the caller (callerSettingsStatement), so row-level
+ * Runs `fn` inside one transaction as the caller (callerSettingsStatement in sql-literal.ts), so row-level
  * security decides what it may see and change.
  *
  * The settings are sent without waiting for their answer: postgres.js pipelines them with `fn`'s
@@ -99,7 +83,7 @@ export function callerSettingsStatement(principal: Principal): string {
  * connection closing, so a lost database is a prompt 503.
  */
 export async function withCaller<T>(principal: Principal, fn: (tx: Tx) => Promise<T>, sql: Sql = database()): Promise<T> {
-  const settingsStatement = callerSettingsStatement(principal);
+  const settingsStatement = callerSettingsStatement(sessionOf(principal));
   const result = await sql.begin(async (tx) => {
     const settings = tx.unsafe(settingsStatement).execute();
     try {
@@ -109,6 +93,25 @@ export async function withCaller<T>(principal: Principal, fn: (tx: Tx) => Promis
     }
   });
   return result as T;
+}
+
+/** Rows of one statement, as postgres.js parses them. */
+export type Rows = Record<string, unknown>[];
+
+/**
+ * Runs read statements as the caller in ONE round trip: the caller's settings and `statements`
+ * go as a single simple-protocol message, which Postgres runs as one implicit transaction (so
+ * the transaction-local settings hold for every statement, and end with it: nothing leaks to the
+ * next request on this connection, and a transaction-mode pooler sees one transaction). Used by
+ * the hot reads (issue 15): without BEGIN, COMMIT and the describe step of bind parameters, a
+ * read went from five round trips to one plus the rate limit's. The values are literals made by
+ * `inline` (sql-literal.ts). Returns each statement's rows, in order.
+ */
+export async function readAsCaller(principal: Principal, statements: readonly InlineSql[], sql: Sql = database()): Promise<Rows[]> {
+  if (statements.length === 0) return [];
+  const results = await sql.unsafe([callerSettingsStatement(sessionOf(principal)), ...statements.map((statement) => statement.text)].join(';\n'));
+  // One result per statement; the first is the settings'.
+  return (results as unknown as Rows[]).slice(1);
 }
 
 /** An `ilike` pattern matching `q` anywhere: `%`, `_` and `\` in a search are literal characters. */

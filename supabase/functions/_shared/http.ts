@@ -4,7 +4,8 @@
 // a Response and throw ApiError for everything else.
 import { z } from 'zod';
 import type { Authenticator, Principal } from './auth.ts';
-import { type Tx, withCaller } from './db.ts';
+import { readAsCaller, type Rows, type Tx, withCaller } from './db.ts';
+import type { InlineSql } from './sql-literal.ts';
 import { ApiError, type ErrorLogger, logToConsole, renderProblem } from './errors.ts';
 import {
   claimIdempotencyKey,
@@ -52,6 +53,11 @@ export interface RouteContext<P, Q, B> {
    * `commitsOwnWork`); otherwise each call is one.
    */
   db: <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>;
+  /**
+   * Runs read-only statements as the caller in one round trip (db.ts, readAsCaller); each
+   * statement's rows, in order. For the hot reads; anything that writes uses `db`.
+   */
+  read: (statements: readonly InlineSql[]) => Promise<Rows[]>;
   /**
    * Runs `fn` once the request's writes are committed and before the response leaves (mail about
    * what was written): never for a change that rolled back, never again for a replayed key. A
@@ -362,7 +368,16 @@ export function createHandler(options: HandlerOptions): (req: Request) => Promis
 
     const status = definition.status ?? 200;
     const committed: (() => Promise<void>)[] = [];
-    const context = { req, requestId, principal, params, query, body, afterCommit: (fn: () => Promise<void>) => void committed.push(fn) };
+    const context = {
+      req,
+      requestId,
+      principal,
+      params,
+      query,
+      body,
+      afterCommit: (fn: () => Promise<void>) => void committed.push(fn),
+      read: (statements: readonly InlineSql[]) => readAsCaller(principal, statements),
+    };
     const response = await respond();
     for (const fn of committed) {
       await fn().catch((error) => (options.log ?? logToConsole)({ level: 'error', request_id: requestId, after_commit: true, error: String(error) }));
@@ -395,7 +410,9 @@ export function createHandler(options: HandlerOptions): (req: Request) => Promis
       return await withCaller(principal, async (tx) => {
         const stored = await claimIdempotencyKey(tx, key, hash);
         if (stored) return replayOf(stored);
-        const result = await definition.handler({ ...context, db: (fn) => fn(tx) });
+        // Inside the key's transaction, reads run in it too (the caller's settings are in force).
+        const read = (statements: readonly InlineSql[]) => Promise.all(statements.map((statement) => tx.unsafe<Rows>(statement.text))) as Promise<Rows[]>;
+        const result = await definition.handler({ ...context, db: (fn) => fn(tx), read });
         return await answerKey(result, status, (response) => storeIdempotentResponse(tx, key, response), kept);
       });
     }

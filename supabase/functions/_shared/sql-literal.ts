@@ -26,3 +26,59 @@ export function numberLiteral(value: number): string {
   if (!Number.isFinite(value)) throw new Error(`Not a finite number: ${value}`);
   return String(value);
 }
+
+/**
+ * The statement that makes a transaction act as a caller (db.ts, sessionOf): `set local role`
+ * plus the same `request.jwt.claim(s)` settings PostgREST makes, all transaction-local so nothing
+ * leaks to the next request that gets this pooled connection. In one round trip, and the
+ * request's first statement follows it on the same flight.
+ */
+export function callerSettingsStatement(session: { role: string; claims: Record<string, unknown> }): string {
+  const { role, claims } = session;
+  const sub = typeof claims.sub === 'string' ? claims.sub : '';
+  // set_config('role', …, true) is `set local role …`.
+  return `select set_config('role', ${literal(role)}, true), ` +
+    `set_config('request.jwt.claims', ${literal(JSON.stringify(claims))}, true), ` +
+    `set_config('request.jwt.claim.sub', ${literal(sub)}, true), ` +
+    `set_config('request.jwt.claim.role', ${literal(role)}, true)`;
+}
+
+/** SQL text whose values were written in as literals by `inline`; nest it in another `inline`. */
+export class InlineSql {
+  readonly text: string;
+  constructor(text: string) {
+    this.text = text;
+  }
+}
+
+/** What `inline` writes in: scalars as literals, a list as `(a, b)`, and inline fragments as they are. */
+export type InlineValue = string | number | boolean | null | Date | InlineSql | readonly (string | number)[];
+
+function render(value: InlineValue): string {
+  if (value instanceof InlineSql) return value.text;
+  if (value === null) return 'null';
+  if (typeof value === 'string') return literal(value);
+  // In parentheses when negative, so that `a -${-1}` cannot become the comment `a --1`.
+  if (typeof value === 'number') return value < 0 ? `(${numberLiteral(value)})` : numberLiteral(value);
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (value instanceof Date) return literal(value.toISOString());
+  if (Array.isArray(value)) {
+    if (value.length === 0) throw new Error('An empty list cannot be inlined');
+    return `(${value.map((item) => render(item)).join(', ')})`;
+  }
+  throw new Error(`Cannot inline a ${typeof value}`);
+}
+
+/**
+ * A statement (or a fragment of one) with its values written in as literals: the text comes
+ * from the template, every interpolated value through `literal`, so a value can never become
+ * SQL. Like a bind parameter, a string literal takes its type from where it stands
+ * (`id = ${id}` compares as uuid). For reads sent in one round trip (db.ts, readAsCaller).
+ */
+export function inline(strings: TemplateStringsArray, ...values: InlineValue[]): InlineSql {
+  let text = strings[0];
+  values.forEach((value, i) => {
+    text += render(value) + strings[i + 1];
+  });
+  return new InlineSql(text);
+}

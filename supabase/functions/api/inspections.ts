@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { containsPattern, type Tx } from '../_shared/db.ts';
 import { ApiError } from '../_shared/errors.ts';
+import { inline, type InlineSql } from '../_shared/sql-literal.ts';
 import { route } from '../_shared/http.ts';
 import { decodeCursor, pageOf } from '../_shared/pagination.ts';
 import { idSchema, type Role } from '../_shared/schemas/common.ts';
@@ -20,7 +21,7 @@ import {
   type InspectionStatus,
   inspectionUpdateSchema,
 } from '../_shared/schemas/inspections.ts';
-import { iso, requireRole } from './access.ts';
+import { iso, requireRole, roleAllowed, roleStatement } from './access.ts';
 import { mailNewAssignees } from './action-mail.ts';
 import { answerOf, type AnswerRow, selectAnswers } from './answers.ts';
 import { attachmentOf, type AttachmentRow } from './attachments.ts';
@@ -51,29 +52,33 @@ type InspectionRow =
 const inspectionParams = z.strictObject({ org: idSchema, id: idSchema });
 
 /** Overdue is derived, never stored: due_at has passed while the work is open (inspections as `i`). */
-export const overdueCondition = (tx: Tx) => tx`(i.status in ('scheduled', 'in_progress') and i.due_at is not null and i.due_at < now())`;
+const OVERDUE = inline`(i.status in ('scheduled', 'in_progress') and i.due_at is not null and i.due_at < now())`;
+export const overdueCondition = (tx: Tx) => tx.unsafe(OVERDUE.text);
 
-/** The list's filters, on inspections `i` and their sites `s`; the CSV reports apply the same (reports.ts). */
-export function inspectionFilters(
-  tx: Tx,
-  orgId: string,
-  query: { status?: string[]; q?: string; site_id?: string; assignee_id?: string; overdue?: boolean; updated_since?: string },
-) {
-  const overdue = overdueCondition(tx);
-  return tx`
+type InspectionFilterQuery = { status?: string[]; q?: string; site_id?: string; assignee_id?: string; overdue?: boolean; updated_since?: string };
+
+/**
+ * The list's filters, on inspections `i` and their sites `s`, with the values as literals
+ * (sql-literal.ts), so the list can be read in one round trip; the CSV reports apply the same
+ * through `inspectionFilters` (reports.ts).
+ */
+function inspectionFilterSql(orgId: string, query: InspectionFilterQuery): InlineSql {
+  return inline`
     i.org_id = ${orgId}
-    and ${query.status ? tx`i.status in ${tx(query.status)}` : tx`true`}
-    and ${query.q ? tx`(i.title ilike ${containsPattern(query.q)} or s.name ilike ${containsPattern(query.q)})` : tx`true`}
-    and ${query.site_id ? tx`i.site_id = ${query.site_id}` : tx`true`}
-    and ${query.assignee_id ? tx`i.assignee_id = ${query.assignee_id}` : tx`true`}
-    and ${query.overdue === undefined ? tx`true` : query.overdue ? overdue : tx`not ${overdue}`}
+    and ${query.status ? inline`i.status in ${query.status}` : inline`true`}
+    and ${query.q ? inline`(i.title ilike ${containsPattern(query.q)} or s.name ilike ${containsPattern(query.q)})` : inline`true`}
+    and ${query.site_id ? inline`i.site_id = ${query.site_id}` : inline`true`}
+    and ${query.assignee_id ? inline`i.assignee_id = ${query.assignee_id}` : inline`true`}
+    and ${query.overdue === undefined ? inline`true` : query.overdue ? OVERDUE : inline`not ${OVERDUE}`}
     -- Inclusive: a change in the same instant as the caller's last sync is not missed.
-    and ${query.updated_since ? tx`i.updated_at >= ${query.updated_since}::timestamptz` : tx`true`}
+    and ${query.updated_since ? inline`i.updated_at >= ${query.updated_since}::timestamptz` : inline`true`}
   `;
 }
 
+export const inspectionFilters = (tx: Tx, orgId: string, query: InspectionFilterQuery) => tx.unsafe(inspectionFilterSql(orgId, query).text);
+
 /** Inspections with what a list shows beside them. */
-const selectInspections = (tx: Tx) => tx`
+const SELECT_INSPECTIONS = inline`
   select i.*, s.name as site_name, s.timezone as site_timezone, v.version as template_version, v.name as template_name,
          p.display_name as assignee_name,
          -- Progress as the run page counts it: the items that show (hidden_item_keys, kept by the
@@ -83,7 +88,7 @@ const selectInspections = (tx: Tx) => tx`
            + (select count(distinct t.item_key)::int from public.attachments t
               where t.inspection_id = i.id and t.confirmed_at is not null and t.item_key <> all (i.hidden_item_keys))
            as answered_count,
-         ${overdueCondition(tx)} as overdue,
+         ${OVERDUE} as overdue,
          -- The cursor keeps created_at's microseconds: JavaScript dates stop at milliseconds.
          to_char(i.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_at_key
   from public.inspections i
@@ -91,6 +96,7 @@ const selectInspections = (tx: Tx) => tx`
   join public.template_versions v on v.id = i.template_version_id
   left join public.profiles p on p.user_id = i.assignee_id
 `;
+const selectInspections = (tx: Tx) => tx.unsafe(SELECT_INSPECTIONS.text);
 
 const round = (value: number | null) => (value === null ? null : Math.round(value));
 
@@ -168,21 +174,19 @@ export const listInspections = route({
   path: '/orgs/:org/inspections',
   params: orgParams,
   query: inspectionListQuerySchema,
-  handler: async ({ params, query, db }) => {
+  handler: async ({ params, query, read }) => {
     const after = decodeCursor(query.cursor, ['timestamp', 'uuid']);
-    const rows = await db(async (tx) => {
-      // Sent together with the membership check, not after it (one round trip fewer, issue 15):
-      // RLS shows a non-member no rows, and the check's 404 wins when it fails.
-      const [, found] = await Promise.all([requireRole(tx, params.org), tx<InspectionRow[]>`
-        ${selectInspections(tx)}
-        where ${inspectionFilters(tx, params.org, query)}
-          and ${after ? tx`(i.created_at, i.id) < (${after[0] as string}::text::timestamptz, ${after[1] as string}::uuid)` : tx`true`}
-        order by i.created_at desc, i.id desc
-        limit ${query.limit + 1}
-      `]);
-      return found;
-    });
-    return pageOf(rows, query.limit, inspectionOf, (row) => [row.created_at_key, row.id]);
+    // The membership check and the page in one round trip (issue 15): RLS shows a non-member no
+    // rows, and the check's 404 wins when it fails.
+    const [role, rows] = await read([roleStatement(params.org), inline`
+      ${SELECT_INSPECTIONS}
+      where ${inspectionFilterSql(params.org, query)}
+        and ${after ? inline`(i.created_at, i.id) < (${after[0] as string}::text::timestamptz, ${after[1] as string}::uuid)` : inline`true`}
+      order by i.created_at desc, i.id desc
+      limit ${query.limit + 1}
+    `]);
+    roleAllowed(role);
+    return pageOf(rows as InspectionRow[], query.limit, inspectionOf, (row) => [row.created_at_key, row.id]);
   },
 });
 

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { containsPattern, type Tx } from '../_shared/db.ts';
 import { ApiError } from '../_shared/errors.ts';
+import { inline } from '../_shared/sql-literal.ts';
 import { route } from '../_shared/http.ts';
 import { decodeCursor, pageOf } from '../_shared/pagination.ts';
 import { idSchema } from '../_shared/schemas/common.ts';
@@ -141,8 +142,11 @@ export const getSite = route({
   response: 'Site',
   path: '/orgs/:org/sites/:id',
   params: siteParams,
-  handler: async ({ params, db }) => {
-    return siteOf(await db((tx) => readSite(tx, params.org, params.id)));
+  handler: async ({ params, read }) => {
+    // One round trip (issue 15): RLS shows a non-member no row, which is the same 404.
+    const [[row]] = await read([inline`select * from public.sites where org_id = ${params.org} and id = ${params.id}`]);
+    if (!row) throw ApiError.notFound('site');
+    return siteOf(row as SiteRow);
   },
 });
 

@@ -3,8 +3,7 @@
 // is on (hosted's default) or off, and a hostile text stays one value: it never ends the
 // statement. The caller's settings statement (db.ts) carries the claims through unchanged.
 import { afterAll, describe, expect, it } from 'vitest';
-import { literal } from '../../../supabase/functions/_shared/sql-literal.ts';
-import { callerSettingsStatement } from '../../../supabase/functions/_shared/db.ts';
+import { callerSettingsStatement, inline, literal } from '../../../supabase/functions/_shared/sql-literal.ts';
 import { database } from '../../support/database.ts';
 
 const sql = database();
@@ -46,11 +45,21 @@ describe('a literal', () => {
   });
 });
 
+describe('an inline statement', () => {
+  it('compares like bind parameters do: a uuid, a list, a negative number, a time, and hostile text that matches nothing', async () => {
+    const statement = inline`select ${'00000000-0000-4000-8000-000000000001'}::uuid = '00000000-0000-4000-8000-000000000001'::uuid as same_id,
+      'b' in ${['a', 'b', "c'"]} as in_list, 2 -${-1} as three, ${new Date('2026-01-02T03:04:05.678Z')}::timestamptz = '2026-01-02 03:04:05.678+00' as same_time,
+      (select count(*) from public.organizations where slug = ${"x' or '1'='1"})::int as hostile_matches`;
+    const [row] = await sql.unsafe(statement.text);
+    expect(row).toEqual({ same_id: true, in_list: true, three: 3, same_time: true, hostile_matches: 0 });
+  });
+});
+
 describe("the caller's settings statement", () => {
   it('sets the role and the claims exactly as given, for this transaction only', async () => {
     const claims = { sub: '00000000-0000-4000-8000-000000000001', role: 'authenticated', email: "o'neil\\@example.test", aal: 'aal1' };
     const seen = await sql.begin(async (tx) => {
-      await tx.unsafe(callerSettingsStatement({ kind: 'user', userId: claims.sub, claims } as never));
+      await tx.unsafe(callerSettingsStatement({ role: 'authenticated', claims }));
       const [row] = await tx.unsafe(`select current_user as role, current_setting('request.jwt.claims') as claims,
         current_setting('request.jwt.claim.sub') as sub, auth.uid()::text as uid`);
       return row;
