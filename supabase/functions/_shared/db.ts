@@ -96,7 +96,7 @@ export async function withCaller<T>(principal: Principal, fn: (tx: Tx) => Promis
 }
 
 /** Rows of one statement, as postgres.js parses them. */
-export type Rows = Record<string, unknown>[];
+export type Rows = postgres.Row[];
 
 /**
  * Runs read statements as the caller in ONE round trip: the caller's settings and `statements`

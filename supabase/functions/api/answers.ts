@@ -7,6 +7,7 @@
 import { z } from 'zod';
 import type { Tx } from '../_shared/db.ts';
 import { ApiError } from '../_shared/errors.ts';
+import { inline } from '../_shared/sql-literal.ts';
 import { fieldErrorsOf, route } from '../_shared/http.ts';
 import { type Answer, type AnswersSaved, answersBatchSchema } from '../_shared/schemas/answers.ts';
 import { idSchema } from '../_shared/schemas/common.ts';
@@ -30,14 +31,14 @@ export interface AnswerRow extends Omit<Answer, 'answered_at'> {
 }
 
 /** An AnswerRow's columns of answers rows named `a`, with their author's profile as `p`. */
-const answerColumns = (tx: Tx) => tx`
+const ANSWER_COLUMNS = inline`
   a.item_key, a.value, a.note, a.failed, a.answered_by, p.display_name as answered_by_name, a.answered_at, a.version
 `;
+const answerColumns = (tx: Tx) => tx.unsafe(ANSWER_COLUMNS.text);
 
-/** Answers with their author's name; also the `answers` of an inspection's detail. */
-export const selectAnswers = (tx: Tx) => tx`
-  select ${answerColumns(tx)} from public.answers a left join public.profiles p on p.user_id = a.answered_by
-`;
+/** Answers with their author's name; also the `answers` of an inspection's detail (inspections.ts reads it in one round trip). */
+export const SELECT_ANSWERS = inline`select ${ANSWER_COLUMNS} from public.answers a left join public.profiles p on p.user_id = a.answered_by`;
+export const selectAnswers = (tx: Tx) => tx.unsafe(SELECT_ANSWERS.text);
 
 export function answerOf(row: AnswerRow): Answer {
   return {

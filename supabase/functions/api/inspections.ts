@@ -23,10 +23,10 @@ import {
 } from '../_shared/schemas/inspections.ts';
 import { iso, requireRole, roleAllowed, roleStatement } from './access.ts';
 import { mailNewAssignees } from './action-mail.ts';
-import { answerOf, type AnswerRow, selectAnswers } from './answers.ts';
+import { answerOf, type AnswerRow, SELECT_ANSWERS } from './answers.ts';
 import { attachmentOf, type AttachmentRow } from './attachments.ts';
 import { orgParams } from './orgs.ts';
-import { selectTemplateVersions, templateVersionOf, type TemplateVersionRow } from './templates.ts';
+import { SELECT_TEMPLATE_VERSIONS, templateVersionOf, type TemplateVersionRow } from './templates.ts';
 
 /** An inspections row with its site, version and assignee names, as postgres.js returns it. */
 type InspectionRow =
@@ -212,22 +212,26 @@ export const getInspection = route({
   response: 'InspectionDetail',
   path: '/orgs/:org/inspections/:id',
   params: inspectionParams,
-  handler: async ({ params, db }): Promise<InspectionDetail> => {
-    return await db(async (tx) => {
-      await requireRole(tx, params.org);
-      const row = await readInspection(tx, params.org, params.id);
-      const [[version], answers, attachments] = await Promise.all([
-        tx<TemplateVersionRow[]>`${selectTemplateVersions(tx)} where v.id = ${row.template_version_id}`,
-        tx<AnswerRow[]>`${selectAnswers(tx)} where a.inspection_id = ${params.id} order by a.item_key`,
-        tx<AttachmentRow[]>`select * from public.attachments where inspection_id = ${params.id} order by created_at, id`,
-      ]);
-      return {
-        ...inspectionOf(row),
-        template: templateVersionOf(version),
-        answers: answers.map(answerOf),
-        attachments: attachments.map(attachmentOf),
-      };
-    });
+  handler: async ({ params, read }): Promise<InspectionDetail> => {
+    // Everything the run page opens with, in one round trip (issue 15). The version is found
+    // through the inspection, and RLS shows a non-member none of these rows: the membership
+    // check's 404 wins, then the inspection's.
+    const [role, [row], [version], answers, attachments] = await read([
+      roleStatement(params.org),
+      inline`${SELECT_INSPECTIONS} where i.org_id = ${params.org} and i.id = ${params.id}`,
+      inline`${SELECT_TEMPLATE_VERSIONS}
+        where v.id = (select i.template_version_id from public.inspections i where i.org_id = ${params.org} and i.id = ${params.id})`,
+      inline`${SELECT_ANSWERS} where a.inspection_id = ${params.id} order by a.item_key`,
+      inline`select * from public.attachments where inspection_id = ${params.id} order by created_at, id`,
+    ]);
+    roleAllowed(role);
+    if (!row) throw ApiError.notFound('inspection');
+    return {
+      ...inspectionOf(row as InspectionRow),
+      template: templateVersionOf(version as TemplateVersionRow),
+      answers: (answers as AnswerRow[]).map(answerOf),
+      attachments: (attachments as AttachmentRow[]).map(attachmentOf),
+    };
   },
 });
 

@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { containsPattern, type Tx } from '../_shared/db.ts';
 import { ApiError } from '../_shared/errors.ts';
+import { inline } from '../_shared/sql-literal.ts';
 import { route } from '../_shared/http.ts';
 import { decodeCursor, pageOf } from '../_shared/pagination.ts';
 import { idSchema } from '../_shared/schemas/common.ts';
@@ -54,10 +55,11 @@ const summaryColumns = (tx: Tx) => tx`
 const templateColumns = (tx: Tx) => tx`${summaryColumns(tx)}, templates.definition`;
 
 /** Versions as the API returns them; also the `template` of an inspection's detail. */
-export const selectTemplateVersions = (tx: Tx) => tx`
+export const SELECT_TEMPLATE_VERSIONS = inline`
   select v.id, v.template_id, v.org_id, v.version, v.name, v.description, v.definition, v.published_by, v.published_at
   from public.template_versions v
 `;
+export const selectTemplateVersions = (tx: Tx) => tx.unsafe(SELECT_TEMPLATE_VERSIONS.text);
 
 export function templateVersionOf(row: TemplateVersionRow): TemplateVersion {
   return { ...row, published_at: iso(row.published_at) };
