@@ -1,4 +1,5 @@
 // What the benchmarks share: percentiles, a closed-loop load runner and a signed-up user of a stack.
+import { readdirSync, readFileSync } from 'node:fs';
 import type { startStack } from '../../stack/server.ts';
 
 export function percentile(sorted: number[], p: number): number {
@@ -37,4 +38,39 @@ export async function signUpBenchUser(stack: Awaited<ReturnType<typeof startStac
   const session = (await signUp.json()) as { access_token: string };
   const claims = JSON.parse(Buffer.from(session.access_token.split('.')[1], 'base64url').toString());
   return { accessToken: session.access_token, claims };
+}
+
+/**
+ * CPU seconds used so far by this process's descendants, by kind: the function processes (Deno)
+ * and Postgres (the postmaster and its backends), read from /proc (Linux). Differences of two
+ * snapshots divided by the requests served between them give CPU per request, a figure that
+ * other load on a shared machine disturbs far less than throughput does.
+ */
+export function descendantCpuSeconds(): { functions: number; postgres: number } {
+  const ticksPerSecond = 100; // USER_HZ, 100 on Linux
+  const processes = new Map<number, { parent: number; command: string; ticks: number }>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const command = readFileSync(`/proc/${entry}/cmdline`, 'utf8');
+      processes.set(Number(entry), { parent: Number(fields[1]), command, ticks: Number(fields[11]) + Number(fields[12]) });
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  const descends = (pid: number) => {
+    for (let current = processes.get(pid)?.parent, hops = 0; current && hops < 8; current = processes.get(current)?.parent, hops++) {
+      if (current === process.pid) return true;
+    }
+    return false;
+  };
+  const totals = { functions: 0, postgres: 0 };
+  for (const [pid, info] of processes) {
+    if (!descends(pid)) continue;
+    if (/\bdeno\b/.test(info.command)) totals.functions += info.ticks / ticksPerSecond;
+    else if (/postgres/.test(info.command)) totals.postgres += info.ticks / ticksPerSecond;
+  }
+  return totals;
 }

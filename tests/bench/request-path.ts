@@ -21,7 +21,7 @@ import postgres from 'postgres';
 import { startStack } from '../../stack/server.ts';
 import { freeStackPorts, privateStackFolder } from '../support/private-stack.ts';
 import { Agent, fetch as undiciFetch } from 'undici';
-import { percentile, signUpBenchUser } from './measure.ts';
+import { descendantCpuSeconds, percentile, signUpBenchUser } from './measure.ts';
 
 const SITES = 100_000;
 const ORGS = 10_000;
@@ -41,6 +41,9 @@ function fetchFrom(address: string): typeof fetch {
 
 interface Cannon {
   rps: number;
+  /** CPU per request (µs) of the function processes and of Postgres while this ran. */
+  functionCpuUs: number;
+  postgresCpuUs: number;
   p50: number;
   p99: number;
   errors: number;
@@ -50,6 +53,7 @@ interface Cannon {
 /** autocannon against `urls` (round-robin), each request signed by the next user's token. */
 async function cannon(urls: string[], tokens: string[], apiKey: string, connections: number, duration = DURATION_S): Promise<Cannon> {
   let next = 0;
+  const cpuBefore = descendantCpuSeconds();
   const result = await autocannon({
     url: urls[0],
     connections,
@@ -65,7 +69,11 @@ async function cannon(urls: string[], tokens: string[], apiKey: string, connecti
       },
     }],
   });
+  const cpuAfter = descendantCpuSeconds();
+  const served = Math.max(1, result.requests.total);
   return {
+    functionCpuUs: Math.round(((cpuAfter.functions - cpuBefore.functions) * 1e6) / served),
+    postgresCpuUs: Math.round(((cpuAfter.postgres - cpuBefore.postgres) * 1e6) / served),
     rps: result.requests.average,
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -183,7 +191,11 @@ export async function benchRequestPath(options: { json: boolean }): Promise<Figu
     figures['reads.site_by_id_p99_ms'] = siteRead.p99;
     figures['reads.site_by_id_without_gateway_rps'] = Math.round(direct.rps);
     figures['reads.gateway_hop_ratio'] = Number((siteRead.rps / direct.rps).toFixed(3));
+    figures['reads.site_by_id_function_cpu_us'] = direct.functionCpuUs;
+    figures['reads.site_by_id_postgres_cpu_us'] = direct.postgresCpuUs;
     figures['reads.inspections_list_rps'] = Math.round(list.rps);
+    figures['reads.inspections_list_function_cpu_us'] = list.functionCpuUs;
+    figures['reads.inspections_list_postgres_cpu_us'] = list.postgresCpuUs;
     figures['reads.inspections_list_ratio'] = Number((list.rps / ceiling).toFixed(4));
 
     // 2. Latency at 64 connections, and 200 connections at once.
@@ -234,8 +246,8 @@ export async function benchRequestPath(options: { json: boolean }): Promise<Figu
       const ratio = (x: number) => `${x.toFixed(3)}×`;
       console.log(`  pgbench -S ${figures['reads.pgbench_select_only_tps']} tx/s (mean of before and after); pgbench -N ${figures['writes.pgbench_simple_update_tps']} tx/s`);
       console.log(`  GET site by id, 16 connections: ${siteRead.rps.toFixed(0)} req/s = ${ratio(siteRead.rps / ceiling)} of pgbench -S (goal ≥ 0.25×); p50 ${siteRead.p50} ms, p99 ${siteRead.p99} ms`);
-      console.log(`    straight to the functions port: ${direct.rps.toFixed(0)} req/s (the gateway keeps ${ratio(siteRead.rps / direct.rps)})`);
-      console.log(`  GET inspections?limit=50, 16 connections: ${list.rps.toFixed(0)} req/s = ${ratio(list.rps / ceiling)} (goal ≥ 0.1×)`);
+      console.log(`    straight to the functions port: ${direct.rps.toFixed(0)} req/s (the gateway keeps ${ratio(siteRead.rps / direct.rps)}); CPU per request: function ${direct.functionCpuUs} µs, Postgres ${direct.postgresCpuUs} µs`);
+      console.log(`  GET inspections?limit=50, 16 connections: ${list.rps.toFixed(0)} req/s = ${ratio(list.rps / ceiling)} (goal ≥ 0.1×); CPU per request: function ${list.functionCpuUs} µs, Postgres ${list.postgresCpuUs} µs`);
       console.log(`  64 connections: p50 ${at64.p50} ms, p99 ${at64.p99} ms (goal p99 ≤ 20 ms)`);
       console.log(`  200 connections: p50 ${at200.p50} ms, p99 ${at200.p99} ms, ${at200.errors + at200.non2xx} failures (goal none, p99 ≤ 100 ms)`);
       console.log(`  q= search at ${SITES.toLocaleString()} sites: p50 ${search.p50} ms, p99 ${search.p99} ms (goal ≤ 10 ms)`);
