@@ -4,12 +4,12 @@
 import { z } from 'zod';
 import { containsPattern, type Tx } from '../_shared/db.ts';
 import { ApiError } from '../_shared/errors.ts';
-import { inline } from '../_shared/sql-literal.ts';
+import { inline, type InlineSql } from '../_shared/sql-literal.ts';
 import { route } from '../_shared/http.ts';
 import { decodeCursor, pageOf } from '../_shared/pagination.ts';
 import { idSchema } from '../_shared/schemas/common.ts';
 import { type Site, siteCreateSchema, siteListQuerySchema, siteUpdateSchema } from '../_shared/schemas/sites.ts';
-import { iso, requireRole, SITE_MANAGERS } from './access.ts';
+import { iso, requireRole, roleAllowed, roleStatement, SITE_MANAGERS } from './access.ts';
 import { orgParams } from './orgs.ts';
 
 /** A sites row as postgres.js returns it: the API's Site with timestamps still as dates. */
@@ -61,53 +61,49 @@ export const listSites = route({
   path: '/orgs/:org/sites',
   params: orgParams,
   query: siteListQuerySchema,
-  handler: async ({ params, query, db }) => {
+  handler: async ({ params, query, read }) => {
     const near = query.near;
     const after = decodeCursor(query.cursor, near ? ['number|null', 'uuid'] : ['string', 'uuid']);
-    const rows = await db(async (tx) => {
-      // Sent together with the page's query, not before it (one round trip fewer, issue 15): RLS
-      // shows a non-member no rows, and the check's 404 wins when it fails.
-      const membership = requireRole(tx, params.org);
-      const withMembership = async (page: Promise<SiteRow[]>) => (await Promise.all([membership, page]))[1];
-      const archived = query.archived === 'all'
-        ? tx`true`
-        : query.archived === 'true'
-        ? tx`s.archived_at is not null`
-        : tx`s.archived_at is null`;
-      // The same expression as sites_search_idx, so the trigram index serves it.
-      const search = query.q
-        ? tx`(s.name || ' ' || coalesce(s.address, '') || ' ' || coalesce(s.external_ref, '')) ilike ${containsPattern(query.q)}`
-        : tx`true`;
-      if (!near) {
-        // Under RLS `ilike` cannot use the trigram index (it is not leakproof), so a search first
-        // asks private.site_search_page for the page's ids as the index would find them (members
-        // only); the rows are then read here under RLS with every filter again.
-        const page = query.q
-          ? tx`and s.id = any(array(select private.site_search_page(
-              ${params.org}::uuid, ${containsPattern(query.q)}, ${query.archived ?? 'false'},
-              ${after ? (after[0] as string) : null}::text, ${after ? (after[1] as string) : null}::uuid, ${query.limit + 1}::int)))`
-          : tx``;
-        return await withMembership(tx<SiteRow[]>`
-          select s.* from public.sites s
-          where s.org_id = ${params.org} and ${archived} and ${search} ${page}
-            and ${after ? tx`(s.name, s.id) > (${after[0] as string}, ${after[1] as string}::uuid)` : tx`true`}
-          order by s.name, s.id
-          limit ${query.limit + 1}
-        `);
-      }
+    const archived = query.archived === 'all'
+      ? inline`true`
+      : query.archived === 'true'
+      ? inline`s.archived_at is not null`
+      : inline`s.archived_at is null`;
+    // The same expression as sites_search_idx, so the trigram index serves it.
+    const search = query.q
+      ? inline`(s.name || ' ' || coalesce(s.address, '') || ' ' || coalesce(s.external_ref, '')) ilike ${containsPattern(query.q)}`
+      : inline`true`;
+    let page: InlineSql;
+    if (!near) {
+      // Under RLS `ilike` cannot use the trigram index (it is not leakproof), so a search first
+      // asks private.site_search_page for the page's ids as the index would find them (members
+      // only); the rows are then read here under RLS with every filter again.
+      const searchPage = query.q
+        ? inline`and s.id = any(array(select private.site_search_page(
+            ${params.org}::uuid, ${containsPattern(query.q)}, ${query.archived ?? 'false'},
+            ${after ? (after[0] as string) : null}::text, ${after ? (after[1] as string) : null}::uuid, ${query.limit + 1}::int)))`
+        : inline``;
+      page = inline`
+        select s.* from public.sites s
+        where s.org_id = ${params.org} and ${archived} and ${search} ${searchPage}
+          and ${after ? inline`(s.name, s.id) > (${after[0] as string}, ${after[1] as string}::uuid)` : inline`true`}
+        order by s.name, s.id
+        limit ${query.limit + 1}
+      `;
+    } else {
       // Nearest first, by the KNN order of sites_position_idx: `<->` between points on the unit
       // sphere (chord length) orders as the great-circle distance does. Sites without a position
       // come last, by id. The cursor holds the chord length; distance_m is the haversine in metres.
-      const here = tx`private.site_point(${near.latitude}::float8, ${near.longitude}::float8)`;
-      const chord = tx`(private.site_point(s.latitude, s.longitude) operator(extensions.<->) ${here})`;
+      const here = inline`private.site_point(${near.latitude}::float8, ${near.longitude}::float8)`;
+      const chord = inline`(private.site_point(s.latitude, s.longitude) operator(extensions.<->) ${here})`;
       const afterClause = !after
-        ? tx`true`
+        ? inline`true`
         : after[0] === null
-        ? tx`s.latitude is null and s.id > ${after[1] as string}::uuid`
-        : tx`(${chord} > ${after[0] as number}::float8 or (${chord} = ${after[0] as number}::float8 and s.id > ${
+        ? inline`s.latitude is null and s.id > ${after[1] as string}::uuid`
+        : inline`(${chord} > ${after[0] as number}::float8 or (${chord} = ${after[0] as number}::float8 and s.id > ${
           after[1] as string
         }::uuid) or s.latitude is null)`;
-      return await withMembership(tx<SiteRow[]>`
+      page = inline`
         select s.*,
                private.distance_m(${near.latitude}::float8, ${near.longitude}::float8, s.latitude, s.longitude) as distance_m,
                ${chord} as chord
@@ -115,8 +111,13 @@ export const listSites = route({
         where s.org_id = ${params.org} and ${archived} and ${search} and ${afterClause}
         order by ${chord}, s.id
         limit ${query.limit + 1}
-      `);
-    });
+      `;
+    }
+    // The membership check and the page in one round trip (issue 15): RLS shows a non-member no
+    // rows, and the check's 404 wins when it fails.
+    const [role, found] = await read([roleStatement(params.org), page]);
+    roleAllowed(role);
+    const rows = found as SiteRow[];
     return pageOf(rows, query.limit, siteOf, (row) => (near ? [row.chord ?? null, row.id] : [row.name, row.id]));
   },
 });
