@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import type { Tx } from '../_shared/db.ts';
 import { ApiError } from '../_shared/errors.ts';
+import { inline } from '../_shared/sql-literal.ts';
 import { route } from '../_shared/http.ts';
 import { decodeCursor, pageOf } from '../_shared/pagination.ts';
 import {
@@ -48,7 +49,8 @@ type ActionRow =
 export const actionParams = z.strictObject({ org: idSchema, id: idSchema });
 
 /** Overdue is derived, never stored: due_at has passed while the work is open (actions as `a`). */
-export const overdueActionCondition = (tx: Tx) => tx`(a.status in ('open', 'in_progress') and a.due_at < now())`;
+export const OVERDUE_ACTION = inline`(a.status in ('open', 'in_progress') and a.due_at < now())`;
+export const overdueActionCondition = (tx: Tx) => tx.unsafe(OVERDUE_ACTION.text);
 
 /** Actions with what a list shows beside them: site, inspection, the item's label, the assignee. */
 const selectActions = (tx: Tx) => tx`

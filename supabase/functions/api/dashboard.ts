@@ -5,9 +5,10 @@ import { route } from '../_shared/http.ts';
 import { ACTION_STATUSES, type ActionStatus } from '../_shared/schemas/actions.ts';
 import type { Dashboard } from '../_shared/schemas/dashboard.ts';
 import { INSPECTION_STATUSES, type InspectionStatus } from '../_shared/schemas/inspections.ts';
-import { requireRole, requireUser } from './access.ts';
-import { overdueActionCondition } from './actions.ts';
-import { overdueCondition } from './inspections.ts';
+import { inline } from '../_shared/sql-literal.ts';
+import { requireUser, roleAllowed, roleStatement } from './access.ts';
+import { OVERDUE_ACTION } from './actions.ts';
+import { OVERDUE } from './inspections.ts';
 import { orgParams } from './orgs.ts';
 
 /** Every status with its count, zero for those with none. */
@@ -23,53 +24,49 @@ export const getDashboard = route({
   path: '/orgs/:org/dashboard',
   usersOnly: true,
   params: orgParams,
-  handler: async ({ principal, params, db }): Promise<Dashboard> => {
+  handler: async ({ principal, params, read }): Promise<Dashboard> => {
     const user = requireUser(principal);
-    return await db(async (tx) => {
-      await requireRole(tx, params.org);
-      const [inspectionsByStatus, actionsByStatus, [counts]] = await Promise.all([
-        tx<{ status: InspectionStatus; n: number }[]>`
-          select status, count(*)::int as n from public.inspections where org_id = ${params.org} group by status
-        `,
-        tx<{ status: ActionStatus; n: number }[]>`
-          select status, count(*)::int as n from public.actions where org_id = ${params.org} group by status
-        `,
-        // "This week" is the last seven days, the same window whatever the viewer's time zone;
-        // answers of canceled inspections no longer count, nor those of items hidden since.
-        tx<Record<string, number>[]>`
-          select
-            (select count(*)::int from public.inspections i
-             where i.org_id = ${params.org} and ${overdueCondition(tx)}) as overdue,
-            (select count(*)::int from public.answers a join public.inspections i on i.id = a.inspection_id
-             where a.org_id = ${params.org} and a.failed and a.answered_at >= now() - interval '7 days'
-               and i.status <> 'canceled' and a.item_key <> all (i.hidden_item_keys)) as failed,
-            (select count(*)::int from public.actions a
-             where a.org_id = ${params.org} and ${overdueActionCondition(tx)}) as overdue_actions,
-            (select count(*)::int from public.inspections i
-             where i.org_id = ${params.org} and i.assignee_id = ${user.userId} and i.status in ('scheduled', 'in_progress')) as my_inspections,
-            (select count(*)::int from public.inspections i
-             where i.org_id = ${params.org} and i.assignee_id = ${user.userId} and ${overdueCondition(tx)}) as my_overdue_inspections,
-            (select count(*)::int from public.actions a
-             where a.org_id = ${params.org} and a.assignee_id = ${user.userId} and a.status in ('open', 'in_progress')) as my_actions,
-            (select count(*)::int from public.actions a
-             where a.org_id = ${params.org} and a.assignee_id = ${user.userId} and ${overdueActionCondition(tx)}) as my_overdue_actions
-        `,
-      ]);
-      const actions_by_status = countsBy(ACTION_STATUSES, actionsByStatus);
-      return {
-        inspections_by_status: countsBy(INSPECTION_STATUSES, inspectionsByStatus),
-        overdue: counts.overdue,
-        failed_items_this_week: counts.failed,
-        actions_by_status,
-        open_actions: actions_by_status.open + actions_by_status.in_progress,
-        overdue_actions: counts.overdue_actions,
-        my_work: {
-          inspections_due: counts.my_inspections,
-          inspections_overdue: counts.my_overdue_inspections,
-          open_actions: counts.my_actions,
-          overdue_actions: counts.my_overdue_actions,
-        },
-      };
-    });
+    // One round trip with the membership check (issue 15): the dashboard is the first screen.
+    const [role, inspectionsByStatus, actionsByStatus, [counts]] = await read([
+      roleStatement(params.org),
+      inline`select status, count(*)::int as n from public.inspections where org_id = ${params.org} group by status`,
+      inline`select status, count(*)::int as n from public.actions where org_id = ${params.org} group by status`,
+      // "This week" is the last seven days, the same window whatever the viewer's time zone;
+      // answers of canceled inspections no longer count, nor those of items hidden since.
+      inline`
+        select
+          (select count(*)::int from public.inspections i
+           where i.org_id = ${params.org} and ${OVERDUE}) as overdue,
+          (select count(*)::int from public.answers a join public.inspections i on i.id = a.inspection_id
+           where a.org_id = ${params.org} and a.failed and a.answered_at >= now() - interval '7 days'
+             and i.status <> 'canceled' and a.item_key <> all (i.hidden_item_keys)) as failed,
+          (select count(*)::int from public.actions a
+           where a.org_id = ${params.org} and ${OVERDUE_ACTION}) as overdue_actions,
+          (select count(*)::int from public.inspections i
+           where i.org_id = ${params.org} and i.assignee_id = ${user.userId} and i.status in ('scheduled', 'in_progress')) as my_inspections,
+          (select count(*)::int from public.inspections i
+           where i.org_id = ${params.org} and i.assignee_id = ${user.userId} and ${OVERDUE}) as my_overdue_inspections,
+          (select count(*)::int from public.actions a
+           where a.org_id = ${params.org} and a.assignee_id = ${user.userId} and a.status in ('open', 'in_progress')) as my_actions,
+          (select count(*)::int from public.actions a
+           where a.org_id = ${params.org} and a.assignee_id = ${user.userId} and ${OVERDUE_ACTION}) as my_overdue_actions
+      `,
+    ]);
+    roleAllowed(role);
+    const actions_by_status = countsBy(ACTION_STATUSES, actionsByStatus as { status: ActionStatus; n: number }[]);
+    return {
+      inspections_by_status: countsBy(INSPECTION_STATUSES, inspectionsByStatus as { status: InspectionStatus; n: number }[]),
+      overdue: counts.overdue,
+      failed_items_this_week: counts.failed,
+      actions_by_status,
+      open_actions: actions_by_status.open + actions_by_status.in_progress,
+      overdue_actions: counts.overdue_actions,
+      my_work: {
+        inspections_due: counts.my_inspections,
+        inspections_overdue: counts.my_overdue_inspections,
+        open_actions: counts.my_actions,
+        overdue_actions: counts.my_overdue_actions,
+      },
+    };
   },
 });

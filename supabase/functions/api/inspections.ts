@@ -52,7 +52,7 @@ type InspectionRow =
 const inspectionParams = z.strictObject({ org: idSchema, id: idSchema });
 
 /** Overdue is derived, never stored: due_at has passed while the work is open (inspections as `i`). */
-const OVERDUE = inline`(i.status in ('scheduled', 'in_progress') and i.due_at is not null and i.due_at < now())`;
+export const OVERDUE = inline`(i.status in ('scheduled', 'in_progress') and i.due_at is not null and i.due_at < now())`;
 export const overdueCondition = (tx: Tx) => tx.unsafe(OVERDUE.text);
 
 type InspectionFilterQuery = { status?: string[]; q?: string; site_id?: string; assignee_id?: string; overdue?: boolean; updated_since?: string };
