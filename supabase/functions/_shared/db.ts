@@ -104,14 +104,20 @@ export type Rows = postgres.Row[];
  * the transaction-local settings hold for every statement, and end with it: nothing leaks to the
  * next request on this connection, and a transaction-mode pooler sees one transaction). Used by
  * the hot reads (issue 15): without BEGIN, COMMIT and the describe step of bind parameters, a
- * read went from five round trips to one plus the rate limit's. The values are literals made by
- * `inline` (sql-literal.ts). Returns each statement's rows, in order.
+ * read went from five round trips to one. The values are literals made by `inline`
+ * (sql-literal.ts). `first` runs ahead of the settings, as the connection's own role: the
+ * request's rate-limit token (http.ts). Returns its rows and each statement's rows, in order.
  */
-export async function readAsCaller(principal: Principal, statements: readonly InlineSql[], sql: Sql = database()): Promise<Rows[]> {
-  if (statements.length === 0) return [];
-  const results = await sql.unsafe([callerSettingsStatement(sessionOf(principal)), ...statements.map((statement) => statement.text)].join(';\n'));
-  // One result per statement; the first is the settings'.
-  return (results as unknown as Rows[]).slice(1);
+export async function readAsCaller(
+  principal: Principal,
+  statements: readonly InlineSql[],
+  options: { first?: InlineSql; sql?: Sql } = {},
+): Promise<{ first: Rows | undefined; rows: Rows[] }> {
+  const ahead = options.first ? [options.first.text] : [];
+  const message = [...ahead, callerSettingsStatement(sessionOf(principal)), ...statements.map((statement) => statement.text)];
+  // One result per statement, in order.
+  const results = (await (options.sql ?? database()).unsafe(message.join(';\n'))) as unknown as Rows[];
+  return { first: options.first ? results[0] : undefined, rows: results.slice(ahead.length + 1) };
 }
 
 /** An `ilike` pattern matching `q` anywhere: `%`, `_` and `\` in a search are literal characters. */

@@ -359,62 +359,102 @@ export function createHandler(options: HandlerOptions): (req: Request) => Promis
 
     const definition = matched.route.definition;
     const principal = await options.authenticator().authenticate(req);
-    if (options.rateLimiter) Object.assign(answerHeaders, await options.rateLimiter().take(principal));
-    if (definition.usersOnly && principal.kind !== 'user') throw ApiError.forbidden('An API key cannot do this; sign in as a member.');
-    const params = parseWith(definition.params ?? noParams, matched.params);
-    const query = parseWith(definition.query ?? noParams, queryObject(url), 'query');
-    const rawBody = await readJsonBody(req, definition.body !== undefined);
-    const body = definition.body ? parseWith(definition.body, rawBody) : undefined;
-
-    const status = definition.status ?? 200;
-    const committed: (() => Promise<void>)[] = [];
-    const context = {
-      req,
-      requestId,
-      principal,
-      params,
-      query,
-      body,
-      afterCommit: (fn: () => Promise<void>) => void committed.push(fn),
-      read: (statements: readonly InlineSql[]) => readAsCaller(principal, statements),
+    const limiter = options.rateLimiter?.();
+    // The request's token from its caller's bucket (rate-limit.ts) is taken before the request's
+    // first database work: with the statements of a one-round-trip read (`read`), otherwise in a
+    // statement of its own. A request that never reaches the database (bad input, no SQL) takes
+    // it on the way out; a caller over the limit gets the 429 either way.
+    let tokenTaken = !limiter;
+    const takeToken = async () => {
+      if (tokenTaken) return;
+      tokenTaken = true;
+      Object.assign(answerHeaders, await limiter!.take(principal));
     };
-    const response = await respond();
-    for (const fn of committed) {
-      await fn().catch((error) => (options.log ?? logToConsole)({ level: 'error', request_id: requestId, after_commit: true, error: String(error) }));
+    const read = async (statements: readonly InlineSql[]): Promise<Rows[]> => {
+      if (tokenTaken) return (await readAsCaller(principal, statements)).rows;
+      tokenTaken = true;
+      let result: Awaited<ReturnType<typeof readAsCaller>>;
+      try {
+        result = await readAsCaller(principal, statements, { first: limiter!.statement(principal) });
+      } catch (error) {
+        // The message failed as a whole, its token too: the request still counts.
+        Object.assign(answerHeaders, await limiter!.take(principal));
+        throw error;
+      }
+      Object.assign(answerHeaders, limiter!.settle(principal, result.first!));
+      return result.rows;
+    };
+    const matchedParams = matched.params;
+    try {
+      const response = await handle();
+      await takeToken();
+      return response;
+    } catch (error) {
+      await takeToken();
+      throw error;
     }
-    return response;
 
-    /** The handler's response, or the stored one of a key used before. */
-    async function respond(): Promise<Response> {
-      const key = req.method === 'POST' ? idempotencyKeyOf(req) : null;
-      if (key === null) {
-        const db = <T>(fn: (tx: Tx) => Promise<T>) => withCaller(principal, fn);
-        return responseOf(await definition.handler({ ...context, db }), status);
+    async function handle(): Promise<Response> {
+      if (definition.usersOnly && principal.kind !== 'user') throw ApiError.forbidden('An API key cannot do this; sign in as a member.');
+      const params = parseWith(definition.params ?? noParams, matchedParams);
+      const query = parseWith(definition.query ?? noParams, queryObject(url), 'query');
+      const rawBody = await readJsonBody(req, definition.body !== undefined);
+      const body = definition.body ? parseWith(definition.body, rawBody) : undefined;
+
+      const status = definition.status ?? 200;
+      const committed: (() => Promise<void>)[] = [];
+      const context = {
+        req,
+        requestId,
+        principal,
+        params,
+        query,
+        body,
+        afterCommit: (fn: () => Promise<void>) => void committed.push(fn),
+        read,
+      };
+      const response = await respond();
+      for (const fn of committed) {
+        await fn().catch((error) => (options.log ?? logToConsole)({ level: 'error', request_id: requestId, after_commit: true, error: String(error) }));
       }
-      const hash = await requestHash(req.method, url.pathname, rawBody);
-      const kept = definition.keptForRetry as ((result: unknown) => unknown) | undefined;
-      if (definition.commitsOwnWork) {
-        const stored = await withCaller(principal, (tx) => claimIdempotencyKey(tx, key, hash, { ahead: true }));
-        if (stored) return replayOf(stored);
-        let result: unknown;
-        try {
-          result = await definition.handler({ ...context, db: (fn) => withCaller(principal, fn) });
-        } catch (error) {
-          // A failed request leaves no key behind, as on the one-transaction path.
-          await withCaller(principal, (tx) => releaseIdempotencyKey(tx, key)).catch(() => undefined);
-          throw error;
+      return response;
+
+      /** The handler's response, or the stored one of a key used before. */
+      async function respond(): Promise<Response> {
+        const key = req.method === 'POST' ? idempotencyKeyOf(req) : null;
+        if (key === null) {
+          const db = async <T>(fn: (tx: Tx) => Promise<T>) => {
+            await takeToken();
+            return await withCaller(principal, fn);
+          };
+          return responseOf(await definition.handler({ ...context, db }), status);
         }
-        return await answerKey(result, status, (response) => withCaller(principal, (tx) => storeIdempotentResponse(tx, key, response)), kept);
+        await takeToken();
+        const hash = await requestHash(req.method, url.pathname, rawBody);
+        const kept = definition.keptForRetry as ((result: unknown) => unknown) | undefined;
+        if (definition.commitsOwnWork) {
+          const stored = await withCaller(principal, (tx) => claimIdempotencyKey(tx, key, hash, { ahead: true }));
+          if (stored) return replayOf(stored);
+          let result: unknown;
+          try {
+            result = await definition.handler({ ...context, db: (fn) => withCaller(principal, fn) });
+          } catch (error) {
+            // A failed request leaves no key behind, as on the one-transaction path.
+            await withCaller(principal, (tx) => releaseIdempotencyKey(tx, key)).catch(() => undefined);
+            throw error;
+          }
+          return await answerKey(result, status, (response) => withCaller(principal, (tx) => storeIdempotentResponse(tx, key, response)), kept);
+        }
+        // One transaction for the key and the handler's writes: both commit, or neither does.
+        return await withCaller(principal, async (tx) => {
+          const stored = await claimIdempotencyKey(tx, key, hash);
+          if (stored) return replayOf(stored);
+          // Inside the key's transaction, reads run in it too (the caller's settings are in force).
+          const read = (statements: readonly InlineSql[]) => Promise.all(statements.map((statement) => tx.unsafe<Rows>(statement.text))) as Promise<Rows[]>;
+          const result = await definition.handler({ ...context, db: (fn) => fn(tx), read });
+          return await answerKey(result, status, (response) => storeIdempotentResponse(tx, key, response), kept);
+        });
       }
-      // One transaction for the key and the handler's writes: both commit, or neither does.
-      return await withCaller(principal, async (tx) => {
-        const stored = await claimIdempotencyKey(tx, key, hash);
-        if (stored) return replayOf(stored);
-        // Inside the key's transaction, reads run in it too (the caller's settings are in force).
-        const read = (statements: readonly InlineSql[]) => Promise.all(statements.map((statement) => tx.unsafe<Rows>(statement.text))) as Promise<Rows[]>;
-        const result = await definition.handler({ ...context, db: (fn) => fn(tx), read });
-        return await answerKey(result, status, (response) => storeIdempotentResponse(tx, key, response), kept);
-      });
     }
   }
 

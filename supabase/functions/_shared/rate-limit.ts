@@ -4,7 +4,7 @@
 import type { Principal } from './auth.ts';
 import { database, type Sql } from './db.ts';
 import { ApiError } from './errors.ts';
-import { literal, numberLiteral } from './sql-literal.ts';
+import { inline, type InlineSql } from './sql-literal.ts';
 
 export interface RateLimitPolicy {
   /** Bucket size: how many requests may come at once. */
@@ -25,6 +25,12 @@ export const USER_RATE_LIMIT: RateLimitPolicy = { burst: 300, perMinute: 1200 };
 export interface RateLimiter {
   /** Takes one request from the caller's bucket: the RateLimit headers, or throws 429 carrying them. */
   take(principal: Principal): Promise<Record<string, string>>;
+  /**
+   * The statement that takes the token, to send ahead of a one-round-trip read (db.ts,
+   * readAsCaller), and what its rows mean: the headers, or a 429 carrying them.
+   */
+  statement(principal: Principal): InlineSql;
+  settle(principal: Principal, rows: readonly Record<string, unknown>[]): Record<string, string>;
 }
 
 interface Taken {
@@ -53,19 +59,26 @@ function policyOf(principal: Principal): { bucket: string; policy: RateLimitPoli
 }
 
 export function createRateLimiter(sql: () => Sql): RateLimiter {
-  return {
-    async take(principal) {
+  const limiter: RateLimiter = {
+    // Literals rather than bind parameters: one round trip instead of two (sql-literal.ts).
+    statement(principal) {
       const { bucket, policy } = policyOf(principal);
-      // Literals rather than bind parameters: one round trip instead of two (sql-literal.ts).
-      const [taken] = await sql().unsafe<Taken[]>(
-        `select allowed, remaining, retry_after_s, full_in_s from private.take_request_token(` +
-          `${literal(bucket)}, ${numberLiteral(policy.burst)}, ${numberLiteral(policy.perMinute / 60)})`,
-      );
+      return inline`select allowed, remaining, retry_after_s, full_in_s from private.take_request_token(${bucket}, ${policy.burst}, ${
+        policy.perMinute / 60
+      })`;
+    },
+    settle(principal, rows) {
+      const { policy } = policyOf(principal);
+      const taken = rows[0] as unknown as Taken;
       const headers = rateLimitHeaders(policy, taken);
       if (!taken.allowed) throw ApiError.rateLimited(taken.retry_after_s, headers);
       return headers;
     },
+    async take(principal) {
+      return limiter.settle(principal, await sql().unsafe(limiter.statement(principal).text));
+    },
   };
+  return limiter;
 }
 
 let projectLimiter: RateLimiter | undefined;

@@ -48,6 +48,27 @@ describe('an API key', () => {
   });
 });
 
+describe('what counts', () => {
+  // The token is taken with a one-round-trip read's own statements, or on the way out of a
+  // request that never reached the database (supabase/functions/_shared/http.ts).
+  it('a request refused as invalid (422) counts, and so does a read in one round trip: both meet the 429', async () => {
+    const key = await createKey(world.owner, world.org.id, 'viewer');
+    const bad = await untilRefused(() => call(key.client, `orgs/${world.org.id}/sites?limit=nope`), 200);
+    expect(bad[0].status).toBe(422);
+    expect(bad.filter((o) => o.status === 422).length).toBeGreaterThanOrEqual(59);
+    expectProblem(bad.find((o) => o.status === 429)!, 429, 'rate_limited');
+
+    const reader = await createKey(world.owner, world.org.id, 'viewer');
+    const reads = await untilRefused(() => call(reader.client, `orgs/${world.org.id}/sites`), 200);
+    expect(reads.filter((o) => o.status === 200).length).toBeGreaterThanOrEqual(59);
+    expect(reads[0].headers.get('ratelimit')).toMatch(/^"burst";r=\d+;t=\d+$/);
+    const refused = reads.find((o) => o.status === 429)!;
+    expectProblem(refused, 429, 'rate_limited');
+    expect(refused.headers.get('ratelimit')).toMatch(/^"burst";r=0;t=\d+$/);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+  });
+});
+
 describe('a signed-in user', () => {
   it('has a burst of 300 before a 429 (a screen and a replayed offline queue fit; a script does not)', async () => {
     const user = await newUser('limited', 'Lee Limited');
