@@ -135,12 +135,20 @@ export function route<
   };
 }
 
+/**
+ * What `json` made each of its responses from, so the answer that leaves (`finish`) is built once
+ * from the text and a plain header object, rather than by copying Headers and reading the body
+ * back as a stream: that copying was ~12 % of the function's CPU on a small read (issue 15).
+ */
+const jsonAnswers = new WeakMap<Response, { text: string; status: number; headers: Record<string, string> }>();
+
 /** Responses with data: JSON with the right content type. */
 export function json(data: unknown, status = 200, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(data), {
-    status,
-    headers: { 'content-type': 'application/json', ...headers },
-  });
+  const text = JSON.stringify(data);
+  const allHeaders = { 'content-type': 'application/json', ...headers };
+  const response = new Response(text, { status, headers: allHeaders });
+  jsonAnswers.set(response, { text, status, headers: allHeaders });
+  return response;
 }
 
 function matchPath(segments: string[], pathSegments: string[]): Record<string, string> | null {
@@ -293,6 +301,23 @@ export async function compressed(req: Request, response: Response): Promise<Resp
   vary.set('content-encoding', 'gzip');
   vary.delete('content-length');
   return new Response(gzipped, { status: response.status, statusText: response.statusText, headers: vary });
+}
+
+/**
+ * The answer that leaves: `response` with `extra` headers, gzipped as `compressed` would. A JSON
+ * answer made by `json` is built in one go from its text; any other goes the general way.
+ */
+async function finish(req: Request, response: Response, extra: Record<string, string>): Promise<Response> {
+  const known = jsonAnswers.get(response);
+  if (!known) return await compressed(req, withHeaders(response, extra));
+  const headers: Record<string, string> = { ...known.headers, ...extra };
+  headers.vary = headers.vary ? `${headers.vary}, accept-encoding` : 'accept-encoding';
+  if (!acceptsGzip(req)) return new Response(known.text, { status: known.status, headers });
+  const bytes = new TextEncoder().encode(known.text);
+  if (bytes.byteLength < COMPRESS_FROM_BYTES) return new Response(bytes, { status: known.status, headers });
+  const gzipped = await new Response(new Blob([bytes]).stream().pipeThrough(new CompressionStream('gzip'))).arrayBuffer();
+  headers['content-encoding'] = 'gzip';
+  return new Response(gzipped, { status: known.status, headers });
 }
 
 /** A handler's result as a response: data as JSON with `status`, nothing as 204. */
@@ -464,13 +489,13 @@ export function createHandler(options: HandlerOptions): (req: Request) => Promis
     if (req.method === 'OPTIONS') return new Response(null, { status: 204, headers: common });
     if (options.openApiDocument && req.method === 'GET' && new URL(req.url).pathname === `${options.basePath}/openapi.json`) {
       // The description of the API is public, as the routes' shapes are no secret: no token needed.
-      return await compressed(req, json(options.openApiDocument(), 200, { ...common, 'cache-control': 'public, max-age=300' }));
+      return await finish(req, json(options.openApiDocument(), 200, { 'cache-control': 'public, max-age=300' }), common);
     }
     const answerHeaders: Record<string, string> = {};
     try {
-      return await compressed(req, withHeaders(await dispatch(req, requestId, answerHeaders), { ...answerHeaders, ...common }));
+      return await finish(req, await dispatch(req, requestId, answerHeaders), { ...answerHeaders, ...common });
     } catch (error) {
-      return await compressed(req, withHeaders(renderProblem(error, requestId, options.log), { ...answerHeaders, ...common }));
+      return await finish(req, renderProblem(error, requestId, options.log), { ...answerHeaders, ...common });
     }
   };
 }
