@@ -1,10 +1,11 @@
-// The run page's handling of `answers_saved` (web/src/features/inspections/utils/live-answers.ts;
-// docs/realtime.md): which payloads it accepts (the same the shared zod schema accepts), which
-// answers of a batch it stores (not those whose version it holds already: its own save), and
+// The run page's handling of `answers_saved` (docs/realtime.md; web/src/features/inspections/
+// utils/answers-saved-event.ts and live-answers.ts): which payloads it accepts (the same the
+// shared zod schema accepts), which answers of a batch it stores (not those whose version it holds already: its own save), and
 // which items it marks as changed elsewhere (only those the user is editing, saved by someone else).
 import { describe, expect, it } from 'vitest';
 import { type AnswerEvent, answersSavedEventSchema } from '../../supabase/functions/_shared/schemas/answers';
-import { answersOfEvent, takeSavedAnswers } from '../../web/src/features/inspections/utils/live-answers';
+import { answersOfEvent } from '../../web/src/features/inspections/utils/answers-saved-event';
+import { takeSavedAnswers } from '../../web/src/features/inspections/utils/live-answers';
 import type { Answer } from '../../web/src/features/inspections/types';
 
 const INSPECTION = '6f1c2a4e-8d3b-4c5a-9e7f-0a1b2c3d4e5f';

@@ -1,6 +1,6 @@
 import type { AnswerEvent } from '@schemas/answers';
 import { watchPrivateChannel, type PrivateChannelListener, type PrivateChannelWatch } from '../../../lib/private-channel';
-import { answersOfEvent } from './live-answers';
+import { answersOfEvent } from './answers-saved-event';
 
 export interface InspectionUpdatedEvent {
   id: string;

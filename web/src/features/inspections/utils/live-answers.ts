@@ -7,21 +7,6 @@ export interface ChangedElsewhere {
   at: number;
 }
 
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
-}
-
-/** What the run page reads of an answer; answersSavedEventSchema (schemas/answers.ts) describes it whole, without zod here. */
-function isAnswerEvent(value: unknown): value is AnswerEvent {
-  return isObject(value) && typeof value.item_key === 'string' && Number.isInteger(value.version) && typeof value.answered_at === 'string';
-}
-
-/** The answers of an `answers_saved` payload for this inspection, or null when it is not one. */
-export function answersOfEvent(payload: unknown, inspectionId: string): AnswerEvent[] | null {
-  if (!isObject(payload) || payload.inspection_id !== inspectionId || !Array.isArray(payload.answers)) return null;
-  return payload.answers.every(isAnswerEvent) ? payload.answers : null;
-}
-
 interface Context {
   /** The answers this tab holds (the cached inspection's). */
   held: Answer[];
@@ -49,16 +34,7 @@ export function takeSavedAnswers(events: AnswerEvent[], { held, userId, names, i
       (event.answered_by && names.get(event.answered_by)) ??
       (current?.answered_by === event.answered_by ? current?.answered_by_name : null) ??
       null;
-    const answer: Answer = {
-      item_key: event.item_key,
-      value: event.value,
-      note: event.note,
-      failed: event.failed,
-      answered_by: event.answered_by,
-      answered_by_name: name,
-      answered_at: event.answered_at,
-      version: event.version,
-    };
+    const answer: Answer = { ...event, answered_by_name: name };
     fresh.push(answer);
     known.set(event.item_key, answer);
     if (event.answered_by !== userId && isEditing(event.item_key)) {
