@@ -5,7 +5,7 @@ import type { PrivateChannelWatch } from '../../../lib/private-channel';
 import { lazyWatch } from '../../../lib/lazy-watch';
 import type { AnswerEvent } from '@schemas/answers';
 import type { InspectionChannelListener, InspectionPresence } from '../utils/inspection-channel';
-import { type ChangedElsewhere, takeSavedAnswers } from '../utils/live-answers';
+import type { ChangedElsewhere, takeSavedAnswers } from '../utils/live-answers';
 
 export type { ChangedElsewhere } from '../utils/live-answers';
 
@@ -36,10 +36,13 @@ export function useInspectionLive({ orgId, inspectionId, userId, displayName, fo
 
   useEffect(() => {
     const refetch = () => void refetchInspection(queryClient, orgId, inspectionId);
+    // Loaded with the channel (below), so the first load does not carry it; events come only after.
+    let take: typeof takeSavedAnswers | undefined;
     /** A batch someone saved (ours too): what this tab does not hold yet goes into the cache at once. */
     function onAnswersSaved(answers: AnswerEvent[]) {
+      if (!take) return refetch();
       const detail = queryClient.getQueryData(inspectionQueryOptions(orgId, inspectionId).queryKey);
-      const { fresh, changedElsewhere: edited } = takeSavedAnswers(answers, {
+      const { fresh, changedElsewhere: edited } = take(answers, {
         held: detail?.answers ?? [],
         userId,
         names: namesRef.current,
@@ -68,7 +71,10 @@ export function useInspectionLive({ orgId, inspectionId, userId, displayName, fo
       },
     };
     watch.current = lazyWatch(() =>
-      import('../utils/inspection-channel').then(({ watchInspectionChannel }) => watchInspectionChannel(inspectionId, userId, listener)),
+      import('../utils/inspection-channel').then((channel) => {
+        take = channel.takeSavedAnswers;
+        return channel.watchInspectionChannel(inspectionId, userId, listener);
+      }),
     );
     return () => {
       watch.current?.stop();

@@ -2,6 +2,9 @@ import type { AnswerEvent } from '@schemas/answers';
 import { watchPrivateChannel, type PrivateChannelListener, type PrivateChannelWatch } from '../../../lib/private-channel';
 import { answersOfEvent } from './answers-saved-event';
 
+/** For the run page's live hook, which loads it with the channel rather than on the first load. */
+export { takeSavedAnswers } from './live-answers';
+
 export interface InspectionUpdatedEvent {
   id: string;
   status: string;
