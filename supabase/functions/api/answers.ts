@@ -34,11 +34,9 @@ export interface AnswerRow extends Omit<Answer, 'answered_at'> {
 const ANSWER_COLUMNS = inline`
   a.item_key, a.value, a.note, a.failed, a.answered_by, p.display_name as answered_by_name, a.answered_at, a.version
 `;
-const answerColumns = (tx: Tx) => tx.unsafe(ANSWER_COLUMNS.text);
 
 /** Answers with their author's name; also the `answers` of an inspection's detail (inspections.ts reads it in one round trip). */
 export const SELECT_ANSWERS = inline`select ${ANSWER_COLUMNS} from public.answers a left join public.profiles p on p.user_id = a.answered_by`;
-export const selectAnswers = (tx: Tx) => tx.unsafe(SELECT_ANSWERS.text);
 
 export function answerOf(row: AnswerRow): Answer {
   return {
@@ -54,16 +52,17 @@ export function answerOf(row: AnswerRow): Answer {
 }
 
 /**
- * The inspection, locked until the transaction ends, with its pinned version's definition (one
- * round trip on the hot path); 404 unless it is in this organization.
+ * The inspection, locked until the transaction ends, with its pinned version's definition; 404
+ * unless it is in this organization. Without bind parameters, so that it goes in the same round
+ * trip as the statements around it (sql-literal.ts).
  */
 async function lockInspection(tx: Tx, orgId: string, id: string): Promise<LockedInspection> {
-  const [row] = await tx<LockedInspection[]>`
+  const [row] = await tx.unsafe<LockedInspection[]>(inline`
     select l.status, private.inspection_status_label(l.status) as status_label, l.assignee_id, v.definition
     from private.lock_inspection(${id}) l
     join public.template_versions v on v.id = l.template_version_id
     where l.org_id = ${orgId}
-  `;
+  `.text);
   if (!row) throw ApiError.notFound('inspection');
   return row;
 }
@@ -77,8 +76,15 @@ export const saveAnswers = route({
   handler: async ({ principal, params, body, db }): Promise<AnswersSaved> => {
     const userId = userIdOf(principal);
     return await db(async (tx) => {
-      const role = await requireRole(tx, params.org, INSPECTION_FILLERS);
-      const inspection = await lockInspection(tx, params.org, params.id);
+      // The membership check, the lock and the answers as they stand go in one round trip
+      // (issue 15): Postgres runs them in order, so the answers are read under the lock and stay
+      // as read until this transaction ends. The first failure in that order is the answer.
+      const keys = body.answers.map((answer) => answer.item_key);
+      const [role, inspection, currentRows] = await Promise.all([
+        requireRole(tx, params.org, INSPECTION_FILLERS),
+        lockInspection(tx, params.org, params.id),
+        tx.unsafe<AnswerRow[]>(inline`${SELECT_ANSWERS} where a.inspection_id = ${params.id} and a.item_key in ${keys}`.text),
+      ]);
       if (!canFillInspection(role, userId, inspection)) throw ApiError.forbidden('This inspection is assigned to someone else.');
       if (inspection.status !== 'in_progress') throw ApiError.invalidTransition(inspection.status_label, 'answered');
 
@@ -100,11 +106,6 @@ export const saveAnswers = route({
       });
       if (errors.length > 0) throw ApiError.validation(errors);
 
-      // With the inspection locked, these rows stay as read until this transaction ends.
-      const keys = body.answers.map((answer) => answer.item_key);
-      const currentRows = await tx<AnswerRow[]>`
-        ${selectAnswers(tx)} where a.inspection_id = ${params.id} and a.item_key in ${tx(keys)}
-      `;
       const current = new Map(currentRows.map((row) => [row.item_key, row]));
       const stale = body.answers.filter((answer) => (current.get(answer.item_key)?.version ?? null) !== answer.base_version);
       if (stale.length > 0) {
@@ -126,28 +127,32 @@ export const saveAnswers = route({
       // above, no other writer can add one of these rows in between. The statement triggers still
       // see one batch: one answers_saved message and one score update after both parts
       // (20261127100200_announce_answers_once_per_statement.sql).
-      const saved = await tx<AnswerRow[]>`
-        with input as (
-          select e ->> 'item_key' as item_key, e -> 'value' as value, e ->> 'note' as note, (e ->> 'exists')::boolean as known, n
-          from jsonb_array_elements(${tx.json(input.map((answer) => ({ ...answer, exists: current.has(answer.item_key) })) as never)})
-            with ordinality as t (e, n)
-        ), updated as (
-          update public.answers a set value = i.value, note = i.note
-          from input i
-          where i.known and a.inspection_id = ${params.id} and a.item_key = i.item_key
-          returning a.*
-        ), inserted as (
-          insert into public.answers (org_id, inspection_id, item_key, value, note)
-          select ${params.org}, ${params.id}, item_key, value, note from input where not known order by n
-          returning *
-        ), saved as (
-          select * from updated union all select * from inserted
-        )
-        select ${answerColumns(tx)} from saved a left join public.profiles p on p.user_id = a.answered_by
-      `;
-      const [totals] = await tx<{ id: string; score: string; max_score: string; failed_count: number; version: number }[]>`
-        select id, score, max_score, failed_count, version from public.inspections where id = ${params.id}
-      `;
+      // The save and the totals it leaves go in one round trip; the totals are read after the
+      // save's statement triggers have scored it.
+      const batch = JSON.stringify(input.map((answer) => ({ ...answer, exists: current.has(answer.item_key) })));
+      const [saved, [totals]] = await Promise.all([
+        tx.unsafe<AnswerRow[]>(inline`
+          with input as (
+            select e ->> 'item_key' as item_key, e -> 'value' as value, e ->> 'note' as note, (e ->> 'exists')::boolean as known, n
+            from jsonb_array_elements(${batch}::jsonb) with ordinality as t (e, n)
+          ), updated as (
+            update public.answers a set value = i.value, note = i.note
+            from input i
+            where i.known and a.inspection_id = ${params.id} and a.item_key = i.item_key
+            returning a.*
+          ), inserted as (
+            insert into public.answers (org_id, inspection_id, item_key, value, note)
+            select ${params.org}, ${params.id}, item_key, value, note from input where not known order by n
+            returning *
+          ), saved as (
+            select * from updated union all select * from inserted
+          )
+          select ${ANSWER_COLUMNS} from saved a left join public.profiles p on p.user_id = a.answered_by
+        `.text),
+        tx.unsafe<{ id: string; score: string; max_score: string; failed_count: number; version: number }[]>(
+          inline`select id, score, max_score, failed_count, version from public.inspections where id = ${params.id}`.text,
+        ),
+      ]);
       const byKey = new Map(saved.map((row) => [row.item_key, row]));
       return {
         answers: keys.map((key) => answerOf(byKey.get(key)!)),
