@@ -114,7 +114,7 @@ export async function withCaller<T>(principal: Principal, fn: (tx: Tx) => Promis
 export type Rows = postgres.Row[];
 
 /**
- * Runs read statements as the caller in ONE round trip: the caller's settings and `statements`
+ * Runs statements as the caller in ONE round trip: the caller's settings and `statements`
  * go as a single simple-protocol message, which Postgres runs as one implicit transaction (so
  * the transaction-local settings hold for every statement, and end with it: nothing leaks to the
  * next request on this connection, and a transaction-mode pooler sees one transaction). Used by
@@ -123,7 +123,7 @@ export type Rows = postgres.Row[];
  * (sql-literal.ts). `first` runs ahead of the settings, as the connection's own role: the
  * request's rate-limit token (http.ts). Returns its rows and each statement's rows, in order.
  */
-export async function readAsCaller(
+export async function runAsCallerWith(
   principal: Principal,
   statements: readonly InlineSql[],
   options: { first?: InlineSql; sql?: Sql } = {},
@@ -133,6 +133,14 @@ export async function readAsCaller(
   // One result per statement, in order.
   const results = (await (options.sql ?? database()).unsafe(message.join(';\n'))) as unknown as Rows[];
   return { first: options.first ? results[0] : undefined, rows: results.slice(ahead.length + 1) };
+}
+
+/**
+ * Statements as the caller in one round trip and one implicit transaction (runAsCallerWith):
+ * all of them take effect, or none. Each statement's rows, in order.
+ */
+export async function runAsCaller(principal: Principal, statements: readonly InlineSql[], sql?: Sql): Promise<Rows[]> {
+  return (await runAsCallerWith(principal, statements, { sql })).rows;
 }
 
 /** An `ilike` pattern matching `q` anywhere: `%`, `_` and `\` in a search are literal characters. */

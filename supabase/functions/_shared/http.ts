@@ -4,7 +4,7 @@
 // a Response and throw ApiError for everything else.
 import { z } from 'zod';
 import type { Authenticator, Principal } from './auth.ts';
-import { readAsCaller, type Rows, type Tx, withCaller } from './db.ts';
+import { runAsCallerWith, type Rows, type Tx, withCaller } from './db.ts';
 import type { InlineSql } from './sql-literal.ts';
 import { ApiError, type ErrorLogger, logToConsole, renderProblem } from './errors.ts';
 import {
@@ -54,7 +54,7 @@ export interface RouteContext<P, Q, B> {
    */
   db: <T>(fn: (tx: Tx) => Promise<T>) => Promise<T>;
   /**
-   * Runs read-only statements as the caller in one round trip (db.ts, readAsCaller); each
+   * Runs read-only statements as the caller in one round trip (db.ts, runAsCallerWith); each
    * statement's rows, in order. For the hot reads; anything that writes uses `db`.
    */
   read: (statements: readonly InlineSql[]) => Promise<Rows[]>;
@@ -396,11 +396,11 @@ export function createHandler(options: HandlerOptions): (req: Request) => Promis
       Object.assign(answerHeaders, await limiter!.take(principal));
     };
     const read = async (statements: readonly InlineSql[]): Promise<Rows[]> => {
-      if (tokenTaken) return (await readAsCaller(principal, statements)).rows;
+      if (tokenTaken) return (await runAsCallerWith(principal, statements)).rows;
       tokenTaken = true;
-      let result: Awaited<ReturnType<typeof readAsCaller>>;
+      let result: Awaited<ReturnType<typeof runAsCallerWith>>;
       try {
-        result = await readAsCaller(principal, statements, { first: limiter!.statement(principal) });
+        result = await runAsCallerWith(principal, statements, { first: limiter!.statement(principal) });
       } catch (error) {
         // The message failed as a whole, its token too: the request still counts.
         Object.assign(answerHeaders, await limiter!.take(principal));

@@ -27,7 +27,7 @@ export interface RateLimiter {
   take(principal: Principal): Promise<Record<string, string>>;
   /**
    * The statement that takes the token, to send ahead of a one-round-trip read (db.ts,
-   * readAsCaller), and what its rows mean: the headers, or a 429 carrying them.
+   * runAsCallerWith), and what its rows mean: the headers, or a 429 carrying them.
    */
   statement(principal: Principal): InlineSql;
   settle(principal: Principal, rows: readonly Record<string, unknown>[]): Record<string, string>;

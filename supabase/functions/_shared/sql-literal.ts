@@ -73,7 +73,7 @@ function render(value: InlineValue): string {
  * A statement (or a fragment of one) with its values written in as literals: the text comes
  * from the template, every interpolated value through `literal`, so a value can never become
  * SQL. Like a bind parameter, a string literal takes its type from where it stands
- * (`id = ${id}` compares as uuid). For reads sent in one round trip (db.ts, readAsCaller).
+ * (`id = ${id}` compares as uuid). For statements sent in one round trip (db.ts, runAsCaller).
  */
 export function inline(strings: TemplateStringsArray, ...values: InlineValue[]): InlineSql {
   let text = strings[0];

@@ -1,20 +1,23 @@
 // Answers: `PUT /orgs/{org}/inspections/{id}/answers` saves up to 100 answers in one transaction,
-// all or nothing. The inspection is locked first, so batches on one inspection run one after
-// another: every base_version is checked against the rows as the previous batch left them (a
-// mismatch is stale_version with the current rows), then each value against its item's kind in
-// the pinned template version, then one upsert. The database repeats the value and state rules
-// and keeps the inspection's score (migration 20261121001400).
+// all or nothing. Every base_version is checked against the rows as the previous batch left them
+// (a mismatch is stale_version with the current rows), then each value against its item's kind in
+// the pinned template version, then one statement writes the batch. Batches on one inspection run
+// one after another: the write locks the inspection and stops if what the batch was checked
+// against changed since it was read, and the batch is then checked again under the lock. The
+// database repeats the value and state rules and keeps the inspection's score (migration
+// 20261121001400).
 import { z } from 'zod';
-import type { Tx } from '../_shared/db.ts';
+import postgres from 'postgres';
+import { runAsCaller, type Tx } from '../_shared/db.ts';
 import { ApiError } from '../_shared/errors.ts';
-import { inline } from '../_shared/sql-literal.ts';
+import { inline, type InlineSql } from '../_shared/sql-literal.ts';
 import { fieldErrorsOf, route } from '../_shared/http.ts';
 import { type Answer, type AnswersSaved, answersBatchSchema } from '../_shared/schemas/answers.ts';
-import { idSchema } from '../_shared/schemas/common.ts';
+import { idSchema, type Role } from '../_shared/schemas/common.ts';
 import type { FieldError } from '../_shared/schemas/errors.ts';
 import { canFillInspection, INSPECTION_FILLERS } from '../_shared/schemas/inspections.ts';
 import { answerValueSchemaFor, itemsOf, type TemplateDefinition, type TemplateItem } from '../_shared/schemas/templates.ts';
-import { iso, requireRole, userIdOf } from './access.ts';
+import { iso, requireRole, roleAllowed, roleStatement, userIdOf } from './access.ts';
 
 const answersParams = z.strictObject({ org: idSchema, id: idSchema });
 
@@ -67,103 +70,164 @@ async function lockInspection(tx: Tx, orgId: string, id: string): Promise<Locked
   return row;
 }
 
+type AnswersBatch = z.infer<typeof answersBatchSchema>;
+type SaveParams = z.infer<typeof answersParams>;
+type TotalsRow = { id: string; score: string; max_score: string; failed_count: number; version: number };
+
+/**
+ * The checks of a batch against the inspection and its answers as read, in the order the caller
+ * meets them (403 assignee, 409 state, 422 values, 409 stale): the batch's rows to write, or the
+ * error that refuses it.
+ */
+function prepareBatch(role: Role, userId: string | null, inspection: LockedInspection, currentRows: AnswerRow[], body: AnswersBatch) {
+  if (!canFillInspection(role, userId, inspection)) throw ApiError.forbidden('This inspection is assigned to someone else.');
+  if (inspection.status !== 'in_progress') throw ApiError.invalidTransition(inspection.status_label, 'answered');
+
+  // Each value against its item in the pinned version; every problem of the batch at once.
+  const items = new Map<string, TemplateItem>(itemsOf(inspection.definition).map((item) => [item.key, item]));
+  const errors: FieldError[] = [];
+  const values = body.answers.map((answer, i) => {
+    const item = items.get(answer.item_key);
+    if (!item) {
+      errors.push({ field: `answers.${i}.item_key`, message: "This item is not in the inspection's template." });
+      return null;
+    }
+    const parsed = answerValueSchemaFor(item).safeParse(answer.value);
+    if (parsed.success) return parsed.data;
+    // A signature's signer or image is still the answer's value, as the form shows it.
+    const messages = new Set(fieldErrorsOf(parsed.error).map((e) => e.message));
+    for (const message of messages) errors.push({ field: `answers.${i}.value`, message });
+    return null;
+  });
+  if (errors.length > 0) throw ApiError.validation(errors);
+
+  const current = new Map(currentRows.map((row) => [row.item_key, row]));
+  const stale = body.answers.filter((answer) => (current.get(answer.item_key)?.version ?? null) !== answer.base_version);
+  if (stale.length > 0) {
+    throw ApiError.staleVersion(stale.flatMap((answer) => {
+      const row = current.get(answer.item_key);
+      return row ? [answerOf(row)] : [];
+    }));
+  }
+
+  // An absent note keeps the current one.
+  return body.answers.map((answer, i) => ({
+    item_key: answer.item_key,
+    value: values[i],
+    note: answer.note === undefined ? current.get(answer.item_key)?.note ?? null : answer.note,
+    exists: current.has(answer.item_key),
+    version: current.get(answer.item_key)?.version ?? null,
+  }));
+}
+
+/**
+ * The batch's one statement and the totals it leaves. Existing answers are updated and new ones
+ * inserted, rather than one `insert … on conflict do update`: an upsert runs every before-row
+ * trigger twice for a row that exists (insert, then update), which was half the batch's SQL time
+ * (issue 15). The statement triggers still see one batch: one answers_saved message and one
+ * score update after both parts (20261127100200_announce_answers_once_per_statement.sql). Sent
+ * together, the totals are read after the save's statement triggers have scored it.
+ */
+function saveStatements(params: SaveParams, batch: ReturnType<typeof prepareBatch>): InlineSql[] {
+  const rows = JSON.stringify(batch.map(({ item_key, value, note, exists }) => ({ item_key, value, note, exists })));
+  return [
+    inline`
+      with input as (
+        select e ->> 'item_key' as item_key, e -> 'value' as value, e ->> 'note' as note, (e ->> 'exists')::boolean as known, n
+        from jsonb_array_elements(${rows}::jsonb) with ordinality as t (e, n)
+      ), updated as (
+        update public.answers a set value = i.value, note = i.note
+        from input i
+        where i.known and a.inspection_id = ${params.id} and a.item_key = i.item_key
+        returning a.*
+      ), inserted as (
+        insert into public.answers (org_id, inspection_id, item_key, value, note)
+        select ${params.org}, ${params.id}, item_key, value, note from input where not known order by n
+        returning *
+      ), saved as (
+        select * from updated union all select * from inserted
+      )
+      select ${ANSWER_COLUMNS} from saved a left join public.profiles p on p.user_id = a.answered_by
+    `,
+    inline`select id, score, max_score, failed_count, version from public.inspections where id = ${params.id}`,
+  ];
+}
+
+function savedOf(body: AnswersBatch, saved: AnswerRow[], totals: TotalsRow): AnswersSaved {
+  const byKey = new Map(saved.map((row) => [row.item_key, row]));
+  return {
+    answers: body.answers.map((answer) => answerOf(byKey.get(answer.item_key)!)),
+    inspection: {
+      id: totals.id,
+      score: Number(totals.score),
+      max_score: Number(totals.max_score),
+      failed_count: totals.failed_count,
+      version: totals.version,
+    },
+  };
+}
+
+/** SQLSTATE of private.stop_if_changed: what the batch was checked against changed meanwhile. */
+const CHANGED_SINCE_READ = 'FC409';
+
 export const saveAnswers = route({
   method: 'PUT',
   response: 'AnswersSaved',
   path: '/orgs/:org/inspections/:id/answers',
   params: answersParams,
   body: answersBatchSchema,
-  handler: async ({ principal, params, body, db }): Promise<AnswersSaved> => {
+  handler: async ({ principal, params, body, db, read }): Promise<AnswersSaved> => {
     const userId = userIdOf(principal);
+    const keys = body.answers.map((answer) => answer.item_key);
+    const currentAnswers = inline`${SELECT_ANSWERS} where a.inspection_id = ${params.id} and a.item_key in ${keys}`;
+
+    // Two round trips (issue 15): read what the batch is checked against, then write it in one
+    // message (one implicit transaction) that first locks the inspection and stops if anything
+    // it was checked against changed since: its state, its assignee, a version of the batch's
+    // answers. Refusals come from the first read, a consistent moment.
+    const [roleRows, [inspectionRow], currentRows] = await read([
+      roleStatement(params.org),
+      inline`
+        select i.status, private.inspection_status_label(i.status) as status_label, i.assignee_id, v.definition
+        from public.inspections i join public.template_versions v on v.id = i.template_version_id
+        where i.org_id = ${params.org} and i.id = ${params.id}
+      `,
+      currentAnswers,
+    ]);
+    const role = roleAllowed(roleRows, INSPECTION_FILLERS);
+    if (!inspectionRow) throw ApiError.notFound('inspection');
+    const inspection = inspectionRow as LockedInspection;
+    const batch = prepareBatch(role, userId, inspection, currentRows as AnswerRow[], body);
+    const versions = JSON.stringify(batch.map(({ item_key, version }) => ({ item_key, version })));
+    try {
+      const [, , saved, [totals]] = await runAsCaller(principal, [
+        inline`select private.stop_if_changed(coalesce((
+          select l.status <> 'in_progress' or l.assignee_id is distinct from ${inspection.assignee_id}::uuid
+          from private.lock_inspection(${params.id}) l where l.org_id = ${params.org}), true))`,
+        // A statement of its own, so that it reads the answers after the lock above is held.
+        inline`select private.stop_if_changed(exists (
+          select 1 from jsonb_to_recordset(${versions}::jsonb) as e (item_key text, version integer)
+          left join public.answers a on a.inspection_id = ${params.id} and a.item_key = e.item_key
+          where a.version is distinct from e.version))`,
+        ...saveStatements(params, batch),
+      ]);
+      return savedOf(body, saved as AnswerRow[], totals as TotalsRow);
+    } catch (error) {
+      if (!(error instanceof postgres.PostgresError && error.code === CHANGED_SINCE_READ)) throw error;
+    }
+
+    // Someone else saved or moved the inspection in between: the careful way, under the lock,
+    // where every check sees the rows as the previous batch left them.
     return await db(async (tx) => {
-      // The membership check, the lock and the answers as they stand go in one round trip
-      // (issue 15): Postgres runs them in order, so the answers are read under the lock and stay
-      // as read until this transaction ends. The first failure in that order is the answer.
-      const keys = body.answers.map((answer) => answer.item_key);
-      const [role, inspection, currentRows] = await Promise.all([
+      const [lockedRole, locked, lockedRows] = await Promise.all([
         requireRole(tx, params.org, INSPECTION_FILLERS),
         lockInspection(tx, params.org, params.id),
-        tx.unsafe<AnswerRow[]>(inline`${SELECT_ANSWERS} where a.inspection_id = ${params.id} and a.item_key in ${keys}`.text),
+        tx.unsafe<AnswerRow[]>(currentAnswers.text),
       ]);
-      if (!canFillInspection(role, userId, inspection)) throw ApiError.forbidden('This inspection is assigned to someone else.');
-      if (inspection.status !== 'in_progress') throw ApiError.invalidTransition(inspection.status_label, 'answered');
-
-      // Each value against its item in the pinned version; every problem of the batch at once.
-      const items = new Map<string, TemplateItem>(itemsOf(inspection.definition).map((item) => [item.key, item]));
-      const errors: FieldError[] = [];
-      const values = body.answers.map((answer, i) => {
-        const item = items.get(answer.item_key);
-        if (!item) {
-          errors.push({ field: `answers.${i}.item_key`, message: "This item is not in the inspection's template." });
-          return null;
-        }
-        const parsed = answerValueSchemaFor(item).safeParse(answer.value);
-        if (parsed.success) return parsed.data;
-        // A signature's signer or image is still the answer's value, as the form shows it.
-        const messages = new Set(fieldErrorsOf(parsed.error).map((e) => e.message));
-        for (const message of messages) errors.push({ field: `answers.${i}.value`, message });
-        return null;
-      });
-      if (errors.length > 0) throw ApiError.validation(errors);
-
-      const current = new Map(currentRows.map((row) => [row.item_key, row]));
-      const stale = body.answers.filter((answer) => (current.get(answer.item_key)?.version ?? null) !== answer.base_version);
-      if (stale.length > 0) {
-        throw ApiError.staleVersion(stale.flatMap((answer) => {
-          const row = current.get(answer.item_key);
-          return row ? [answerOf(row)] : [];
-        }));
-      }
-
-      // One statement for the batch: the score is recomputed once, after it. An absent note keeps the current one.
-      const input = body.answers.map((answer, i) => ({
-        item_key: answer.item_key,
-        value: values[i],
-        note: answer.note === undefined ? current.get(answer.item_key)?.note ?? null : answer.note,
-      }));
-      // Existing answers are updated and new ones inserted, rather than one `insert … on conflict
-      // do update`: an upsert runs every before-row trigger twice for a row that exists (insert,
-      // then update), which was half the batch's SQL time (issue 15). With the inspection locked
-      // above, no other writer can add one of these rows in between. The statement triggers still
-      // see one batch: one answers_saved message and one score update after both parts
-      // (20261127100200_announce_answers_once_per_statement.sql).
-      // The save and the totals it leaves go in one round trip; the totals are read after the
-      // save's statement triggers have scored it.
-      const batch = JSON.stringify(input.map((answer) => ({ ...answer, exists: current.has(answer.item_key) })));
-      const [saved, [totals]] = await Promise.all([
-        tx.unsafe<AnswerRow[]>(inline`
-          with input as (
-            select e ->> 'item_key' as item_key, e -> 'value' as value, e ->> 'note' as note, (e ->> 'exists')::boolean as known, n
-            from jsonb_array_elements(${batch}::jsonb) with ordinality as t (e, n)
-          ), updated as (
-            update public.answers a set value = i.value, note = i.note
-            from input i
-            where i.known and a.inspection_id = ${params.id} and a.item_key = i.item_key
-            returning a.*
-          ), inserted as (
-            insert into public.answers (org_id, inspection_id, item_key, value, note)
-            select ${params.org}, ${params.id}, item_key, value, note from input where not known order by n
-            returning *
-          ), saved as (
-            select * from updated union all select * from inserted
-          )
-          select ${ANSWER_COLUMNS} from saved a left join public.profiles p on p.user_id = a.answered_by
-        `.text),
-        tx.unsafe<{ id: string; score: string; max_score: string; failed_count: number; version: number }[]>(
-          inline`select id, score, max_score, failed_count, version from public.inspections where id = ${params.id}`.text,
-        ),
-      ]);
-      const byKey = new Map(saved.map((row) => [row.item_key, row]));
-      return {
-        answers: keys.map((key) => answerOf(byKey.get(key)!)),
-        inspection: {
-          id: totals.id,
-          score: Number(totals.score),
-          max_score: Number(totals.max_score),
-          failed_count: totals.failed_count,
-          version: totals.version,
-        },
-      };
+      const lockedBatch = prepareBatch(lockedRole, userId, locked, lockedRows, body);
+      const [save, totals] = saveStatements(params, lockedBatch);
+      const [saved, [totalsRow]] = await Promise.all([tx.unsafe<AnswerRow[]>(save.text), tx.unsafe<TotalsRow[]>(totals.text)]);
+      return savedOf(body, saved, totalsRow);
     });
   },
 });
