@@ -5,6 +5,8 @@
 // who may answer: fillers (inspectors on their own or unassigned inspections), never a viewer or
 // another organization.
 import { describe, expect, it } from 'vitest';
+import type { ApiOutcome } from '../../support/api.ts';
+import { addMember, newUser } from '../orgs/support.ts';
 import { itemFails, itemsOf, type TemplateDefinition } from '../../../supabase/functions/_shared/schemas/templates.ts';
 import {
   call, db, EVERY_KIND_DEFINITION, expectProblem, expectStatus, forceStatus, inProgressInspection, inspectionPath, inspectionSnapshot,
@@ -121,6 +123,58 @@ describe('saving answers', () => {
     expect(rows.map((r) => ({ value: r.value, version: r.version }))).toEqual([{ value: winner.value, version: 1 }]);
   });
 
+  // api/answers.ts checks a batch against what it read, then writes it in one message that
+  // first locks the inspection and stops if any of that changed meanwhile; the batch is then
+  // checked again under the lock. These hold the lock from the database to make "meanwhile"
+  // happen for certain: the PUT has read and is waiting for the lock when the change commits.
+  async function changeWhileTheSaveWaits(id: string, change: (tx: any) => Promise<unknown>, save: () => Promise<ApiOutcome>) {
+    const sql = db();
+    let outcome: Promise<ApiOutcome> | undefined;
+    await sql.begin(async (tx) => {
+      await tx`select 1 from public.inspections where id = ${id} for update`;
+      outcome = save();
+      // The function's backend waits on this row lock once it has read (same role: visible here).
+      for (let i = 0; ; i++) {
+        const [{ waiting }] = await sql`
+          select count(*)::int as waiting from pg_stat_activity
+          where wait_event_type = 'Lock' and query like '%stop_if_changed%' and pid <> pg_backend_pid()`;
+        if (waiting > 0) break;
+        if (i > 200) throw new Error('the save never waited for the lock');
+        await new Promise((resolve) => setTimeout(resolve, 25));
+      }
+      await change(tx);
+    });
+    return await outcome!;
+  }
+
+  it('a batch whose answer changed between its read and its write is checked again under the lock: stale_version', async () => {
+    const id = await inProgressInspection(world, world.inspector);
+    expectStatus(await put(world.inspector, world.org.id, id, [{ item_key: 'remarks', value: 'first', base_version: null }]), 200);
+    const outcome = await changeWhileTheSaveWaits(
+      id,
+      (tx) => tx`update public.answers set value = '"changed meanwhile"'::jsonb where inspection_id = ${id} and item_key = 'remarks'`,
+      () => put(world.inspector, world.org.id, id, [{ item_key: 'remarks', value: 'second', base_version: 1 }]),
+    );
+    const problem = expectProblem(outcome, 409, 'stale_version');
+    expect(problem.current).toEqual([expect.objectContaining({ item_key: 'remarks', value: 'changed meanwhile', version: 2 })]);
+    const rows = await db()`select value, version from public.answers where inspection_id = ${id}`;
+    expect(rows.map((r) => ({ value: r.value, version: r.version }))).toEqual([{ value: 'changed meanwhile', version: 2 }]);
+  });
+
+  it('a batch whose inspection changed between its read and its write, in a way that still allows it, is saved under the lock', async () => {
+    const id = await inProgressInspection(world, world.inspector);
+    const outcome = await changeWhileTheSaveWaits(
+      id,
+      // Assigned to the very inspector who is saving: the check under the lock lets it through.
+      (tx) => tx`update public.inspections set assignee_id = ${world.inspector.userId} where id = ${id}`,
+      () => put(world.inspector, world.org.id, id, [{ item_key: 'remarks', value: 'kept', base_version: null }]),
+    );
+    const saved = expectStatus(outcome, 200);
+    expect(saved.answers).toEqual([expect.objectContaining({ item_key: 'remarks', value: 'kept', version: 1 })]);
+    const [row] = await db()`select assignee_id from public.inspections where id = ${id}`;
+    expect(row.assignee_id).toBe(world.inspector.userId);
+  });
+
   it('keeps score, max score and failed count true after 50 parallel batches on one inspection', async () => {
     const id = await inProgressInspection(world, world.inspector);
     const choices: Record<string, unknown[]> = {
@@ -132,7 +186,14 @@ describe('saving answers', () => {
       remarks: ['ok', null],
     };
     const keys = Object.keys(choices);
-    const writers = [world.inspector, world.inspector2, world.manager, world.admin, world.owner];
+    // Writers of their own: each retry is a request, over a thousand in all, and the fixture's
+    // users need their rate-limit buckets (docs/api-keys.md) for the tests after this one.
+    const roles = ['inspector', 'inspector', 'manager', 'admin', 'owner'] as const;
+    const writers = await Promise.all(roles.map(async (role, i) => {
+      const writer = await newUser(`parallel-${i}`, `Parallel ${i}`);
+      await addMember(world.owner, world.org.id, writer, role);
+      return writer;
+    }));
     const statuses: number[] = [];
     // Each batch answers 3 items; on stale_version it retries from the versions it was shown, as a client would.
     await Promise.all(Array.from({ length: 50 }, async (_, n) => {
