@@ -123,7 +123,8 @@ export async function benchAnswerSave(): Promise<void> {
       for (const answer of body.answers) state.versions.set(answer.item_key, answer.version);
     };
 
-    // The statements api/answers.ts runs, in the order it runs them, as the same caller.
+    // The statements of api/answers.ts's careful path (under the lock, with bind parameters), as
+    // the same caller: a direct-SQL reference for the function's own two round trips.
     const direct = async (worker: number, n: number) => {
       const state = directState[worker];
       const batch = batchValues(n);

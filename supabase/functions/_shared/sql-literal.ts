@@ -1,13 +1,14 @@
-// Statements sent without bind parameters, for the few that run on every request.
+// Statements sent without bind parameters.
 //
 // postgres.js (3.4.9) sends a statement that has parameters in two round trips when prepared
 // statements are off, as they must be behind a transaction-mode pooler (db.ts): Parse + Describe
 // first, then Bind + Execute once the server has said the parameters' types, because it picks
 // each parameter's encoding from them. A statement without parameters goes in one round trip
-// (the simple query protocol), and the next one queued on the connection is sent right behind
-// it. The per-request statements (the caller's settings, the rate limit) are therefore written
-// with their values as literals, made by `literal` below, which escapes as libpq's
-// PQescapeLiteral does. Route queries keep their bind parameters.
+// (the simple query protocol), several can go in one message, and the next one queued on the
+// connection is sent right behind it. The per-request statements (the caller's settings, the
+// rate limit) and the hot routes' statements (db.ts, runAsCaller) are therefore written with
+// their values as literals, by `inline` below, which escapes as libpq's PQescapeLiteral does.
+// Other route queries keep postgres.js's bind parameters.
 
 /**
  * `text` as a Postgres string literal: single quotes doubled, and when it holds a backslash the
@@ -37,10 +38,8 @@ export function callerSettingsStatement(session: { role: string; claims: Record<
   const { role, claims } = session;
   const sub = typeof claims.sub === 'string' ? claims.sub : '';
   // set_config('role', …, true) is `set local role …`.
-  return `select set_config('role', ${literal(role)}, true), ` +
-    `set_config('request.jwt.claims', ${literal(JSON.stringify(claims))}, true), ` +
-    `set_config('request.jwt.claim.sub', ${literal(sub)}, true), ` +
-    `set_config('request.jwt.claim.role', ${literal(role)}, true)`;
+  const user = inline`set_config('request.jwt.claim.sub', ${sub}, true), set_config('request.jwt.claim.role', ${role}, true)`;
+  return inline`select set_config('role', ${role}, true), set_config('request.jwt.claims', ${JSON.stringify(claims)}, true), ${user}`.text;
 }
 
 /** SQL text whose values were written in as literals by `inline`; nest it in another `inline`. */

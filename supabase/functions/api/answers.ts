@@ -54,6 +54,9 @@ export function answerOf(row: AnswerRow): Answer {
   };
 }
 
+/** What a batch is checked against: the inspection `l` and its pinned version `v`. */
+const CHECKED_INSPECTION_COLUMNS = inline`select l.status, private.inspection_status_label(l.status) as status_label, l.assignee_id, v.definition`;
+
 /**
  * The inspection, locked until the transaction ends, with its pinned version's definition; 404
  * unless it is in this organization. Without bind parameters, so that it goes in the same round
@@ -61,7 +64,7 @@ export function answerOf(row: AnswerRow): Answer {
  */
 async function lockInspection(tx: Tx, orgId: string, id: string): Promise<LockedInspection> {
   const [row] = await tx.unsafe<LockedInspection[]>(inline`
-    select l.status, private.inspection_status_label(l.status) as status_label, l.assignee_id, v.definition
+    ${CHECKED_INSPECTION_COLUMNS}
     from private.lock_inspection(${id}) l
     join public.template_versions v on v.id = l.template_version_id
     where l.org_id = ${orgId}
@@ -115,7 +118,6 @@ function prepareBatch(role: Role, userId: string | null, inspection: LockedInspe
     item_key: answer.item_key,
     value: values[i],
     note: answer.note === undefined ? current.get(answer.item_key)?.note ?? null : answer.note,
-    exists: current.has(answer.item_key),
     version: current.get(answer.item_key)?.version ?? null,
   }));
 }
@@ -129,7 +131,8 @@ function prepareBatch(role: Role, userId: string | null, inspection: LockedInspe
  * together, the totals are read after the save's statement triggers have scored it.
  */
 function saveStatements(params: SaveParams, batch: ReturnType<typeof prepareBatch>): InlineSql[] {
-  const rows = JSON.stringify(batch.map(({ item_key, value, note, exists }) => ({ item_key, value, note, exists })));
+  // A row exists when it has a version (versions start at 1).
+  const rows = JSON.stringify(batch.map(({ item_key, value, note, version }) => ({ item_key, value, note, exists: version !== null })));
   return [
     inline`
       with input as (
@@ -188,9 +191,9 @@ export const saveAnswers = route({
     const [roleRows, [inspectionRow], currentRows] = await read([
       roleStatement(params.org),
       inline`
-        select i.status, private.inspection_status_label(i.status) as status_label, i.assignee_id, v.definition
-        from public.inspections i join public.template_versions v on v.id = i.template_version_id
-        where i.org_id = ${params.org} and i.id = ${params.id}
+        ${CHECKED_INSPECTION_COLUMNS}
+        from public.inspections l join public.template_versions v on v.id = l.template_version_id
+        where l.org_id = ${params.org} and l.id = ${params.id}
       `,
       currentAnswers,
     ]);
