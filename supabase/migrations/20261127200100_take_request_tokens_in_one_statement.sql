@@ -25,11 +25,11 @@ begin
   insert into private.request_buckets as b (bucket, tokens, refilled_at, last_allowed)
   values (take_request_token.bucket, capacity - 1, at, true)
   on conflict on constraint request_buckets_pkey do update
-  set tokens = least(capacity, b.tokens + greatest(0, extract(epoch from excluded.refilled_at - b.refilled_at)) * per_second)
-               - case when least(capacity, b.tokens + greatest(0, extract(epoch from excluded.refilled_at - b.refilled_at)) * per_second) >= 1
-                      then 1 else 0 end,
-      last_allowed = least(capacity, b.tokens + greatest(0, extract(epoch from excluded.refilled_at - b.refilled_at)) * per_second) >= 1,
-      refilled_at = excluded.refilled_at
+  -- The bucket's level now: what it held plus the refill since, at most its capacity.
+  set (tokens, last_allowed, refilled_at) = (
+    select refilled.level - case when refilled.level >= 1 then 1 else 0 end, refilled.level >= 1, excluded.refilled_at
+    from (select least(capacity, b.tokens + greatest(0, extract(epoch from excluded.refilled_at - b.refilled_at)) * per_second) as level) refilled
+  )
   returning b.tokens, b.last_allowed into level, allowed;
 
   -- Buckets of callers who went quiet are full again and tell nothing: about one request in a
