@@ -63,7 +63,7 @@ function isTokenFault(error: unknown): boolean {
 }
 
 /** How many verified tokens a function instance remembers (oldest forgotten first). */
-export const VERIFIED_TOKEN_CACHE_SIZE = 10_000;
+const VERIFIED_TOKEN_CACHE_SIZE = 10_000;
 
 /** node:crypto's synchronous hash: the profile showed WebCrypto's async digest costing more than the check it saves. */
 function sha256Hex(text: string): string {

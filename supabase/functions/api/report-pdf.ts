@@ -447,34 +447,38 @@ function supabaseUrl(): string {
   return url.replace(/\/+$/, '');
 }
 
+/**
+ * Storage's ok response for the object (all, or its first `rangeBytes`) in bucket `evidence`, as
+ * `caller`; null when Storage has none (its body cancelled). A missing SUPABASE_URL throws at once;
+ * a failed request rejects the returned promise, which each caller handles in its own way.
+ */
+function fetchEvidence(caller: StorageCaller, path: string, rangeBytes?: number): Promise<Response | null> {
+  return fetch(`${supabaseUrl()}/storage/v1/object/authenticated/evidence/${path}`, {
+    headers: { apikey: caller.apikey, authorization: caller.authorization, ...(rangeBytes ? { range: `bytes=0-${rangeBytes - 1}` } : {}) },
+  }).then(async (response) => {
+    if (response.ok) return response;
+    await response.body?.cancel();
+    return null;
+  });
+}
+
 /** The object's bytes (all, or the first `rangeBytes`) from bucket `evidence`, as `caller`; null when Storage has none. */
 async function readEvidence(caller: StorageCaller, path: string, rangeBytes?: number): Promise<Uint8Array | null> {
-  let response: Response;
+  let response: Response | null;
   try {
-    response = await fetch(`${supabaseUrl()}/storage/v1/object/authenticated/evidence/${path}`, {
-      headers: { apikey: caller.apikey, authorization: caller.authorization, ...(rangeBytes ? { range: `bytes=0-${rangeBytes - 1}` } : {}) },
-    });
+    response = await fetchEvidence(caller, path, rangeBytes);
   } catch (error) {
     throw ApiError.serviceUnavailable(error);
   }
-  if (!response.ok) {
-    await response.body?.cancel();
-    return null;
-  }
+  if (!response) return null;
   const bytes = new Uint8Array(await response.arrayBuffer());
   return rangeBytes ? bytes.subarray(0, rangeBytes) : bytes;
 }
 
-/** The object's bytes as a stream, from bucket `evidence` as `caller`; null when Storage has none. */
+/** The object's bytes as a stream, from bucket `evidence` as `caller`; null when Storage has none or cannot be reached. */
 async function openEvidence(caller: StorageCaller, path: string): Promise<ReadableStreamDefaultReader<Uint8Array> | null> {
-  const response = await fetch(`${supabaseUrl()}/storage/v1/object/authenticated/evidence/${path}`, {
-    headers: { apikey: caller.apikey, authorization: caller.authorization },
-  }).catch(() => null);
-  if (!response?.ok || !response.body) {
-    await response?.body?.cancel();
-    return null;
-  }
-  return response.body.getReader();
+  const response = await fetchEvidence(caller, path).catch(() => null);
+  return response?.body ? response.body.getReader() : null;
 }
 
 interface JpegFrame {
