@@ -95,4 +95,3 @@ export const answersSavedEventSchema = z.object({
 });
 
 export type AnswerEvent = Omit<Answer, 'answered_by_name'>;
-export type AnswersSavedEvent = { inspection_id: string; answers: AnswerEvent[] };

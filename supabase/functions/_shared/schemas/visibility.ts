@@ -86,8 +86,3 @@ export function evaluateVisibility(definition: TemplateDefinition, answerOf: (ke
   }
   return { hiddenSections, hiddenItems };
 }
-
-/** Whether a definition has any rule at all (most have none, and then everything shows). */
-export function hasVisibilityRules(definition: TemplateDefinition): boolean {
-  return definition.sections.some((section) => !!section.show_when || section.items.some((item) => !!item.show_when));
-}

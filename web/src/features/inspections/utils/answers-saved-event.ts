@@ -2,7 +2,7 @@ import type { AnswerEvent } from '@schemas/answers';
 
 // Read only by the lazily loaded inspection channel, so the run page's first load does not carry it.
 
-function isObject(value: unknown): value is Record<string, unknown> {
+export function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null;
 }
 

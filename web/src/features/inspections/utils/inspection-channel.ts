@@ -1,6 +1,6 @@
 import type { AnswerEvent } from '@schemas/answers';
 import { watchPrivateChannel, type PrivateChannelListener, type PrivateChannelWatch } from '../../../lib/private-channel';
-import { answersOfEvent } from './answers-saved-event';
+import { answersOfEvent, isObject } from './answers-saved-event';
 
 /** For the run page's live hook, which loads it with the channel rather than on the first load. */
 export { takeSavedAnswers } from './live-answers';
@@ -36,10 +36,6 @@ export type InspectionEvent =
 
 /** `onRefused` may mean the inspection is gone, or the user was removed from its organization. */
 export type InspectionChannelListener = PrivateChannelListener<InspectionEvent, InspectionPresence>;
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null;
-}
 
 function parseEvent(event: string, payload: unknown, inspectionId: string): InspectionEvent | null {
   if (!isObject(payload)) return null;

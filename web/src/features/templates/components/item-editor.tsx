@@ -5,6 +5,7 @@ import {
   MAX_PHOTOS_PER_ITEM,
   OPTION_MAX_LENGTH,
   UNIT_MAX_LENGTH,
+  type ConditionOp,
   type ItemKind,
 } from '@schemas/templates';
 import { Plus, Trash2, X } from 'lucide-react';
@@ -36,6 +37,8 @@ export interface ItemEditorProps {
   earlier: DraftItem[];
   /** Every item of the draft by key. */
   items: Map<string, DraftItem>;
+  /** The tests each item may be put to, by key. */
+  opsByKey: Map<string, ConditionOp[]>;
 }
 
 // Kinds whose answers never fail, so their weight never counts (PRODUCT.md §3, docs/templates.md).
@@ -52,7 +55,7 @@ export function itemName(item: DraftItem, position: number): string {
   return item.label.trim() || `item ${position}`;
 }
 
-export function ItemEditor({ item, path, position, count, errors, onChange, onMove, onRemove, focusLater, earlier, items }: ItemEditorProps) {
+export function ItemEditor({ item, path, position, count, errors, onChange, onMove, onRemove, focusLater, earlier, items, opsByKey }: ItemEditorProps) {
   const name = itemName(item, position);
   // A weight problem of a kind whose weight isn't shown belongs to the item.
   const itemError = errors[path] ?? (neverScored.has(item.kind) ? errors[`${path}.weight`] : undefined);
@@ -124,6 +127,7 @@ export function ItemEditor({ item, path, position, count, errors, onChange, onMo
           ownerName={name}
           earlier={earlier}
           items={items}
+          opsByKey={opsByKey}
           errors={errors}
           onChange={(rule) => onChange({ rule })}
           focusLater={focusLater}

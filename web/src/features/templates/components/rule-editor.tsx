@@ -11,7 +11,7 @@ import { Button } from '../../../components/ui/button';
 import { SelectField } from '../../../components/ui/select-field';
 import { TextField } from '../../../components/ui/text-field';
 import { numberField } from '../../../lib/form-values';
-import { newCondition, type DraftCondition, type DraftItem, type DraftRule } from '../utils/draft';
+import { conditionBody, newCondition, type DraftCondition, type DraftItem, type DraftRule } from '../utils/draft';
 import { answerChoicesOf, opWords, ruleWords } from '../utils/rule-format';
 
 /** The draft item as the shared rules read it: kind, scoring settings and options. */
@@ -42,28 +42,31 @@ export function draftOpsFor(item: DraftItem): ConditionOp[] {
   return conditionOpsFor(asTemplateItem(item));
 }
 
+/** Whether a condition has its test and every field that test needs. */
+function conditionComplete(condition: DraftCondition): boolean {
+  switch (condition.op) {
+    case '':
+      return false;
+    case 'equals':
+    case 'not_equals':
+    case 'less_than':
+    case 'greater_than':
+      return condition.value !== '';
+    case 'one_of':
+    case 'none_of':
+      return condition.values.length > 0;
+    case 'between':
+      return condition.min !== '' && condition.max !== '';
+    default:
+      return true;
+  }
+}
+
 /** The complete conditions of a draft rule in words, or null while none is complete. */
 export function draftRuleWords(rule: DraftRule, items: Map<string, DraftItem>): string | null {
-  const complete = rule.conditions.flatMap((condition): VisibilityCondition[] => {
-    const item = items.get(condition.item);
-    if (!item || condition.op === '') return [];
-    const number = (text: string) => numberField(text) as number;
-    switch (condition.op) {
-      case 'equals':
-      case 'not_equals':
-        return condition.value === '' ? [] : [{ item: item.key, op: condition.op, value: item.kind === 'number' ? number(condition.value) : condition.value }];
-      case 'one_of':
-      case 'none_of':
-        return condition.values.length === 0 ? [] : [{ item: item.key, op: condition.op, values: condition.values }];
-      case 'less_than':
-      case 'greater_than':
-        return condition.value === '' ? [] : [{ item: item.key, op: condition.op, value: number(condition.value) }];
-      case 'between':
-        return condition.min === '' || condition.max === '' ? [] : [{ item: item.key, op: condition.op, min: number(condition.min), max: number(condition.max) }];
-      default:
-        return [{ item: item.key, op: condition.op }];
-    }
-  });
+  const complete = rule.conditions
+    .filter((condition) => items.get(condition.item) && conditionComplete(condition))
+    .map((condition) => conditionBody(condition, items) as VisibilityCondition);
   if (complete.length === 0) return null;
   const words: VisibilityRule = { match: rule.match, conditions: complete };
   return ruleWords(words, (key) => items.get(key));
@@ -82,14 +85,16 @@ export interface RuleEditorProps {
   /** The items a rule here may test: those before the owner. */
   earlier: DraftItem[];
   items: Map<string, DraftItem>;
+  /** The tests each item of `items` may be put to, by key (draftOpsFor, worked out once per draft). */
+  opsByKey: Map<string, ConditionOp[]>;
   errors: Record<string, string>;
   onChange: (rule: DraftRule | null) => void;
   focusLater: (key: string) => void;
 }
 
 /** "Show when …": add, edit and remove the rule of an item or a section, condition by condition. */
-export function RuleEditor({ rule, path, owner, ownerKey, ownerName, earlier, items, errors, onChange, focusLater }: RuleEditorProps) {
-  const testable = earlier.filter((item) => draftOpsFor(item).length > 0);
+export function RuleEditor({ rule, path, owner, ownerKey, ownerName, earlier, items, opsByKey, errors, onChange, focusLater }: RuleEditorProps) {
+  const testable = earlier.filter((item) => (opsByKey.get(item.key) ?? []).length > 0);
   const rulePath = `${path}.show_when`;
   const ruleError = errors[rulePath] ?? errors[`${rulePath}.conditions`] ?? errors[`${rulePath}.match`];
 
@@ -152,6 +157,7 @@ export function RuleEditor({ rule, path, owner, ownerKey, ownerName, earlier, it
             path={`${rulePath}.conditions.${index}`}
             testable={testable}
             items={items}
+            opsByKey={opsByKey}
             errors={errors}
             onChange={(patch) => setConditions(rule.conditions.map((candidate, i) => (i === index ? { ...candidate, ...patch } : candidate)))}
             onRemove={() => {
@@ -209,6 +215,7 @@ interface ConditionRowProps {
   path: string;
   testable: DraftItem[];
   items: Map<string, DraftItem>;
+  opsByKey: Map<string, ConditionOp[]>;
   errors: Record<string, string>;
   onChange: (patch: Partial<DraftCondition>) => void;
   onRemove: () => void;
@@ -216,9 +223,9 @@ interface ConditionRowProps {
 
 const itemName = (item: DraftItem, index: number) => item.label.trim() || `Untitled item ${index + 1}`;
 
-function ConditionRow({ condition, position, path, testable, items, errors, onChange, onRemove }: ConditionRowProps) {
+function ConditionRow({ condition, position, path, testable, items, opsByKey, errors, onChange, onRemove }: ConditionRowProps) {
   const item = items.get(condition.item);
-  const ops = item ? draftOpsFor(item) : [];
+  const ops = (item && opsByKey.get(item.key)) || [];
   // An item no longer before this one (moved, removed) stays listed so the problem can be seen.
   const itemOptions = [
     { value: '', label: 'Choose an item' },
@@ -231,7 +238,7 @@ function ConditionRow({ condition, position, path, testable, items, errors, onCh
 
   function chooseItem(key: string) {
     const next = items.get(key);
-    const nextOps = next ? draftOpsFor(next) : [];
+    const nextOps = (next && opsByKey.get(next.key)) || [];
     const keepOp = condition.op !== '' && nextOps.includes(condition.op);
     // Another kind of item: the answers typed for the old one mean nothing to it.
     const sameKind = next && item && next.kind === item.kind;

@@ -1,4 +1,4 @@
-import { ITEM_KINDS, MAX_ITEMS, type ItemKind } from '@schemas/templates';
+import { ITEM_KINDS, MAX_ITEMS, type ConditionOp, type ItemKind } from '@schemas/templates';
 import { NAME_MAX_LENGTH } from '@schemas/common';
 import { Plus, Trash2 } from 'lucide-react';
 import { useState } from 'react';
@@ -36,6 +36,8 @@ export interface SectionEditorProps {
   earlier: DraftItem[];
   /** Every item of the draft by key. */
   items: Map<string, DraftItem>;
+  /** The tests each item may be put to, by key. */
+  opsByKey: Map<string, ConditionOp[]>;
 }
 
 /** The title used by the section's controls and trigger while the title field is empty. */
@@ -61,6 +63,7 @@ export function SectionEditor({
   focusLater,
   earlier,
   items,
+  opsByKey,
 }: SectionEditorProps) {
   const [newKind, setNewKind] = useState<ItemKind>('pass_fail');
   const path = `definition.sections.${index}`;
@@ -125,6 +128,7 @@ export function SectionEditor({
           ownerName={`section ${name}`}
           earlier={earlier}
           items={items}
+          opsByKey={opsByKey}
           errors={errors}
           onChange={onRule}
           focusLater={focusLater}
@@ -147,6 +151,7 @@ export function SectionEditor({
                 focusLater={focusLater}
                 earlier={[...earlier, ...section.items.slice(0, itemIndex)]}
                 items={items}
+                opsByKey={opsByKey}
               />
             ))}
           </ol>

@@ -30,6 +30,7 @@ import {
 import { placeErrors, sectionsWithErrors } from '../utils/field-errors';
 import { itemCountText, itemKindLabels } from '../utils/template-format';
 import { itemName } from './item-editor';
+import { draftOpsFor } from './rule-editor';
 import { SectionEditor, sectionName } from './section-editor';
 import { TemplateRunPreview } from './template-run-preview';
 import '../templates.css';
@@ -75,6 +76,8 @@ export function TemplateEditor({ orgId, template, initialNotice }: TemplateEdito
   const busy = saveState !== 'idle';
   const totalItems = draft.sections.reduce((total, section) => total + section.items.length, 0);
   const itemsByKey = useMemo(() => draftItemsByKey(draft.sections), [draft.sections]);
+  // Once per draft, not once per rule for every earlier item (templates reach MAX_ITEMS).
+  const opsByKey = useMemo(() => new Map([...itemsByKey].map(([key, item]) => [key, draftOpsFor(item)])), [itemsByKey]);
   const [previewOpen, setPreviewOpen] = useState(false);
   // The draft as the run page would get it; only while the preview is open.
   const previewDefinition = useMemo(() => {
@@ -422,6 +425,7 @@ export function TemplateEditor({ orgId, template, initialNotice }: TemplateEdito
                 focusLater={focusLater}
                 earlier={draft.sections.slice(0, index).flatMap((earlier) => earlier.items)}
                 items={itemsByKey}
+                opsByKey={opsByKey}
               />
             ))}
           </Accordion>

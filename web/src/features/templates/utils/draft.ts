@@ -157,7 +157,7 @@ export function draftFromTemplate(template: Pick<Template, 'name' | 'description
 }
 
 /** A condition as the API takes it: the fields of its test, a number when it tests a number item. */
-function conditionBody(condition: DraftCondition, items: Map<string, DraftItem>): Record<string, unknown> {
+export function conditionBody(condition: DraftCondition, items: Map<string, DraftItem>): Record<string, unknown> {
   const base = { item: condition.item, op: condition.op };
   switch (condition.op) {
     case 'equals':

@@ -1,5 +1,6 @@
 // Visibility rules in plain words (docs/templates.md, "Logic"): "Show when “Is there a kitchen?”
 // is Yes". Shared by the rule editor, the read-only view and the preview.
+import { answerText } from '@schemas/answer-text';
 import type { ConditionOp, ItemKind, VisibilityCondition, VisibilityRule } from '@schemas/templates';
 
 /** What an item needs to be named and offered in a rule: the draft's or the definition's. */
@@ -29,15 +30,13 @@ export function opWords(op: ConditionOp, kind: ItemKind | undefined): string {
   return OP_WORDS[op];
 }
 
-const ANSWER_WORDS: Record<string, string> = { pass: 'Pass', fail: 'Fail', na: 'N/A', yes: 'Yes', no: 'No' };
-
 /** The answers an item can be compared with, as [value, words]: pass / fail / n/a, yes / no, or its options. */
 export function answerChoicesOf(item: { kind: ItemKind; options?: readonly string[] }): Array<[string, string]> {
   switch (item.kind) {
     case 'pass_fail':
-      return [['pass', 'Pass'], ['fail', 'Fail'], ['na', 'N/A']];
+      return ['pass', 'fail', 'na'].map((value) => [value, answerText(item, value)]);
     case 'yes_no':
-      return [['yes', 'Yes'], ['no', 'No']];
+      return ['yes', 'no'].map((value) => [value, answerText(item, value)]);
     case 'single_choice':
     case 'multi_choice':
       return (item.options ?? []).map((option) => [option, option]);
@@ -48,7 +47,8 @@ export function answerChoicesOf(item: { kind: ItemKind; options?: readonly strin
 
 function answerWords(kind: ItemKind | undefined, value: string | number): string {
   if (typeof value === 'number') return String(value);
-  return kind === 'pass_fail' || kind === 'yes_no' ? (ANSWER_WORDS[value] ?? value) : value;
+  // Other kinds' values read as they are (answerText would add a unit or sign a signature).
+  return kind === 'pass_fail' || kind === 'yes_no' ? answerText({ kind }, value) : value;
 }
 
 function listWords(words: string[], joiner: 'or' | 'and'): string {
