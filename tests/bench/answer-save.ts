@@ -50,7 +50,24 @@ const TWENTY_ITEMS = {
   }],
 };
 
-export async function benchAnswerSave(): Promise<void> {
+/**
+ * The answer-save rows of issue 15's table, under stable names for `npm run bench -- --json`:
+ * medians over the rounds of each figure against the pgbench -N run beside it.
+ */
+function answerFigures(results: Array<{ fn: LoadResult; one: LoadResult; twenty: LoadResult; pgbench: number }>): Record<string, number> {
+  const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+  const ratio = (x: number) => Number(x.toFixed(4));
+  return {
+    'writes.answers_pgbench_simple_update_tps': Math.round(median(results.map((r) => r.pgbench))),
+    'writes.one_answer_ratio': ratio(median(results.map((r) => r.one.rps / r.pgbench))),
+    'writes.one_answer_p99_ms': Number(median(results.map((r) => r.one.p99)).toFixed(1)),
+    'writes.batch5_per_answer_ratio': ratio(median(results.map((r) => (r.fn.rps * 5) / r.pgbench))),
+    'writes.batch20_per_answer_ratio': ratio(median(results.map((r) => (r.twenty.rps * 20) / r.pgbench))),
+    'writes.batch20_p99_ms': Number(median(results.map((r) => r.twenty.p99)).toFixed(1)),
+  };
+}
+
+export async function benchAnswerSave(options: { json: boolean } = { json: false }): Promise<Record<string, number>> {
   const dir = privateStackFolder('bench-answers-');
   const stack = await startStack({ dataDir: path.join(dir, 'data'), ports: await freeStackPorts(), fast: false, log: () => {} });
   const sql = postgres(stack.config.dbUrl, { max: CONCURRENCY, prepare: false, onnotice: () => {} });
@@ -240,32 +257,35 @@ export async function benchAnswerSave(): Promise<void> {
       })),
     };
 
-    console.log(
-      `\nPUT …/answers (5 answers a batch), ${REQUESTS_PER_ROUND} batches, ${CONCURRENCY} in flight on ${CONCURRENCY} inspections, ` +
-        'alternating rounds (function | direct SQL | ratio)',
-    );
-    for (const [i, { fn, db }] of results.entries()) {
+    if (!options.json) {
       console.log(
-        `  round ${i + 1}: ${fn.rps.toFixed(0)} | ${db.rps.toFixed(0)} batches/s (direct ${(db.rps / fn.rps).toFixed(1)}× the throughput); ` +
-          `p50 ${fn.p50.toFixed(2)} | ${db.p50.toFixed(2)} ms; p99 ${fn.p99.toFixed(2)} | ${db.p99.toFixed(2)} ms ` +
-          `(function p99 ${(fn.p99 / db.p99).toFixed(1)}× direct)`,
+        `\nPUT …/answers (5 answers a batch), ${REQUESTS_PER_ROUND} batches, ${CONCURRENCY} in flight on ${CONCURRENCY} inspections, ` +
+          'alternating rounds (function | direct SQL | ratio)',
       );
-    }
-    console.log(
-      'Against pgbench -N (16 clients) run between the rounds: one answer a PUT (goals ≥ 0.1× and p99 ≤ 50 ms), 5-answer batches per answer, ' +
-        'and 20-answer batches per answer (goal ≥ 0.5×)',
-    );
-    for (const [i, { fn, one, twenty, pgbench }] of results.entries()) {
+      for (const [i, { fn, db }] of results.entries()) {
+        console.log(
+          `  round ${i + 1}: ${fn.rps.toFixed(0)} | ${db.rps.toFixed(0)} batches/s (direct ${(db.rps / fn.rps).toFixed(1)}× the throughput); ` +
+            `p50 ${fn.p50.toFixed(2)} | ${db.p50.toFixed(2)} ms; p99 ${fn.p99.toFixed(2)} | ${db.p99.toFixed(2)} ms ` +
+            `(function p99 ${(fn.p99 / db.p99).toFixed(1)}× direct)`,
+        );
+      }
       console.log(
-        `  round ${i + 1}: pgbench -N ${pgbench.toFixed(0)} tx/s; one answer ${one.rps.toFixed(0)} saves/s = ${(one.rps / pgbench).toFixed(3)}×, ` +
-          `p99 ${one.p99.toFixed(1)} ms; batches of 5 ${(fn.rps * 5).toFixed(0)} answers/s = ${((fn.rps * 5) / pgbench).toFixed(3)}×; ` +
-          `batches of 20 ${(twenty.rps * 20).toFixed(0)} answers/s = ${((twenty.rps * 20) / pgbench).toFixed(3)}× (p99 ${twenty.p99.toFixed(1)} ms)`,
+        'Against pgbench -N (16 clients) run between the rounds: one answer a PUT (goals ≥ 0.1× and p99 ≤ 50 ms), 5-answer batches per answer, ' +
+          'and 20-answer batches per answer (goal ≥ 0.5×)',
       );
+      for (const [i, { fn, one, twenty, pgbench }] of results.entries()) {
+        console.log(
+          `  round ${i + 1}: pgbench -N ${pgbench.toFixed(0)} tx/s; one answer ${one.rps.toFixed(0)} saves/s = ${(one.rps / pgbench).toFixed(3)}×, ` +
+            `p99 ${one.p99.toFixed(1)} ms; batches of 5 ${(fn.rps * 5).toFixed(0)} answers/s = ${((fn.rps * 5) / pgbench).toFixed(3)}×; ` +
+            `batches of 20 ${(twenty.rps * 20).toFixed(0)} answers/s = ${((twenty.rps * 20) / pgbench).toFixed(3)}× (p99 ${twenty.p99.toFixed(1)} ms)`,
+        );
+      }
+      console.log(`Triggers of one 5-answer save as the caller (EXPLAIN ANALYZE, median of 9, ${profile['Execution Time'].toFixed(2)} ms in all):`);
+      for (const t of [...profile.Triggers].sort((a, b) => b.Time - a.Time)) {
+        console.log(`  ${t['Trigger Name'].padEnd(48)} ${t.Time.toFixed(2).padStart(7)} ms  ${t.Calls} calls`);
+      }
     }
-    console.log(`Triggers of one 5-answer save as the caller (EXPLAIN ANALYZE, median of 9, ${profile['Execution Time'].toFixed(2)} ms in all):`);
-    for (const t of [...profile.Triggers].sort((a, b) => b.Time - a.Time)) {
-      console.log(`  ${t['Trigger Name'].padEnd(48)} ${t.Time.toFixed(2).padStart(7)} ms  ${t.Calls} calls`);
-    }
+    return answerFigures(results);
   } finally {
     await sql.end();
     await stack.stop();

@@ -21,7 +21,7 @@
 //
 //   npm run bench             everything, as a readable table
 //   npm run bench -- reads    one part (startup, me, realtime, answers, webhooks, web, reads, reports)
-//   npm run bench -- --json   the web, request-path and realtime figures and their ratios as JSON, under stable names
+//   npm run bench -- --json   the web, request-path, answer-save and realtime figures and their ratios as JSON, under stable names
 //                             (with part names, only those parts)
 import { rmSync } from 'node:fs';
 import path from 'node:path';
@@ -134,14 +134,14 @@ const args = process.argv.slice(2);
 const json = args.includes('--json');
 const only = args.filter((arg) => !arg.startsWith('--'));
 // JSON covers the parts with figures under stable names.
-const wanted = (part: string) => (only.length ? only.includes(part) : !json || ['web', 'reads', 'realtime'].includes(part));
+const wanted = (part: string) => (only.length ? only.includes(part) : !json || ['web', 'reads', 'realtime', 'answers'].includes(part));
 const dir = privateStackFolder('bench-');
 const out: Record<string, number | null> = {};
 try {
   if (wanted('startup')) await benchStartup(dir);
   if (wanted('me')) await benchMe(dir);
   if (wanted('realtime')) Object.assign(out, await benchRealtimeFanout({ json }));
-  if (wanted('answers')) await benchAnswerSave();
+  if (wanted('answers')) Object.assign(out, await benchAnswerSave({ json }));
   if (wanted('webhooks')) await benchWebhooks();
   if (wanted('reads')) Object.assign(out, await benchRequestPath({ json }));
   if (wanted('reports') && !json) await benchReports();
