@@ -6,24 +6,36 @@
 // Built with pdf-lib and Noto Sans (Latin, Greek, Cyrillic) falling back to Noto Sans SC (Chinese,
 // Japanese kana) per character, both subset to the characters used (report-fonts.ts).
 //
-// Memory stays flat in the number of photos: a JPEG is not read when the page is laid out, only
-// its header (for its size in pixels); its bytes are fetched from Storage and written straight
-// into the response when the writer reaches its object, one photo at a time. PNGs (and the
-// signature) are decoded by pdf-lib when laid out, so only PNGs up to PNG_MAX_PIXELS are embedded.
-// WebP and HEIC, which PDF cannot show, become a labelled box saying so — never left out silently.
-import fontkit from '@pdf-lib/fontkit';
+// Memory stays flat in the number of photos and bounded by the worst input (issue 24): every
+// image's size is read from its header before anything decodes it. A JPEG, and a PNG without
+// transparency, is not decoded at all: its bytes are fetched from Storage and written straight into
+// the response when the writer reaches its object, one photo at a time. PNGs with transparency and
+// signatures are decoded within a pixel budget ("Images" below). WebP and HEIC, which PDF cannot
+// show, become a labelled box saying so — never left out silently. Finished pages are compressed
+// as the layout leaves them.
 import {
+  beginText,
   degrees,
   drawImage,
+  endText,
+  moveText,
+  popGraphicsState,
+  pushGraphicsState,
+  setFillingColor,
+  setFontAndSize,
+  showText,
+  PDFArray,
+  PDFContentStream,
   type PDFDict,
   PDFDocument,
   type PDFFont,
+  PDFHexString,
   PDFName,
   PDFNumber,
   type PDFObject,
   type PDFPage,
   PDFRawStream,
-  type PDFRef,
+  PDFRef,
   PDFWriter,
   rgb,
 } from 'pdf-lib';
@@ -33,10 +45,10 @@ import { type MemoryProbe, memoryProbe } from '../_shared/memory-probe.ts';
 import { ACTION_PRIORITY_LABELS, ACTION_STATUS_LABELS, type ActionPriority, type ActionStatus } from '../_shared/schemas/action-states.ts';
 import { answerText } from '../_shared/schemas/answer-text.ts';
 import { type InspectionStatus, STATUS_LABELS } from '../_shared/schemas/inspection-states.ts';
-import { pixelCountOf } from '../_shared/schemas/photos.ts';
-import type { TemplateDefinition, TemplateItem } from '../_shared/schemas/templates.ts';
+import { PNG_DATA_URL_PREFIX, PNG_HEADER_BYTES, type PngHeader, pngHeaderOf, pngHeaderOfDataUrl } from '../_shared/schemas/png.ts';
+import { SIGNATURE_MAX_PIXELS, type TemplateDefinition, type TemplateItem } from '../_shared/schemas/templates.ts';
 import type { StorageCaller } from './evidence.ts';
-import { loadFonts } from './report-fonts.ts';
+import { fontkitParsingOnce, loadFonts } from './report-fonts.ts';
 
 // --- Reading ---------------------------------------------------------------------------------
 
@@ -61,6 +73,7 @@ export interface ReportAction {
 }
 
 export interface ReportAnswer {
+  /** The value, a signature's without its image (that is in ReportData.signatureImages). */
   value: unknown;
   note: string | null;
   failed: boolean | null;
@@ -107,10 +120,33 @@ export interface ReportData {
   template: { name: string; version: number; definition: TemplateDefinition };
   answers: Map<string, ReportAnswer>;
   photos: ReportPhoto[];
+  /** The first REPORT_MAX_ACTIONS corrective actions of the inspection, oldest first. */
   actions: ReportAction[];
+  /** How many corrective actions the inspection has, listed or not. */
+  actionCount: number;
   /** Everyone who worked on it: who started, answered, uploaded and submitted, in that order. */
   inspectors: string[];
+  /** Each shown signature's image, or why the report leaves it out, by item key. */
+  signatureImages: Map<string, SignatureImage>;
+  /** What is left of the report's decoded pixels once the signatures took theirs; PNG photos take from it. */
+  decodeBudget: PixelBudget;
 }
+
+/** A signature's PNG to draw, or why the report leaves it out (placeholder wording). */
+export type SignatureImage = { dataUrl: string } | { omitted: string };
+
+/** An answers row as the report reads it: a signature's image left behind, its header and length read instead. */
+interface AnswerRow extends ReportAnswer {
+  item_key: string;
+  image_head: string | null;
+  image_length: number | null;
+}
+
+/**
+ * Corrective actions a report lists. An inspection's submit opens one a failed item (at most 500),
+ * and people may add any number more; each takes up to a few KB of text in memory and on paper.
+ */
+export const REPORT_MAX_ACTIONS = 1000;
 
 /** What the report shows, read as the caller (RLS): 404 for an inspection they cannot see. */
 export async function readReportData(tx: Tx, orgId: string, inspectionId: string): Promise<ReportData> {
@@ -134,9 +170,14 @@ export async function readReportData(tx: Tx, orgId: string, inspectionId: string
     where i.org_id = ${orgId} and i.id = ${inspectionId}
   `;
   if (!row) throw ApiError.notFound('inspection');
-  const [answers, photos, actions] = await Promise.all([
-    tx`
-      select a.item_key, a.value, a.note, a.failed, a.answered_at, p.display_name as answered_by_name
+  const [answers, photos, actions, [{ action_count }]] = await Promise.all([
+    // A signature's image (up to 200 000 characters each, 500 of them) is not read here: only its
+    // header, for its size, and its length. The images the report draws are read below.
+    tx<AnswerRow[]>`
+      select a.item_key, a.note, a.failed, a.answered_at, p.display_name as answered_by_name,
+             case when jsonb_typeof(a.value -> 'image') = 'string' then a.value - 'image' else a.value end as value,
+             left(a.value ->> 'image', ${PNG_DATA_URL_PREFIX.length + SIGNATURE_HEAD_CHARACTERS}) as image_head,
+             length(a.value ->> 'image') as image_length
       from public.answers a left join public.profiles p on p.user_id = a.answered_by
       where a.inspection_id = ${inspectionId}
       order by a.answered_at
@@ -153,9 +194,14 @@ export async function readReportData(tx: Tx, orgId: string, inspectionId: string
       from public.actions a left join public.profiles p on p.user_id = a.assignee_id
       where a.inspection_id = ${inspectionId}
       order by a.created_at, a.id
+      limit ${REPORT_MAX_ACTIONS}
     `,
+    tx<Array<{ action_count: number }>>`select count(*)::int as action_count from public.actions where inspection_id = ${inspectionId}`,
   ]);
   const names = [row.started_by_name, ...answers.map((a) => a.answered_by_name), ...photos.map((p) => p.uploaded_by_name), row.submitted_by_name];
+  const hidden = new Set<string>(row.hidden_item_keys ?? []);
+  const decodeBudget = new PixelBudget(REPORT_DECODE_PIXELS);
+  const signatureImages = await readSignatureImages(tx, inspectionId, row.definition, hidden, answers, decodeBudget);
   return {
     generatedAt: new Date().toISOString(),
     organization: { name: row.org_name, slug: row.org_slug },
@@ -180,7 +226,7 @@ export async function readReportData(tx: Tx, orgId: string, inspectionId: string
       start_distance_m: row.start_distance_m,
       start_accuracy_m: row.start_accuracy_m,
       start_outside_geofence: row.start_outside_geofence,
-      hidden: new Set<string>(row.hidden_item_keys ?? []),
+      hidden,
     },
     site: {
       name: row.site_name,
@@ -192,11 +238,68 @@ export async function readReportData(tx: Tx, orgId: string, inspectionId: string
       external_ref: row.site_external_ref,
     },
     template: { name: row.template_name, version: row.template_version, definition: row.definition },
-    answers: new Map(answers.map((a) => [a.item_key as string, a as unknown as ReportAnswer])),
+    answers: new Map(answers.map(({ item_key, value, note, failed, answered_by_name, answered_at }) => [
+      item_key,
+      { value, note, failed, answered_by_name, answered_at },
+    ])),
     photos: [...photos],
     actions: [...actions],
+    actionCount: action_count,
     inspectors: [...new Set(names.filter((name): name is string => typeof name === 'string' && name.length > 0))],
+    signatureImages,
+    decodeBudget,
   };
+}
+
+/**
+ * The signatures the report draws, in the template's order, each read from its header before any
+ * is fetched: one over SIGNATURE_MAX_PIXELS (stored before that rule) is left out, and so is any
+ * beyond the report's decoded pixels or SIGNATURE_IMAGES_MAX_CHARACTERS of data URLs. Then the
+ * chosen images are read, in the same transaction.
+ */
+async function readSignatureImages(
+  tx: Tx,
+  inspectionId: string,
+  definition: TemplateDefinition,
+  hidden: Set<string>,
+  answers: AnswerRow[],
+  budget: PixelBudget,
+): Promise<Map<string, SignatureImage>> {
+  const byKey = new Map(answers.map((answer) => [answer.item_key, answer]));
+  const images = new Map<string, SignatureImage>();
+  const chosen: string[] = [];
+  let characters = 0;
+  for (const item of definition.sections.flatMap((section) => section.items)) {
+    const answer = byKey.get(item.key);
+    // Hidden items are listed without their answer's image.
+    if (item.kind !== 'signature' || hidden.has(item.key) || !answer?.image_head) continue;
+    const header = pngHeaderOfDataUrl(answer.image_head);
+    if (!header) {
+      images.set(item.key, { omitted: 'The signature image could not be read.' });
+      continue;
+    }
+    const pixels = header.width * header.height;
+    if (pixels > SIGNATURE_MAX_PIXELS) {
+      images.set(item.key, { omitted: `Signature image too large to include — ${megapixels(pixels)} MP (a report includes signatures of up to ${SIGNATURE_MAX_PIXELS / 1e6} MP).` });
+    } else if (characters + (answer.image_length ?? 0) > SIGNATURE_IMAGES_MAX_CHARACTERS || !budget.take(pixels)) {
+      images.set(item.key, { omitted: `Signature image not included: this report has reached its limit of ${REPORT_DECODE_PIXELS / 1e6} MP of signatures and transparent PNG photos.` });
+    } else {
+      characters += answer.image_length ?? 0;
+      chosen.push(item.key);
+    }
+  }
+  if (chosen.length > 0) {
+    const rows = await tx<Array<{ item_key: string; image: string }>>`
+      select item_key, value ->> 'image' as image from public.answers where inspection_id = ${inspectionId} and item_key in ${tx(chosen)}
+    `;
+    for (const { item_key, image } of rows) {
+      // Saved again between the two reads: the size checked above is not this image's.
+      const checked = byKey.get(item_key)!;
+      const same = image.length === checked.image_length && image.startsWith(checked.image_head!);
+      images.set(item_key, same ? { dataUrl: image } : { omitted: 'The signature changed while this report was made: download the report again.' });
+    }
+  }
+  return images;
 }
 
 // --- Fonts -----------------------------------------------------------------------------------
@@ -210,6 +313,30 @@ function coverageOf(name: string, font: PDFFont): Set<number> {
     coverage.set(name, set);
   }
   return set;
+}
+
+/**
+ * Makes `font` encode text character by character, each character's glyph code worked out once.
+ * pdf-lib encodes every string it draws by shaping it with fontkit (GSUB and GPOS lookups), which
+ * was nearly all of a long report's CPU: 10 s for 50 items of 6 500 characters, a minute for 500.
+ * The report measures text per character already (Flow.widthOf), so it now draws exactly what it
+ * measured: each character's own glyph, without ligatures or contextual forms, none of which the
+ * Latin, Greek, Cyrillic and CJK text it draws needs (pdf-lib applies no kerning either way).
+ */
+function encodeByCharacter(font: PDFFont): void {
+  const embedder = (font as unknown as { embedder: { encodeText(text: string): PDFHexString } }).embedder;
+  const shape = embedder.encodeText.bind(embedder);
+  const codes = new Map<string, string>();
+  embedder.encodeText = (text: string) => {
+    let hex = '';
+    for (const char of text) {
+      let code = codes.get(char);
+      // Shaping one character adds its glyph to the font's subset, as drawing it would.
+      if (code === undefined) codes.set(char, (code = shape(char).asString()));
+      hex += code;
+    }
+    return PDFHexString.of(hex);
+  };
 }
 
 interface Fonts {
@@ -247,20 +374,53 @@ interface Run {
   font: PDFFont;
 }
 
+/**
+ * Compresses what has been drawn on `page` so far into its finished bytes, now rather than when the
+ * document is written. pdf-lib keeps a page's drawing as operator objects until then (~1 KB of
+ * objects a line of text: a 500-item report of long answers held 150 MB of them); the finished
+ * page keeps a few KB. Drawing on the page afterwards (the footer) goes into a stream of its own.
+ */
+function compressPage(doc: PDFDocument, page: PDFPage): void {
+  const contents = page.node.Contents();
+  if (!(contents instanceof PDFArray)) return;
+  for (let i = 0; i < contents.size(); i++) {
+    const ref = contents.get(i);
+    const stream = ref instanceof PDFRef ? doc.context.lookup(ref) : undefined;
+    if (stream instanceof PDFContentStream) doc.context.assign(ref as PDFRef, PDFRawStream.of(stream.dict, stream.getContents()));
+  }
+  // The next drawing on the page starts a stream of its own. pdf-lib's resetPosition() would
+  // start it now, and an empty stream on every page cost a deflate each (~70 MB of buffers for a
+  // 1 500-page report) when the writer sized them: forget the page's stream instead, and pdf-lib
+  // makes one when something is drawn.
+  (page as unknown as { contentStream?: unknown; contentStreamRef?: unknown }).contentStream = undefined;
+  (page as unknown as { contentStream?: unknown; contentStreamRef?: unknown }).contentStreamRef = undefined;
+}
+
+/**
+ * Resource names of the images on a page, Im0, Im1 …: the same on every page, so that pdf-lib's
+ * table of every name it made (PDFName.of keeps them all, for the life of the function instance)
+ * stays a few entries long, where pdf-lib's own names are random.
+ */
+const IMAGE_NAMES: PDFName[] = [];
+
 /** A page cursor that flows text and boxes down A4 pages, starting new ones as needed. */
 class Flow {
   readonly doc: PDFDocument;
   readonly fonts: Fonts;
+  private readonly fontNames = new Map<PDFFont, PDFName>();
+  private readonly fontsOnPage = new WeakMap<PDFPage, Set<PDFFont>>();
   page!: PDFPage;
   y = 0;
 
-  constructor(doc: PDFDocument, fonts: Fonts) {
+  constructor(doc: PDFDocument, fonts: Fonts, readonly probe: MemoryProbe) {
     this.doc = doc;
     this.fonts = fonts;
     this.newPage();
   }
 
   newPage(): void {
+    this.probe.sample('page');
+    if (this.page) compressPage(this.doc, this.page);
     this.page = this.doc.addPage([PAGE.width, PAGE.height]);
     this.y = PAGE.height - MARGIN.top;
   }
@@ -343,14 +503,37 @@ class Flow {
     return lines;
   }
 
-  /** Draws one line at (x, y) without moving the cursor; returns its width. */
+  /**
+   * Draws one line at (x, y) without moving the cursor; returns its width. One text object whose
+   * runs follow each other (each Tj moves on by its glyphs' widths, the ones measured here), rather
+   * than pdf-lib's drawText per run: that registers the font under a new random name on every call
+   * (the page's font names grow by one a run, each search for a free name reads them all, and
+   * pdf-lib keeps every name it ever made), which made a page of alternating Latin and CJK
+   * characters quadratic and a 500-item report of them take 1.5 GB and 11 minutes.
+   */
   line(text: string, x: number, y: number, size: number, bold: boolean, color = INK): number {
-    let at = x;
+    const operators = [pushGraphicsState(), setFillingColor(color), beginText(), moveText(x, y)];
+    let width = 0;
     for (const run of this.runs(text, bold)) {
-      this.page.drawText(run.text, { x: at, y, size, font: run.font, color });
-      at += this.widthOf(run.text, size, bold);
+      operators.push(setFontAndSize(this.fontName(run.font), size), showText(run.font.encodeText(run.text)));
+      width += this.widthOf(run.text, size, bold);
     }
-    return at - x;
+    operators.push(endText(), popGraphicsState());
+    this.page.pushOperators(...operators);
+    return width;
+  }
+
+  /** The page's resource name of `font` (F0, F1, F2, the same on every page), registered on its first use there. */
+  private fontName(font: PDFFont): PDFName {
+    let name = this.fontNames.get(font);
+    if (!name) this.fontNames.set(font, (name = PDFName.of(`F${this.fontNames.size}`)));
+    let registered = this.fontsOnPage.get(this.page);
+    if (!registered) this.fontsOnPage.set(this.page, (registered = new Set()));
+    if (!registered.has(font)) {
+      this.page.node.normalizedEntries().Font.set(name, font.ref);
+      registered.add(font);
+    }
+    return name;
   }
 
   /** A wrapped paragraph at the cursor. */
@@ -434,12 +617,48 @@ function geofenceText(report: ReportData): string {
     : `${where}: inside its ${site.geofence_m} m geofence`;
 }
 
-// --- Photos ----------------------------------------------------------------------------------
+// --- Images --------------------------------------------------------------------------------------
+//
+// What each kind of image costs the function, and so how it is handled (issue 24; docs/reports.md):
+// - JPEG: nothing. PDF shows JPEG bytes as they are (DCTDecode), so only the frame header is read
+//   (for the size in pixels) and the bytes pass from Storage into the response when written.
+// - PNG without transparency, not interlaced (grey, RGB or palette): nothing either. A PNG's image
+//   data (its IDAT chunks, joined) is a zlib stream of rows with PNG's row filters, which is what
+//   PDF's FlateDecode with the PNG predictors (/Predictor 15) reads. So the chunks are walked for
+//   the data's length at layout, and at writing the IDAT data passes into the response the same way.
+// - PNG with transparency (an alpha channel or tRNS) or interlaced, and every signature (a canvas
+//   makes RGBA): decoded by pdf-lib, which holds ~20 bytes a pixel while it works and keeps the
+//   re-compressed pixels until written. Each is held to PNG_DECODE_MAX_PIXELS, all of a report's
+//   to REPORT_DECODE_PIXELS; past either, a labelled box says so.
+// - WebP and HEIC: PDF cannot show them and no decoder in pure JS fits; a labelled box.
 
-/** PNGs are decoded to pixels by pdf-lib (4 bytes each): larger ones are shown as a placeholder. */
-export const PNG_MAX_PIXELS = 12_000_000;
+/** A PNG (photo or signature) decoded to be drawn: at most this many pixels (the signature limit). */
+export const PNG_DECODE_MAX_PIXELS = SIGNATURE_MAX_PIXELS;
+/** All pixels one report decodes: its signatures first, then PNG photos that must be decoded, in order. */
+export const REPORT_DECODE_PIXELS = 8_000_000;
+/** Characters of signature data URLs one report reads (each may have up to 200 000). */
+export const SIGNATURE_IMAGES_MAX_CHARACTERS = 4_000_000;
+/** Base64 characters of a data URL that hold a PNG's header. */
+const SIGNATURE_HEAD_CHARACTERS = (PNG_HEADER_BYTES / 3) * 4;
+/** First bytes of a JPEG read for its frame header; if that lies further, the rest is walked as it streams. */
 const JPEG_HEADER_BYTES = 256 * 1024;
 const PHOTO_BOX = { width: (CONTENT_WIDTH - 12) / 2, height: 190 };
+
+/** Pixels a report may still decode. */
+export class PixelBudget {
+  constructor(private left: number) {}
+
+  /** Takes `pixels` if that many are left. */
+  take(pixels: number): boolean {
+    if (pixels > this.left) return false;
+    this.left -= pixels;
+    return true;
+  }
+}
+
+function megapixels(pixels: number): string {
+  return (pixels / 1e6).toFixed(1);
+}
 
 function supabaseUrl(): string {
   const url = Deno.env.get('SUPABASE_URL');
@@ -476,42 +695,191 @@ async function readEvidence(caller: StorageCaller, path: string, rangeBytes?: nu
 }
 
 /** The object's bytes as a stream, from bucket `evidence` as `caller`; null when Storage has none or cannot be reached. */
-async function openEvidence(caller: StorageCaller, path: string): Promise<ReadableStreamDefaultReader<Uint8Array> | null> {
+async function openEvidence(caller: StorageCaller, path: string): Promise<ByteReader | null> {
   const response = await fetchEvidence(caller, path).catch(() => null);
-  return response?.body ? response.body.getReader() : null;
+  return response?.body ? new ByteReader(response.body.getReader()) : null;
 }
 
-interface JpegFrame {
+/** Reads a stream of bytes as a file's parts: so many bytes, skipped or passed on, never more than one chunk held. */
+export class ByteReader {
+  private chunk: Uint8Array = new Uint8Array(0);
+  private at = 0;
+
+  constructor(private readonly reader: ReadableStreamDefaultReader<Uint8Array>) {}
+
+  /** Reads bytes that are already in memory (a test, a header read earlier). */
+  static of(bytes: Uint8Array): ByteReader {
+    return new ByteReader(new ReadableStream<Uint8Array>({ start: (controller) => (controller.enqueue(bytes), controller.close()) }).getReader());
+  }
+
+  /** Whether there is a byte to read, waiting for the next chunk if needed. */
+  private async ready(): Promise<boolean> {
+    while (this.at >= this.chunk.length) {
+      const next = await this.reader.read();
+      if (next.done) return false;
+      this.chunk = next.value;
+      this.at = 0;
+    }
+    return true;
+  }
+
+  /** The next `n` bytes, or null when the stream ends first. */
+  async read(n: number): Promise<Uint8Array | null> {
+    if (!(await this.ready())) return n === 0 ? new Uint8Array(0) : null;
+    if (this.chunk.length - this.at >= n) return this.chunk.subarray(this.at, (this.at += n));
+    const out = new Uint8Array(n);
+    let filled = 0;
+    for await (const part of this.pass(n)) {
+      out.set(part, filled);
+      filled += part.length;
+    }
+    return filled === n ? out : null;
+  }
+
+  /** Skips `n` bytes; false when the stream ends first. */
+  async skip(n: number): Promise<boolean> {
+    let skipped = 0;
+    for await (const part of this.pass(n)) skipped += part.length;
+    return skipped === n;
+  }
+
+  /** The next `n` bytes as the stream brings them (views of its chunks, not copies); fewer when it ends first. */
+  async *pass(n: number): AsyncGenerator<Uint8Array> {
+    let left = n;
+    while (left > 0 && (await this.ready())) {
+      const part = this.chunk.subarray(this.at, this.at + Math.min(left, this.chunk.length - this.at));
+      this.at += part.length;
+      left -= part.length;
+      yield part;
+    }
+  }
+
+  /** Whatever is left, as it comes. */
+  async *rest(): AsyncGenerator<Uint8Array> {
+    while (await this.ready()) {
+      const part = this.chunk.subarray(this.at);
+      this.at = this.chunk.length;
+      yield part;
+    }
+  }
+
+  async cancel(): Promise<void> {
+    await this.reader.cancel().catch(() => undefined);
+  }
+}
+
+const u16 = (bytes: Uint8Array, at: number) => (bytes[at] << 8) | bytes[at + 1];
+const u32 = (bytes: Uint8Array, at: number) => ((bytes[at] << 24) >>> 0) + (bytes[at + 1] << 16) + (bytes[at + 2] << 8) + bytes[at + 3];
+
+export interface JpegFrame {
   width: number;
   height: number;
   components: number;
 }
 
-/** The frame header (SOFn) of a JPEG: its size and colour components; null when not in `bytes`. */
-export function jpegFrameOf(bytes: Uint8Array): JpegFrame | null {
-  if (bytes[0] !== 0xff || bytes[1] !== 0xd8) return null;
-  let at = 2;
-  while (at + 9 < bytes.length) {
-    if (bytes[at] !== 0xff) return null;
-    const marker = bytes[at + 1];
-    if (marker === 0xff) {
-      at++;
-      continue;
+/**
+ * The frame header (SOFn) of a JPEG: its size and colour components, walking the markers before
+ * it and skipping their segments; null when the stream is no JPEG or ends, or the scan starts,
+ * before a frame header.
+ */
+export async function jpegFrameFrom(bytes: ByteReader): Promise<JpegFrame | null> {
+  const start = await bytes.read(2);
+  if (!start || start[0] !== 0xff || start[1] !== 0xd8) return null;
+  for (;;) {
+    const byte = await bytes.read(1);
+    if (!byte || byte[0] !== 0xff) return null;
+    let marker = 0xff;
+    // Fill bytes (0xFF) may come before a marker.
+    while (marker === 0xff) {
+      const next = await bytes.read(1);
+      if (!next) return null;
+      marker = next[0];
     }
-    const length = (bytes[at + 2] << 8) | bytes[at + 3];
+    // Markers without a segment.
+    if (marker === 0x01 || (marker >= 0xd0 && marker <= 0xd8)) continue;
+    // End of image or start of scan: no frame header came.
+    if (marker === 0xd9 || marker === 0xda) return null;
+    const length = await bytes.read(2);
+    if (!length || u16(length, 0) < 2) return null;
     const isFrame = marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
     if (isFrame) {
-      return { height: (bytes[at + 5] << 8) | bytes[at + 6], width: (bytes[at + 7] << 8) | bytes[at + 8], components: bytes[at + 9] };
+      // Precision, height, width, components.
+      const frame = await bytes.read(6);
+      return frame ? { height: u16(frame, 1), width: u16(frame, 3), components: frame[5] } : null;
     }
-    at += 2 + length;
+    if (!(await bytes.skip(u16(length, 0) - 2))) return null;
   }
-  return null;
 }
 
-/** A JPEG whose bytes are written only when the writer reaches its object (`StreamingWriter`). */
-interface DeferredJpeg {
+/** What a PNG shows the writer: its header, its palette, whether it has transparency, and the bytes of its image data. */
+export interface PngLayout {
+  header: PngHeader;
+  palette: Uint8Array | null;
+  /** A tRNS chunk: transparency by colour or by palette entry. */
+  transparency: boolean;
+  /** Bytes of all IDAT chunks' data together. */
+  dataBytes: number;
+}
+
+/** Whether PDF can show a PNG's image data as it is: no alpha channel, no transparency, not interlaced. */
+export function pngShowsAsIs(layout: PngLayout): boolean {
+  const { colorType, interlaced } = layout.header;
+  return !interlaced && !layout.transparency && (colorType === 0 || colorType === 2 || (colorType === 3 && layout.palette !== null));
+}
+
+/**
+ * Walks a PNG's chunks up to IEND without keeping them: its header, palette and transparency, and
+ * how many bytes of image data it has. Null when it is no PNG, or a chunk is cut or impossibly large.
+ */
+export async function pngLayoutFrom(bytes: ByteReader): Promise<PngLayout | null> {
+  const head = await bytes.read(PNG_HEADER_BYTES);
+  const header = head && pngHeaderOf(head);
+  if (!header) return null;
+  const layout: PngLayout = { header, palette: null, transparency: false, dataBytes: 0 };
+  for (;;) {
+    const chunk = await bytes.read(8);
+    if (!chunk) return null;
+    const length = u32(chunk, 0);
+    const type = String.fromCharCode(...chunk.subarray(4, 8));
+    // The format's own limit for a chunk.
+    if (length > 0x7fffffff) return null;
+    if (type === 'IEND') return layout;
+    if (type === 'PLTE' && length % 3 === 0 && length >= 3 && length <= 768) {
+      layout.palette = await bytes.read(length);
+      if (!layout.palette) return null;
+    } else {
+      if (type === 'tRNS') layout.transparency = true;
+      if (type === 'IDAT') layout.dataBytes += length;
+      if (!(await bytes.skip(length))) return null;
+    }
+    // CRC.
+    if (!(await bytes.skip(4))) return null;
+  }
+}
+
+/** The image data of a PNG, its IDAT chunks' data in order, as the stream brings it. */
+export async function* pngImageData(bytes: ByteReader): AsyncGenerator<Uint8Array> {
+  if (!(await bytes.skip(8))) return;
+  for (;;) {
+    const chunk = await bytes.read(8);
+    if (!chunk) return;
+    const length = u32(chunk, 0);
+    const type = String.fromCharCode(...chunk.subarray(4, 8));
+    if (type === 'IEND') return;
+    if (type === 'IDAT') yield* bytes.pass(length);
+    else if (!(await bytes.skip(length))) return;
+    if (!(await bytes.skip(4))) return;
+  }
+}
+
+/**
+ * An image whose bytes are written only when the writer reaches its object (`StreamingWriter`):
+ * `bytes` of the object at `path` in Storage — the whole file (a JPEG), or a PNG's image data.
+ */
+interface DeferredImage {
   path: string;
   bytes: number;
+  data: 'file' | 'png-image-data';
 }
 
 /** Draws the image XObject `ref` fitted into a box at the cursor's left + `x`. */
@@ -519,7 +887,9 @@ function placeImage(flow: Flow, ref: PDFRef, x: number, top: number, width: numb
   const scale = Math.min(boxWidth / width, boxHeight / height, 1);
   const w = width * scale;
   const h = height * scale;
-  const name = flow.page.node.newXObject('Image', ref);
+  const images = flow.page.node.normalizedEntries().XObject;
+  const name = IMAGE_NAMES[images.keys().length] ??= PDFName.of(`Im${images.keys().length}`);
+  images.set(name, ref);
   flow.page.pushOperators(...drawImage(name, {
     x: x + (boxWidth - w) / 2, y: top - boxHeight + (boxHeight - h) / 2, width: w, height: h,
     rotate: degrees(0), xSkew: degrees(0), ySkew: degrees(0),
@@ -541,56 +911,129 @@ function placeholder(flow: Flow, x: number, top: number, lines: string[]) {
   }
 }
 
-/** What the PDF holds for one photo: a deferred JPEG, an embedded PNG, or a reason it cannot. */
+/** What the PDF holds for one photo: an image (deferred or decoded), or a reason it cannot. */
 type PhotoSlot = { ref: PDFRef; width: number; height: number } | { reason: string[] };
 
-async function preparePhoto(doc: PDFDocument, photo: ReportPhoto, caller: StorageCaller, deferred: Map<PDFRef, DeferredJpeg>): Promise<PhotoSlot> {
-  const kind = photo.content_type === 'image/webp' ? 'WebP' : photo.content_type.replace('image/', '').toUpperCase();
+/** The image object of a deferred image: its dictionary now, its bytes when written. */
+function deferImage(doc: PDFDocument, deferred: Map<PDFRef, DeferredImage>, image: DeferredImage, dict: Record<string, unknown>): PDFRef {
+  // pdf-lib's context.obj turns strings into names, numbers into numbers, arrays and objects alike.
+  const literal = { Type: 'XObject', Subtype: 'Image', ...dict, Length: image.bytes } as unknown as Record<string, PDFObject>;
+  const stream = PDFRawStream.of(doc.context.obj(literal), new Uint8Array(0));
+  const ref = doc.context.register(stream);
+  deferred.set(ref, image);
+  return ref;
+}
+
+/** Decodes a PNG with pdf-lib and embeds it at once, so its pixels are let go now rather than when the document is written. */
+async function embedDecodedPng(doc: PDFDocument, png: Uint8Array | string, probe: MemoryProbe): Promise<{ ref: PDFRef; width: number; height: number }> {
+  const image = await doc.embedPng(png);
+  // Decoded: its pixels (RGB and alpha) are held now.
+  probe.sample('image decoded', true);
+  await image.embed();
+  return { ref: image.ref, width: image.width, height: image.height };
+}
+
+const keptInFieldcheck = (size: string) => `The photo (${size}) is kept in Fieldcheck: open the inspection there to see it.`;
+
+/** What preparing a photo needs: the document, Storage as the caller, the deferred images so far, the pixels left to decode. */
+interface Photos {
+  doc: PDFDocument;
+  caller: StorageCaller;
+  deferred: Map<PDFRef, DeferredImage>;
+  budget: PixelBudget;
+  probe: MemoryProbe;
+}
+
+async function prepareJpeg({ doc, caller, deferred }: Photos, photo: ReportPhoto): Promise<PhotoSlot> {
   const size = fileSize(photo.byte_size);
-  if (photo.content_type === 'image/jpeg') {
-    const head = await readEvidence(caller, photo.object_path, JPEG_HEADER_BYTES);
-    if (!head) return { reason: ['Photo unavailable', `The ${kind} photo (${size}) could not be read from storage.`] };
-    // Behind very large metadata (an ICC profile, XMP) the frame header lies further in: read it all once.
-    const frame = jpegFrameOf(head) ?? (photo.byte_size > head.byteLength ? jpegFrameOf((await readEvidence(caller, photo.object_path)) ?? head) : null);
-    if (!frame || frame.width === 0 || frame.height === 0) return { reason: ['Photo not shown', `The JPEG photo (${size}) has no frame header this report can read.`] };
-    const colorSpace = frame.components === 1 ? 'DeviceGray' : frame.components === 4 ? 'DeviceCMYK' : 'DeviceRGB';
-    const dict = doc.context.obj({
-      Type: 'XObject',
-      Subtype: 'Image',
-      Width: frame.width,
-      Height: frame.height,
-      BitsPerComponent: 8,
+  const head = await readEvidence(caller, photo.object_path, JPEG_HEADER_BYTES);
+  if (!head) return { reason: ['Photo unavailable', `The JPEG photo (${size}) could not be read from storage.`] };
+  let frame = await jpegFrameFrom(ByteReader.of(head));
+  if (!frame && photo.byte_size > head.byteLength) {
+    // Behind very large metadata (an ICC profile, XMP) the frame header lies further in: walk the
+    // whole file as it streams, keeping nothing.
+    const stream = await openEvidence(caller, photo.object_path);
+    if (stream) {
+      frame = await jpegFrameFrom(stream);
+      await stream.cancel();
+    }
+  }
+  if (!frame || frame.width === 0 || frame.height === 0) return { reason: ['Photo not shown', `The JPEG photo (${size}) has no frame header this report can read.`] };
+  const colorSpace = frame.components === 1 ? 'DeviceGray' : frame.components === 4 ? 'DeviceCMYK' : 'DeviceRGB';
+  const ref = deferImage(doc, deferred, { path: photo.object_path, bytes: photo.byte_size, data: 'file' }, {
+    Width: frame.width,
+    Height: frame.height,
+    BitsPerComponent: 8,
+    ColorSpace: colorSpace,
+    Filter: 'DCTDecode',
+    // Adobe's CMYK JPEGs are stored inverted.
+    ...(frame.components === 4 ? { Decode: [1, 0, 1, 0, 1, 0, 1, 0] } : {}),
+  });
+  return { ref, width: frame.width, height: frame.height };
+}
+
+async function preparePng({ doc, caller, deferred, budget, probe }: Photos, photo: ReportPhoto): Promise<PhotoSlot> {
+  const size = fileSize(photo.byte_size);
+  const unavailable = { reason: ['Photo unavailable', `The PNG photo (${size}) could not be read from storage.`] };
+  const stream = await openEvidence(caller, photo.object_path);
+  if (!stream) return unavailable;
+  const layout = await pngLayoutFrom(stream).finally(() => stream.cancel());
+  if (!layout) return { reason: ['Photo not shown', `The PNG photo (${size}) could not be read.`] };
+  const { header } = layout;
+  if (layout.dataBytes === 0) return { reason: ['Photo not shown', `The PNG photo (${size}) has no image data.`] };
+  if (pngShowsAsIs(layout)) {
+    const colorSpace = header.colorType === 0
+      ? 'DeviceGray'
+      : header.colorType === 2
+      ? 'DeviceRGB'
+      : [PDFName.of('Indexed'), PDFName.of('DeviceRGB'), layout.palette!.length / 3 - 1, PDFHexString.of(hexOf(layout.palette!))];
+    const ref = deferImage(doc, deferred, { path: photo.object_path, bytes: layout.dataBytes, data: 'png-image-data' }, {
+      Width: header.width,
+      Height: header.height,
+      BitsPerComponent: header.bitDepth,
       ColorSpace: colorSpace,
-      Filter: 'DCTDecode',
-      Length: photo.byte_size,
-      // Adobe's CMYK JPEGs are stored inverted.
-      ...(frame.components === 4 ? { Decode: [1, 0, 1, 0, 1, 0, 1, 0] } : {}),
+      Filter: 'FlateDecode',
+      DecodeParms: { Predictor: 15, Colors: header.colorType === 2 ? 3 : 1, BitsPerComponent: header.bitDepth, Columns: header.width },
     });
-    const ref = doc.context.register(PDFRawStream.of(dict, new Uint8Array(0)));
-    deferred.set(ref, { path: photo.object_path, bytes: photo.byte_size });
-    return { ref, width: frame.width, height: frame.height };
+    return { ref, width: header.width, height: header.height };
   }
-  if (photo.content_type === 'image/png') {
-    const bytes = await readEvidence(caller, photo.object_path);
-    if (!bytes) return { reason: ['Photo unavailable', `The PNG photo (${size}) could not be read from storage.`] };
-    const pixels = pixelCountOf('image/png', bytes);
-    if (pixels !== null && pixels > PNG_MAX_PIXELS) {
-      return { reason: ['Photo not embedded', `This PNG photo has ${(pixels / 1e6).toFixed(1)} megapixels, more than a report embeds (${PNG_MAX_PIXELS / 1e6}). Open the inspection in Fieldcheck to see it.`] };
-    }
-    try {
-      const image = await doc.embedPng(bytes);
-      return { ref: image.ref, width: image.width, height: image.height };
-    } catch {
-      return { reason: ['Photo not shown', `The PNG photo (${size}) could not be decoded.`] };
-    }
+  // Transparency or interlacing: decoded, within the limits.
+  const pixels = header.width * header.height;
+  if (pixels > PNG_DECODE_MAX_PIXELS) {
+    return {
+      reason: [
+        `Photo too large to include — ${megapixels(pixels)} MP`,
+        `A report includes PNG photos with transparency of up to ${PNG_DECODE_MAX_PIXELS / 1e6} MP. ${keptInFieldcheck(size)}`,
+      ],
+    };
   }
+  if (!budget.take(pixels)) {
+    return {
+      reason: [
+        `Photo too large to include — ${megapixels(pixels)} MP`,
+        `This report has reached its limit of ${REPORT_DECODE_PIXELS / 1e6} MP of signatures and PNG photos with transparency. ${keptInFieldcheck(size)}`,
+      ],
+    };
+  }
+  const bytes = await readEvidence(caller, photo.object_path);
+  if (!bytes) return unavailable;
+  try {
+    return await embedDecodedPng(doc, bytes, probe);
+  } catch {
+    return { reason: ['Photo not shown', `The PNG photo (${size}) could not be decoded.`] };
+  }
+}
+
+function hexOf(bytes: Uint8Array): string {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+async function preparePhoto(photos: Photos, photo: ReportPhoto): Promise<PhotoSlot> {
+  if (photo.content_type === 'image/jpeg') return await prepareJpeg(photos, photo);
+  if (photo.content_type === 'image/png') return await preparePng(photos, photo);
   // WebP and HEIC: PDF has no filter for them and pdf-lib no decoder.
-  return {
-    reason: [
-      `${kind} photo not shown`,
-      `PDF cannot show ${kind} images. The photo (${size}) is kept in Fieldcheck: open the inspection there to see it.`,
-    ],
-  };
+  const kind = photo.content_type === 'image/webp' ? 'WebP' : photo.content_type.replace('image/', '').toUpperCase();
+  return { reason: [`${kind} photo not shown`, `PDF cannot show ${kind} images. ${keptInFieldcheck(fileSize(photo.byte_size))}`] };
 }
 
 // --- The document ------------------------------------------------------------------------------
@@ -609,12 +1052,13 @@ function itemMark(flow: Flow, failed: boolean | null, answered: boolean) {
 export async function buildInspectionReport(report: ReportData, caller: StorageCaller): Promise<{ stream: ReadableStream<Uint8Array>; length: number }> {
   const files = await loadFonts();
   const doc = await PDFDocument.create();
-  doc.registerFontkit(fontkit);
+  doc.registerFontkit(fontkitParsingOnce);
   const [regular, bold, cjk] = await Promise.all([
     doc.embedFont(files.regular, { subset: true }),
     doc.embedFont(files.bold, { subset: true }),
     doc.embedFont(files.cjk, { subset: true }),
   ]);
+  for (const font of [regular, bold, cjk]) encodeByCharacter(font);
   const fonts: Fonts = { regular, bold, cjk, latin: coverageOf('NotoSans', regular), han: coverageOf('NotoSansSC', cjk) };
   const { inspection, site, template, organization } = report;
   const zone = site.timezone;
@@ -624,8 +1068,8 @@ export async function buildInspectionReport(report: ReportData, caller: StorageC
   doc.setProducer('Fieldcheck (pdf-lib)');
   doc.setCreationDate(new Date(report.generatedAt));
 
-  const flow = new Flow(doc, fonts);
   const probe = memoryProbe('report.pdf');
+  const flow = new Flow(doc, fonts, probe);
 
   // Cover.
   flow.text(organization.name, { size: 11, color: MUTED, after: 2 });
@@ -664,14 +1108,28 @@ export async function buildInspectionReport(report: ReportData, caller: StorageC
   flow.y -= 8;
   flow.heading(`Failed items and corrective actions (${failed.length})`);
   if (failed.length === 0) flow.text('No item failed.', { color: MUTED, after: 6 });
+  const allActionsListed = report.actions.length === report.actionCount;
+  if (!allActionsListed) {
+    flow.text(
+      `This inspection has ${report.actionCount} corrective actions; the first ${report.actions.length} are listed here. ` +
+        'Open the inspection in Fieldcheck to see them all.',
+      { size: 9.5, color: MUTED, after: 6 },
+    );
+  }
+  const actionsByItem = new Map<string, ReportAction[]>();
+  for (const action of report.actions) {
+    if (action.item_key) actionsByItem.set(action.item_key, [...(actionsByItem.get(action.item_key) ?? []), action]);
+  }
   for (const { section, item } of failed) {
     const answer = report.answers.get(item.key)!;
     flow.room(48);
     flow.text(`${item.label}`, { bold: true, size: 10.5, after: 1 });
     flow.text(`${section.title} · Answer: ${answerText(item, answer.value) || '—'}`, { color: MUTED, size: 9.5, after: 1 });
     if (answer.note) flow.text(`Note: ${answer.note}`, { size: 9.5, after: 1 });
-    const actions = report.actions.filter((action) => action.item_key === item.key);
-    if (actions.length === 0) flow.text('No corrective action recorded.', { size: 9.5, color: FAIL, indent: 12, after: 2 });
+    const actions = actionsByItem.get(item.key) ?? [];
+    if (actions.length === 0) {
+      flow.text(allActionsListed ? 'No corrective action recorded.' : 'No corrective action among those listed.', { size: 9.5, color: FAIL, indent: 12, after: 2 });
+    }
     for (const action of actions) {
       flow.text(
         `• ${action.title} — ${ACTION_PRIORITY_LABELS[action.priority] ?? action.priority} priority, ${ACTION_STATUS_LABELS[action.status] ?? action.status}` +
@@ -682,7 +1140,8 @@ export async function buildInspectionReport(report: ReportData, caller: StorageC
     }
     flow.y -= 6;
   }
-  const otherActions = report.actions.filter((action) => !action.item_key || !failed.some(({ item }) => item.key === action.item_key));
+  const failedKeys = new Set(failed.map(({ item }) => item.key));
+  const otherActions = report.actions.filter((action) => !action.item_key || !failedKeys.has(action.item_key));
   if (otherActions.length > 0) {
     flow.text('Other corrective actions of this inspection', { bold: true, size: 10.5, after: 2 });
     for (const action of otherActions) {
@@ -695,7 +1154,7 @@ export async function buildInspectionReport(report: ReportData, caller: StorageC
   }
 
   // Every section and item.
-  const deferred = new Map<PDFRef, DeferredJpeg>();
+  const photos: Photos = { doc, caller, deferred: new Map(), budget: report.decodeBudget, probe };
   const photosByItem = new Map<string, ReportPhoto[]>();
   for (const photo of report.photos) photosByItem.set(photo.item_key, [...(photosByItem.get(photo.item_key) ?? []), photo]);
   for (const [s, section] of sections.entries()) {
@@ -708,8 +1167,8 @@ export async function buildInspectionReport(report: ReportData, caller: StorageC
       { size: 9, color: MUTED, after: 4 },
     );
     flow.rule(6);
-    for (const item of section.items) await drawItem(flow, item, report, photosByItem.get(item.key) ?? [], caller, deferred, zone);
-    probe.sample();
+    for (const item of section.items) await drawItem(flow, item, report, photosByItem.get(item.key) ?? [], photos, zone);
+    probe.sample('section');
   }
 
   // Page numbers and the time of making on every page.
@@ -723,20 +1182,20 @@ export async function buildInspectionReport(report: ReportData, caller: StorageC
     page.drawLine({ start: { x: MARGIN.left, y: 44 }, end: { x: PAGE.width - MARGIN.right, y: 44 }, thickness: 0.5, color: RULE });
     flow.line(left, MARGIN.left, 32, 8, false, MUTED);
     flow.line(number, PAGE.width - MARGIN.right - numberWidth, 32, 8, false, MUTED);
+    compressPage(doc, page);
   }
 
   await doc.flush();
-  probe.sample();
-  return StreamingWriter.stream(doc, deferred, caller, probe);
+  probe.sample('laid out', true);
+  return StreamingWriter.stream(doc, photos.deferred, caller, probe);
 }
 
 async function drawItem(
   flow: Flow,
   item: TemplateItem,
   report: ReportData,
-  photos: ReportPhoto[],
-  caller: StorageCaller,
-  deferred: Map<PDFRef, DeferredJpeg>,
+  itemPhotos: ReportPhoto[],
+  photos: Photos,
   zone: string,
 ) {
   const answer = report.answers.get(item.key);
@@ -755,7 +1214,10 @@ async function drawItem(
   itemMark(flow, answer?.failed ?? null, hasValue);
   flow.text(item.label + (item.required ? ' *' : ''), { bold: true, size: 10.5, width: CONTENT_WIDTH - 50, after: 1 });
   if (item.kind === 'photo') {
-    flow.text(photos.length === 0 ? 'No photo' : `${photos.length} ${photos.length === 1 ? 'photo' : 'photos'}`, { size: 10, color: photos.length ? INK : MUTED });
+    flow.text(itemPhotos.length === 0 ? 'No photo' : `${itemPhotos.length} ${itemPhotos.length === 1 ? 'photo' : 'photos'}`, {
+      size: 10,
+      color: itemPhotos.length ? INK : MUTED,
+    });
   } else if (item.kind === 'signature') {
     flow.text(hasValue ? answerText(item, value) : 'Not signed', { size: 10, color: hasValue ? INK : MUTED });
   } else {
@@ -766,27 +1228,28 @@ async function drawItem(
     flow.text(`${answer.answered_by_name ? `${answer.answered_by_name}, ` : ''}${siteTime(answer.answered_at, zone)}`, { size: 8.5, color: MUTED });
   }
 
-  if (item.kind === 'signature' && hasValue) {
-    const image = (value as { image?: unknown }).image;
-    if (typeof image === 'string' && image.startsWith('data:image/png;base64,')) {
-      try {
-        const png = await flow.doc.embedPng(image);
-        flow.room(90);
-        placeImage(flow, png.ref, MARGIN.left, flow.y - 4, png.width, png.height, 220, 80);
-        flow.page.drawRectangle({ x: MARGIN.left, y: flow.y - 84, width: 220, height: 80, borderColor: RULE, borderWidth: 0.8 });
-        flow.y -= 90;
-      } catch {
-        flow.text('The signature image could not be decoded.', { size: 9, color: FAIL });
-      }
+  const signature = item.kind === 'signature' && hasValue ? report.signatureImages.get(item.key) : undefined;
+  if (signature && 'omitted' in signature) flow.text(signature.omitted, { size: 9, color: MUTED });
+  if (signature && 'dataUrl' in signature) {
+    try {
+      const png = await embedDecodedPng(flow.doc, signature.dataUrl, flow.probe);
+      flow.probe.sample('signature embedded', true);
+      flow.room(90);
+      placeImage(flow, png.ref, MARGIN.left, flow.y - 4, png.width, png.height, 220, 80);
+      flow.page.drawRectangle({ x: MARGIN.left, y: flow.y - 84, width: 220, height: 80, borderColor: RULE, borderWidth: 0.8 });
+      flow.y -= 90;
+    } catch {
+      flow.text('The signature image could not be decoded.', { size: 9, color: FAIL });
     }
   }
 
-  for (let i = 0; i < photos.length; i += 2) {
+  for (let i = 0; i < itemPhotos.length; i += 2) {
     flow.room(PHOTO_BOX.height + 26);
     const top = flow.y - 4;
-    for (const [column, photo] of photos.slice(i, i + 2).entries()) {
+    for (const [column, photo] of itemPhotos.slice(i, i + 2).entries()) {
       const x = MARGIN.left + column * (PHOTO_BOX.width + 12);
-      const slot = await preparePhoto(flow.doc, photo, caller, deferred);
+      const slot = await preparePhoto(photos, photo);
+      flow.probe.sample('photo');
       if ('ref' in slot) placeImage(flow, slot.ref, x, top, slot.width, slot.height, PHOTO_BOX.width, PHOTO_BOX.height);
       else placeholder(flow, x, top, slot.reason);
       const caption = `Photo ${i + column + 1}${photo.uploaded_by_name ? ` by ${photo.uploaded_by_name}` : ''}, ${siteTime(photo.created_at, zone)}`;
@@ -804,14 +1267,14 @@ const encoder = new TextEncoder();
 
 /**
  * pdf-lib's PDFWriter, writing object by object into a stream instead of one buffer, and writing
- * the deferred JPEGs' bytes as it reaches them (read from Storage then, one at a time). The
- * offsets come from pdf-lib's own size computation, with each deferred JPEG counted at its
- * recorded size, so the length is known before the first byte.
+ * the deferred images' bytes as it reaches them (read from Storage then, one at a time). The
+ * offsets come from pdf-lib's own size computation, with each deferred image counted at its
+ * known size, so the length is known before the first byte.
  */
 class StreamingWriter extends PDFWriter {
   static async stream(
     doc: PDFDocument,
-    deferred: Map<PDFRef, DeferredJpeg>,
+    deferred: Map<PDFRef, DeferredImage>,
     caller: StorageCaller,
     probe: MemoryProbe,
   ): Promise<{ stream: ReadableStream<Uint8Array>; length: number }> {
@@ -823,7 +1286,7 @@ class StreamingWriter extends PDFWriter {
     super(context, objectsPerTick);
   }
 
-  /** "<dict>\nstream\n" of a deferred JPEG, its Length set to the photo's size. */
+  /** "<dict>\nstream\n" of a stream whose contents are written apart (a deferred image's, a raw stream's), its Length set to their size. */
   private streamHead(object: PDFObject, bytes: number): Uint8Array {
     const dict = (object as PDFRawStream).dict as PDFDict;
     dict.set(PDFName.of('Length'), PDFNumber.of(bytes));
@@ -833,11 +1296,11 @@ class StreamingWriter extends PDFWriter {
     return head;
   }
 
-  private async serialize(deferred: Map<PDFRef, DeferredJpeg>, caller: StorageCaller, probe: MemoryProbe) {
+  private async serialize(deferred: Map<PDFRef, DeferredImage>, caller: StorageCaller, probe: MemoryProbe) {
     const { header, indirectObjects, xref, trailerDict, trailer } = await this.computeBufferSize();
     // PDFWriter always makes both (only its object-stream subclass leaves them out).
     if (!xref || !trailerDict) throw new Error('pdf-lib made no cross-reference table');
-    // computeBufferSize counted each deferred JPEG with no contents: recompute the offsets with them.
+    // computeBufferSize counted each deferred image with no contents: recompute the offsets with them.
     let offset = header.sizeInBytes() + 2;
     const sizes = indirectObjects.map(([ref, object]) => {
       const photo = deferred.get(ref);
@@ -868,24 +1331,24 @@ class StreamingWriter extends PDFWriter {
     };
     let index = -1;
     let written = 0;
-    let photoInFlight: { reader: ReadableStreamDefaultReader<Uint8Array> | null; left: number } | null = null;
+    let photoInFlight: { reader: ByteReader | null; chunks: AsyncIterator<Uint8Array> | null; left: number } | null = null;
     const stream = new ReadableStream<Uint8Array>({
       pull: async (controller) => {
         const enqueue = (chunk: Uint8Array) => {
           written += chunk.byteLength;
           controller.enqueue(chunk);
         };
-        probe.sample();
+        probe.sample('writing');
         if (index === -1) {
           enqueue(copy(header, '\n\n'));
           index = 0;
           return;
         }
         if (photoInFlight) {
-          // A photo's bytes pass from Storage's answer to ours a chunk at a time, exactly its
-          // recorded number, so every offset after it holds even if Storage answered otherwise (a
+          // An image's bytes pass from Storage's answer to ours a chunk at a time, exactly the
+          // number counted, so every offset after it holds even if Storage answered otherwise (a
           // missing object shows as an empty image, never a broken file).
-          const chunk = photoInFlight.reader ? await photoInFlight.reader.read() : { done: true as const, value: undefined };
+          const chunk = photoInFlight.chunks ? await photoInFlight.chunks.next() : { done: true as const, value: undefined };
           if (!chunk.done && chunk.value.byteLength < photoInFlight.left) {
             photoInFlight.left -= chunk.value.byteLength;
             enqueue(chunk.value);
@@ -893,7 +1356,7 @@ class StreamingWriter extends PDFWriter {
           }
           if (!chunk.done) {
             enqueue(chunk.value.subarray(0, photoInFlight.left));
-            await photoInFlight.reader?.cancel().catch(() => undefined);
+            await photoInFlight.reader?.cancel();
           } else if (photoInFlight.left > 0) {
             enqueue(new Uint8Array(photoInFlight.left));
           }
@@ -905,6 +1368,16 @@ class StreamingWriter extends PDFWriter {
           const [ref, object] = indirectObjects[index++];
           const photo = deferred.get(ref);
           const opening = encoder.encode(`${ref.objectNumber} ${ref.generationNumber} obj\n`);
+          if (!photo && object instanceof PDFRawStream) {
+            // A stream's bytes as the document holds them, not copied: a decoded image is megabytes,
+            // and a copy would be held again until the client has it.
+            const contents = object.getContents();
+            enqueue(opening);
+            enqueue(this.streamHead(object, contents.byteLength));
+            enqueue(contents);
+            enqueue(encoder.encode('\nendstream\nendobj\n\n'));
+            return;
+          }
           if (!photo) {
             const body = new Uint8Array(object.sizeInBytes());
             object.copyBytesInto(body, 0);
@@ -917,7 +1390,9 @@ class StreamingWriter extends PDFWriter {
           }
           enqueue(opening);
           enqueue(this.streamHead(object, photo.bytes));
-          photoInFlight = { reader: await openEvidence(caller, photo.path), left: photo.bytes };
+          const reader = await openEvidence(caller, photo.path);
+          const chunks = reader && (photo.data === 'file' ? reader.rest() : pngImageData(reader));
+          photoInFlight = { reader, chunks: chunks ? chunks[Symbol.asyncIterator]() : null, left: photo.bytes };
           return;
         }
         enqueue(copy(xref, '\n'));
@@ -929,7 +1404,7 @@ class StreamingWriter extends PDFWriter {
       },
       // The client went away: let go of the photo being read.
       cancel: async () => {
-        await photoInFlight?.reader?.cancel().catch(() => undefined);
+        await photoInFlight?.reader?.cancel();
       },
     }, { highWaterMark: 1 });
     return { stream, length };
