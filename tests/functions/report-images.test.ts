@@ -1,5 +1,5 @@
 // The report's image headers, read from a stream before anything is decoded (issue 24.1;
-// supabase/functions/api/report-pdf.ts, "Images"): a JPEG's frame header, a PNG's chunks (its
+// supabase/functions/api/report-pdf/images.ts): a JPEG's frame header, a PNG's chunks (its
 // palette, transparency and the length of its image data) and its image data passed on, whatever
 // the sizes of the chunks the stream brings; and the report's pixel budget.
 import assert from 'node:assert/strict';
@@ -11,7 +11,7 @@ import {
   pngImageData,
   pngLayoutFrom,
   pngShowsAsIs,
-} from '../../supabase/functions/api/report-pdf.ts';
+} from '../../supabase/functions/api/report-pdf/images.ts';
 import { encodePng, type PngSpec } from '../support/png.ts';
 
 /** `bytes` as a stream of pieces of `size` bytes, as a network would cut them. */

@@ -21,7 +21,8 @@ import { requireRole } from './access.ts';
 import { inspectionFilters, overdueCondition } from './inspections.ts';
 import { storageCallerOf } from './evidence.ts';
 import { orgParams } from './orgs.ts';
-import { buildInspectionReport, readReportData } from './report-pdf.ts';
+import { readReportData } from './report-pdf/data.ts';
+import { buildInspectionReport } from './report-pdf/document.ts';
 
 type ReportQuery = z.output<typeof reportQuerySchema>;
 /** A query read batch by batch (postgres.js `cursor()`). */
@@ -373,7 +374,7 @@ export const inspectionReportPdf = route({
       headers: {
         'content-type': 'application/pdf',
         'content-disposition': attachmentDisposition(fileName),
-        // Known before the first byte (report-pdf.ts), so a download can show its progress.
+        // Known before the first byte (report-pdf/writer.ts), so a download can show its progress.
         'content-length': String(pdf.length),
         'cache-control': 'no-store',
         'x-content-type-options': 'nosniff',

@@ -1,7 +1,7 @@
 // What a PNG declares in its header, read before anything decodes it (issue 24): a decoder such as
 // pdf-lib's inflates a PNG to 4 bytes a pixel and more, so a 143 KB file declaring 7000 × 7000
 // pixels costs hundreds of MB. Without zod or Deno APIs: the answer schemas (templates.ts), the
-// web client and the report (api/report-pdf) share it. The database repeats the data URL rule in
+// web client and the report (api/report-pdf/images.ts) share it. The database repeats the data URL rule in
 // private.png_data_url_size (migration 20261128100100).
 
 /** The eight bytes every PNG starts with. */
