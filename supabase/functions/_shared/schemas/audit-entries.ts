@@ -45,6 +45,12 @@ export interface AuditEntry {
   actor_name: string | null;
   /** What the entry is about, as people name it: a title, a name, an address, a member's name. */
   subject: string | null;
+  /**
+   * The time zone of the site the entry is about (a site, an inspection or an action there, their
+   * answers and photos), so its time reads on the site's clock like the site's due dates; null for
+   * the rest (members, templates, the organization) and for a site no longer there.
+   */
+  site_timezone: string | null;
   before: Record<string, unknown> | null;
   after: Record<string, unknown> | null;
 }

@@ -6,6 +6,7 @@ import { LoadMoreButton } from '../../../components/ui/load-more-button';
 import { SelectField } from '../../../components/ui/select-field';
 import { TextField } from '../../../components/ui/text-field';
 import { formatDateTime } from '../../../lib/format';
+import { deviceTimeZone, zoneAbbreviation } from '../../../lib/zoned-time';
 import { useAuditLog, type AuditFilters } from '../api/get-audit-log';
 import { entryPath } from './entry-link';
 import './audit.css';
@@ -41,7 +42,11 @@ const entityOptions: Choice[] = [
   ...AUDIT_ENTITIES.map((entity) => ({ value: entity, label: AUDIT_ENTITY_LABELS[entity] })),
 ];
 
-/** The organization's audit log, newest first, filtered by what, who and since when; sentences, not JSON. */
+/**
+ * The organization's audit log, newest first, filtered by what, who and since when; sentences, not
+ * JSON. An entry about a site's things reads on the site's clock, the rest on this device's, each
+ * with its zone named.
+ */
 export function AuditLog({ orgId, orgSlug, people }: { orgId: string; orgSlug: string; people: Choice[] }) {
   const [filters, setFilters] = useState<AuditFilters>({ entity: '', actorId: '', since: '' });
   const [sinceDate, setSinceDate] = useState('');
@@ -69,6 +74,7 @@ export function AuditLog({ orgId, orgSlug, people }: { orgId: string; orgSlug: s
           label="Since"
           name="since"
           type="date"
+          hint={`From the start of that day on this device's clock (${zoneAbbreviation(deviceTimeZone())}).`}
           value={sinceDate}
           onChange={(event) => {
             setSinceDate(event.target.value);
@@ -103,7 +109,7 @@ export function AuditLog({ orgId, orgSlug, people }: { orgId: string; orgSlug: s
                 <li key={entry.id} className="audit-entry">
                   <p>{path ? <Link to={path}>{sentence}</Link> : sentence}</p>
                   <p className="muted">
-                    <time dateTime={entry.at}>{formatDateTime(entry.at)}</time>
+                    <time dateTime={entry.at}>{formatDateTime(entry.at, entry.site_timezone ?? undefined)}</time>
                   </p>
                   {changes.length > 0 ? (
                     <details>

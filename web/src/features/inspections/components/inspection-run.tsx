@@ -8,6 +8,7 @@ import { Link } from 'react-router-dom';
 import { Accordion, AccordionSection } from '../../../components/ui/accordion';
 import { onFirstInteractionOr } from '../../../lib/first-interaction';
 import { formatDateTime, formatDistance } from '../../../lib/format';
+import { SiteTimeZone } from '../../../lib/site-time-zone';
 import { useAnswerAutosave } from '../hooks/use-answer-autosave';
 import { useInspectionLive } from '../hooks/use-inspection-live';
 import { useVisibility } from '../hooks/use-visibility';
@@ -322,7 +323,12 @@ export function InspectionRun({ orgId, orgSlug, userId, displayName, role, inspe
                         : undefined
                     }
                     onDismissChange={() => live.dismissChange(item.key)}
-                    extras={inspection.status !== 'scheduled' ? itemActions?.(item, suggestedTitle(item), 'item') : undefined}
+                    extras={
+                      inspection.status !== 'scheduled' ? (
+                        // An action opened here is due on the site's clock.
+                        <SiteTimeZone.Provider value={inspection.site_timezone}>{itemActions?.(item, suggestedTitle(item), 'item')}</SiteTimeZone.Provider>
+                      ) : undefined
+                    }
                   />
                 ))}
               </div>
