@@ -156,6 +156,10 @@ describe('corrective actions in the web app', () => {
     ]);
     expect(await failed.getByRole('link', { name: 'Action' }).count()).toBe(2);
     await manager.getByRole('button', { name: 'Approve' }).click();
+    // Approving asks first: it is final, and the failed items' actions stay open.
+    const confirm = manager.getByRole('dialog', { name: 'Approve this inspection?' });
+    await confirm.getByText('Its 2 failed items keep their corrective actions, open until each fix is verified.').waitFor();
+    await confirm.getByRole('button', { name: 'Approve' }).click();
     await manager.getByRole('definition').filter({ hasText: /^Approved$/ }).waitFor();
     await feed.getByText(`${w.manager.name} approved`, { exact: false }).first().waitFor();
 

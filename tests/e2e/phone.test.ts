@@ -253,6 +253,37 @@ describe('forms', () => {
     expect(await scrollsSideways(page)).toBe(false);
   });
 
+  it('a message goes when what it describes changes: a field\'s error once the field is changed, "… item added." once published', async () => {
+    const page = await openPage(phone());
+    await signInToOrganization(page, w.manager.email, w.slug);
+    await page.goto(`/o/${w.slug}/inspections`);
+    await page.getByRole('button', { name: 'Schedule inspection' }).click();
+    const form = page.getByRole('form', { name: 'Schedule an inspection' });
+    await form.getByRole('button', { name: 'Schedule inspection' }).click();
+    await form.getByText('Choose a published template.').waitFor();
+    await form.getByText('Choose a site.').waitFor();
+    await form.getByLabel('Template').selectOption({ index: 1 });
+    await expect.poll(() => form.getByText('Choose a published template.').count()).toBe(0);
+    expect(await form.getByLabel('Template').getAttribute('aria-invalid')).toBeNull();
+    // The other field's message is still true, and stays.
+    expect(await form.getByText('Choose a site.').count()).toBe(1);
+
+    // The template editor's "added" announcement is about editing, not about the published version.
+    const template = await api<{ id: string }>(w.manager.client, `orgs/${w.orgId}/templates`, 'POST', { name: `Stale check ${uniqueSuffix()}`, definition: DEFINITION });
+    await page.goto(`/o/${w.slug}/templates/${template.id}`);
+    const arrival = page.getByRole('region', { name: /^Arrival/ });
+    await arrival.getByLabel('New item kind').selectOption({ label: 'Pass / fail' });
+    await arrival.getByRole('button', { name: 'Add item' }).click();
+    await page.getByRole('status').filter({ hasText: 'Pass / fail item added.' }).waitFor();
+    await arrival.getByRole('group', { name: 'Item 3 · Pass / fail', exact: true }).getByLabel('Label', { exact: true }).fill('Lights work');
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await page.getByRole('status').filter({ hasText: 'Version 1 published.' }).waitFor();
+    expect(await page.getByRole('status').filter({ hasText: 'item added' }).count()).toBe(0);
+    // Editing after publishing: "published" is no longer what the page shows.
+    await page.getByLabel('Template name').fill('Stale check, renamed');
+    expect(await page.getByRole('status').filter({ hasText: 'Version 1 published.' }).count()).toBe(0);
+  });
+
   it('a template with several sections opens folded, with a jump list to each section', async () => {
     const page = await openPage(phone());
     await signInToOrganization(page, w.manager.email, w.slug);

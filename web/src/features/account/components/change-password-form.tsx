@@ -22,6 +22,10 @@ export function ChangePasswordForm() {
         changePassword.reset();
         handleSubmit(event);
       }}
+      // An edit after saving: "saved" is no longer true of what the form shows.
+      onInput={() => {
+        if (changePassword.isSuccess) changePassword.reset();
+      }}
       noValidate
     >
       <FormAlert message={failure?.message} />

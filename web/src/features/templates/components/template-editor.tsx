@@ -258,6 +258,8 @@ export function TemplateEditor({ orgId, template, initialNotice }: TemplateEdito
     event.preventDefault();
     if (busy) return;
     setNotice(undefined);
+    // "… item added." was about the editing before this save, not after it.
+    setAnnouncement('');
     setSaveState('saving');
     const saved = await save();
     setSaveState('idle');
@@ -267,6 +269,7 @@ export function TemplateEditor({ orgId, template, initialNotice }: TemplateEdito
   async function publish() {
     if (busy) return;
     setNotice(undefined);
+    setAnnouncement('');
     setSaveState('publishing');
     const saved = await save();
     if (!saved) {
@@ -298,6 +301,7 @@ export function TemplateEditor({ orgId, template, initialNotice }: TemplateEdito
     setConflict(null);
     setErrors({});
     setMessage(undefined);
+    setAnnouncement('');
     setNotice('Showing the latest saved version.');
   }
 
@@ -347,7 +351,11 @@ export function TemplateEditor({ orgId, template, initialNotice }: TemplateEdito
             required
             maxLength={NAME_MAX_LENGTH}
             value={draft.name}
-            onChange={(event) => setDraft((current) => ({ ...current, name: event.target.value }))}
+            onChange={(event) => {
+              setDraft((current) => ({ ...current, name: event.target.value }));
+              // "Draft saved." is no longer true of the draft.
+              setNotice(undefined);
+            }}
             error={errors.name}
           />
           <TextAreaField
@@ -355,7 +363,10 @@ export function TemplateEditor({ orgId, template, initialNotice }: TemplateEdito
             name="description"
             maxLength={DESCRIPTION_MAX_LENGTH}
             value={draft.description}
-            onChange={(event) => setDraft((current) => ({ ...current, description: event.target.value }))}
+            onChange={(event) => {
+              setDraft((current) => ({ ...current, description: event.target.value }));
+              setNotice(undefined);
+            }}
             hint="Optional: what this checklist is for."
             error={errors.description}
           />
