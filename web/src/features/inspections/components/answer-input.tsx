@@ -34,7 +34,9 @@ function ToggleChoices({ item, choices, value, labelId, describedBy, disabled, o
           className={`answer-toggle${itemFails(item, choice.value) ? ' answer-toggle-failing' : ''}${choice.value === 'na' ? ' answer-toggle-neutral' : ''}`}
           aria-pressed={value === choice.value}
           disabled={disabled}
-          onClick={() => onChange(choice.value, true)}
+          onClick={() => {
+            if (value !== choice.value) onChange(choice.value, true);
+          }}
         >
           {choice.label}
         </button>
