@@ -12,6 +12,37 @@ import ipaddr from 'ipaddr.js';
 const METADATA_ADDRESSES = new Set(['169.254.169.254', 'fd00:ec2::254']);
 /** Ranges only the local stack's setting lets through (ipaddr.js range names). */
 const PRIVATE_RANGES = new Set(['loopback', 'private', 'uniqueLocal']);
+/**
+ * The only IPv6 space IANA allocates for global unicast. Everything outside it is refused, whatever
+ * ipaddr.js calls it: the IPv4-compatible ::/96 (deprecated, RFC 4291; a stack that still honours it
+ * sends to the IPv4 address inside, e.g. ::a9fe:a9fe is 169.254.169.254) and the rest of ::/8 and
+ * other space no public host has (issue 24 finding 5).
+ */
+const IPV6_GLOBAL_UNICAST = ipaddr.parseCIDR('2000::/3');
+const IPV4_COMPATIBLE = ipaddr.parseCIDR('::/96');
+/** Words for the ranges a refusal names (ipaddr.js range names), so the person sees what it is. */
+const RANGE_WORDS: Record<string, string> = {
+  unspecified: 'the unspecified address',
+  broadcast: 'the broadcast address',
+  multicast: 'multicast',
+  linkLocal: 'link-local',
+  carrierGradeNat: 'carrier-grade NAT',
+  reserved: 'reserved or documentation space',
+  as112: 'AS112 DNS sinks',
+  amt: 'AMT relays',
+  rfc6145: 'IPv4-translated IPv6 (::ffff:0:0:0/96)',
+  rfc6052: 'NAT64 (64:ff9b::/96, 64:ff9b:1::/48), which reaches the IPv4 address inside',
+  '6to4': '6to4 (2002::/16, deprecated), which reaches the IPv4 address inside',
+  teredo: 'Teredo (2001::/32)',
+  deprecatedSiteLocal: 'site-local IPv6 (fec0::/10, deprecated)',
+  discard: 'discard-only IPv6 (100::/64)',
+  benchmarking: 'benchmarking space',
+  as112v6: 'AS112 DNS sinks',
+  deprecatedOrchid: 'ORCHID (deprecated)',
+  orchid2: 'ORCHIDv2',
+  droneRemoteIdProtocolEntityTags: 'drone remote ID tags',
+  segmentRouting: 'segment routing identifiers (5f00::/16)',
+};
 
 export interface AddressPolicy {
   /** The local stack's FIELDCHECK_WEBHOOKS_ALLOW_PRIVATE_ADDRESSES: loopback and private ranges allowed. */
@@ -19,18 +50,24 @@ export interface AddressPolicy {
 }
 
 /**
- * The refusal for one address, or null when a webhook may go there: public unicast only, plus
- * loopback and private ranges where the setting allows. Everything else (link-local and metadata,
- * carrier-grade NAT, multicast, reserved, NAT64 and other translation ranges) is refused always.
+ * The refusal for one address, or null when a webhook may go there: public unicast only (for IPv6,
+ * inside 2000::/3), plus loopback and private ranges where the setting allows. Everything else
+ * (link-local and metadata, carrier-grade NAT, multicast, reserved, every IPv6 form that embeds or
+ * reaches an IPv4 address but the IPv4-mapped one, which is checked as the IPv4 address it is) is
+ * refused always.
  */
 export function addressRefusal(address: string, policy: AddressPolicy): string | null {
   if (!ipaddr.isValid(address)) return 'is not an IP address';
   const parsed = ipaddr.process(address); // ::ffff:10.0.0.1 is checked as 10.0.0.1
   if (METADATA_ADDRESSES.has(parsed.toNormalizedString()) || METADATA_ADDRESSES.has(parsed.toString())) return 'is a cloud metadata address';
   const range = parsed.range();
-  if (range === 'unicast') return null;
   if (PRIVATE_RANGES.has(range)) return policy.allowPrivate ? null : `is a ${range === 'loopback' ? 'loopback' : 'private'} address`;
-  return `is in a range webhooks never go to (${range})`;
+  if (range !== 'unicast') return `is in a range webhooks never go to: ${RANGE_WORDS[range] ?? range}`;
+  if (parsed.kind() === 'ipv6') {
+    if (parsed.match(IPV4_COMPATIBLE)) return 'is in a range webhooks never go to: IPv4-compatible IPv6 (::/96, deprecated), which reaches the IPv4 address inside';
+    if (!parsed.match(IPV6_GLOBAL_UNICAST)) return 'is in a range webhooks never go to: IPv6 outside the global unicast space (2000::/3)';
+  }
+  return null;
 }
 
 export type Resolver = (hostname: string) => Promise<string[]>;
