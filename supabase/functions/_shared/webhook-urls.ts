@@ -2,10 +2,12 @@
 // URL, and every address the host resolves to on the public internet: never loopback, private,
 // link-local (cloud metadata lives at 169.254.169.254 and fd00:ec2::254), carrier-grade NAT,
 // multicast or reserved space. Checked when an endpoint is saved and again before every delivery,
-// because DNS can change. The local stack alone allows loopback and private addresses, by an
-// explicit setting, so webhooks can be tried against a receiver on the same machine; metadata and
-// link-local addresses stay refused even then. The ranges come from ipaddr.js (maintained, the
-// IANA special-purpose registries), not from a hand-written list.
+// because DNS can change; a delivery then connects to the address it checked and never looks the
+// name up again (DNS rebinding; webhook-deliveries/pinned-post.ts). The local stack alone allows
+// loopback and private addresses, by an explicit setting, so webhooks can be tried against a
+// receiver on the same machine; metadata and link-local addresses stay refused even then. The
+// ranges come from ipaddr.js (maintained, the IANA special-purpose registries), not from a
+// hand-written list.
 import ipaddr from 'ipaddr.js';
 
 /** Cloud metadata services; AWS's IPv6 one sits in the unique-local range the local setting allows. */
@@ -79,26 +81,51 @@ export const resolveWithDns: Resolver = async (hostname) => {
 };
 
 /**
- * Why a webhook may not go to `url`, in words for the person who typed it, or null when it may.
- * A literal IP is checked as it is; a name by every address it resolves to.
+ * Where a delivery goes: the URL as the endpoint has it (its name is the Host header and the TLS
+ * server name) and the one address that was checked, which is the only one connected to: the name
+ * is never looked up again between the check and the connection (issue 24 finding 4, DNS
+ * rebinding).
  */
-export async function webhookUrlRefusal(url: string, policy: AddressPolicy, resolve: Resolver = resolveWithDns): Promise<string | null> {
+export interface CheckedDestination {
+  url: URL;
+  /** The URL's host without IPv6 brackets: the TLS server name. */
+  hostname: string;
+  /** The checked address, connected to as it is (an IPv4-mapped one as its IPv4 address). */
+  address: string;
+  /** A public internet address, not one the local setting let through: only its answers are kept. */
+  public: boolean;
+}
+
+export type DestinationCheck = { destination: CheckedDestination; refusal?: never } | { refusal: string; destination?: never };
+
+/**
+ * Looks the URL's host up once (a literal IP is not looked up) and checks every address it has;
+ * where all may be reached, the first is the destination. A refusal is in words for the person who
+ * typed the URL.
+ */
+export async function checkWebhookUrl(url: string, policy: AddressPolicy, resolve: Resolver = resolveWithDns): Promise<DestinationCheck> {
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    return 'Enter a full URL, e.g. https://example.com/webhooks.';
+    return { refusal: 'Enter a full URL, e.g. https://example.com/webhooks.' };
   }
-  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return 'Use an http or https URL.';
-  if (parsed.username || parsed.password) return 'Leave user names and passwords out of the URL; each delivery is signed instead.';
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') return { refusal: 'Use an http or https URL.' };
+  if (parsed.username || parsed.password) return { refusal: 'Leave user names and passwords out of the URL; each delivery is signed instead.' };
   const host = parsed.hostname.replace(/^\[(.*)\]$/, '$1');
   const addresses = ipaddr.isValid(host) ? [host] : await resolve(host).catch(() => []);
-  if (addresses.length === 0) return `${host} could not be found.`;
+  if (addresses.length === 0) return { refusal: `${host} could not be found.` };
   for (const address of addresses) {
     const refusal = addressRefusal(address, policy);
-    if (refusal) return `Webhooks go to public internet addresses; ${host} ${address === host ? '' : `(${address}) `}${refusal}.`;
+    if (refusal) return { refusal: `Webhooks go to public internet addresses; ${host} ${address === host ? '' : `(${address}) `}${refusal}.` };
   }
-  return null;
+  const address = ipaddr.process(addresses[0]).toString();
+  return { destination: { url: parsed, hostname: host, address, public: addressRefusal(address, { allowPrivate: false }) === null } };
+}
+
+/** Why a webhook may not go to `url` (checked when an endpoint is saved), or null when it may. */
+export async function webhookUrlRefusal(url: string, policy: AddressPolicy, resolve: Resolver = resolveWithDns): Promise<string | null> {
+  return (await checkWebhookUrl(url, policy, resolve)).refusal ?? null;
 }
 
 /** The setting as this function instance has it. */

@@ -67,7 +67,7 @@ export interface WebhookDelivery {
   next_attempt_at: string | null;
   last_status_code: number | null;
   last_error: string | null;
-  /** The first 2 KB of the receiver's last answer. */
+  /** The first 2 KB of the receiver's last answer; null when none was kept (an address that is not public). */
   last_response: string | null;
   created_at: string;
   delivered_at: string | null;
