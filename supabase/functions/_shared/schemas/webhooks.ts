@@ -50,9 +50,13 @@ export interface WebhookEndpoint {
   updated_at: string;
 }
 
-/** Creating an endpoint or rotating its secret: the endpoint and its signing secret (`whsec_…`). */
+/**
+ * Creating an endpoint or rotating its secret: the endpoint and its signing secret (`whsec_…`). A
+ * retry with the same Idempotency-Key gets `secret: null`: the secret is not kept with the key, so a
+ * lost answer means replacing the secret (rotate-secret) to get one.
+ */
 export interface WebhookEndpointWithSecret extends WebhookEndpoint {
-  secret: string;
+  secret: string | null;
 }
 
 export type WebhookDeliveryStatus = 'pending' | 'succeeded' | 'dead';

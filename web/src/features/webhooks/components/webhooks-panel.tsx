@@ -32,7 +32,7 @@ const EVENT_GROUPS: { title: string; types: WebhookEventType[] }[] = [
 /** Owners and admins: endpoints that receive signed events, each with its delivery log. */
 export function WebhooksPanel({ orgId }: { orgId: string }) {
   const endpoints = useWebhooks(orgId);
-  const [secret, setSecret] = useState<{ made: string; value: string } | null>(null);
+  const [secret, setSecret] = useState<ShownSecret | null>(null);
   if (endpoints.isPending) return <p className="muted">Loading webhooks…</p>;
   if (endpoints.isError) return <QueryError error={endpoints.error} onRetry={() => endpoints.refetch()} />;
   const rows = endpoints.data.data;
@@ -44,23 +44,65 @@ export function WebhooksPanel({ orgId }: { orgId: string }) {
         is tried again for about three days.
       </p>
       {secret ? (
-        <SecretShownOnce made={secret.made} label="Signing secret" secret={secret.value} onDone={() => setSecret(null)} />
+        <NewSigningSecret shown={secret} onDone={() => setSecret(null)} />
       ) : rows.length >= WEBHOOK_ENDPOINT_LIMIT ? (
         <p className="muted">This organization has {WEBHOOK_ENDPOINT_LIMIT} endpoints, the most it can have. Remove one to add another.</p>
       ) : (
-        <EndpointForm orgId={orgId} onCreated={(created) => setSecret({ made: `The endpoint ${created.url} was added.`, value: created.secret })} />
+        <EndpointForm
+          orgId={orgId}
+          onCreated={(created) =>
+            setSecret({
+              made: `The endpoint ${created.url} was added.`,
+              lost: `The endpoint ${created.url} was added, but its signing secret was lost on the way. Replace its secret below to get a new one.`,
+              value: created.secret,
+            })}
+        />
       )}
       {rows.length === 0 ? (
         <p className="muted">No endpoints yet.</p>
       ) : (
         <ul className="card-list" aria-label="Webhook endpoints">
           {rows.map((endpoint) => (
-            <EndpointItem key={endpoint.id} orgId={orgId} endpoint={endpoint} onSecret={(value) => setSecret({ made: `The secret of ${endpoint.url} was replaced.`, value })} />
+            <EndpointItem
+              key={endpoint.id}
+              orgId={orgId}
+              endpoint={endpoint}
+              onSecret={(value) =>
+                setSecret({
+                  made: `The secret of ${endpoint.url} was replaced.`,
+                  lost: `The secret of ${endpoint.url} was replaced, but the new one was lost on the way. Replace it again to get one.`,
+                  value,
+                })}
+            />
           ))}
         </ul>
       )}
     </div>
   );
+}
+
+interface ShownSecret {
+  /** What was done, said before the secret. */
+  made: string;
+  /** What was done, said when the answer came without its secret. */
+  lost: string;
+  /** Null in a retried request's answer: the secret is in the first answer only. */
+  value: string | null;
+}
+
+/** A new signing secret, once; or, where a retried request's answer has none, what to do instead. */
+function NewSigningSecret({ shown, onDone }: { shown: ShownSecret; onDone: () => void }) {
+  if (shown.value === null) {
+    return (
+      <div className="stack" role="status">
+        <FormAlert message={shown.lost} />
+        <div>
+          <Button type="button" variant="secondary" onClick={onDone}>OK</Button>
+        </div>
+      </div>
+    );
+  }
+  return <SecretShownOnce made={shown.made} label="Signing secret" secret={shown.value} onDone={onDone} />;
 }
 
 /** Every event unless the person chooses some: the list of 19 shows only when asked for. */
@@ -104,7 +146,7 @@ interface EndpointFormProps {
   orgId: string;
   /** Editing this endpoint; none: adding one. */
   endpoint?: WebhookEndpoint;
-  onCreated?: (created: { url: string; secret: string }) => void;
+  onCreated?: (created: { url: string; secret: string | null }) => void;
   onDone?: () => void;
 }
 
@@ -158,7 +200,7 @@ function EndpointForm({ orgId, endpoint, onCreated, onDone }: EndpointFormProps)
   );
 }
 
-function EndpointItem({ orgId, endpoint, onSecret }: { orgId: string; endpoint: WebhookEndpoint; onSecret: (secret: string) => void }) {
+function EndpointItem({ orgId, endpoint, onSecret }: { orgId: string; endpoint: WebhookEndpoint; onSecret: (secret: string | null) => void }) {
   const [editing, setEditing] = useState(false);
   const [showLog, setShowLog] = useState(false);
   const [error, setError] = useState<string | undefined>();
