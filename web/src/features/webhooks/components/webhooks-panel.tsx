@@ -102,7 +102,7 @@ function NewSigningSecret({ shown, onDone }: { shown: ShownSecret; onDone: () =>
       </div>
     );
   }
-  return <SecretShownOnce made={shown.made} label="Signing secret" secret={shown.value} onDone={onDone} />;
+  return <SecretShownOnce made={shown.made} label="Signing secret" secretName="signing secret" secret={shown.value} onDone={onDone} />;
 }
 
 /** Every event unless the person chooses some: the list of 19 shows only when asked for. */
