@@ -19,7 +19,7 @@ import {
 import type { RateLimiter } from './rate-limit.ts';
 import type { FieldError } from './schemas/errors.ts';
 
-/** PRODUCT.md §9: JSON bodies up to 256 KB. */
+/** docs/product.md §9: JSON bodies up to 256 KB. */
 export const MAX_JSON_BODY_BYTES = 256 * 1024;
 
 // Wire contract §1.4: what supabase-js and browsers send, and what they must be able to read.

@@ -1,4 +1,4 @@
-// Request rate limits (PRODUCT.md §9, docs/api-keys.md): one token bucket per caller in Postgres
+// Request rate limits (docs/product.md §9, docs/api-keys.md): one token bucket per caller in Postgres
 // (private.take_request_token), shared by every instance of the function. Taken in a statement of
 // its own before the request runs, so requests that fail or roll back count too.
 import type { Principal } from './auth.ts';
@@ -13,7 +13,7 @@ export interface RateLimitPolicy {
   perMinute: number;
 }
 
-/** PRODUCT.md §9: an API key makes 600 requests a minute, 60 at once. */
+/** docs/product.md §9: an API key makes 600 requests a minute, 60 at once. */
 export const API_KEY_RATE_LIMIT: RateLimitPolicy = { burst: 60, perMinute: 600 };
 /**
  * A person in the web app (decided in docs/api-keys.md): twice a key's rate and a larger burst,

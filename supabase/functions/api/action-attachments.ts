@@ -3,7 +3,7 @@
 // and hands out a signed upload URL, `POST …/{att}/confirm` checks what arrived (size, magic
 // bytes, pixels), `GET …/{att}/url` signs a download and `DELETE …/{att}` removes it — the same
 // steps and checks as inspection photos (evidence.ts). Who may: whoever works the action, while it
-// is open or in progress (20261124100600_create_action_attachments.sql holds the same rules).
+// is open or in progress (public.action_attachments in supabase/schema.sql holds the same rules).
 // Storage sees a user's own token, or for an API key the service role (evidence.ts storageCallerOf).
 import { z } from 'zod';
 import type { Tx } from '../_shared/db.ts';

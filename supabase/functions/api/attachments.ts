@@ -1,8 +1,8 @@
 // Photo evidence: `POST /orgs/{org}/inspections/{id}/attachments` checks in a photo and hands out
 // a signed upload URL, `POST …/{att}/confirm` checks what arrived, `GET …/{att}/url` signs a
 // download and `DELETE …/{att}` removes it. A user's Storage calls carry their own token: Storage
-// signs an upload URL only for the path of a pending attachment of the caller (storage policy in
-// 20261121001550), so the row is committed first. An API key's carry the service role, for the
+// signs an upload URL only for the path of a pending attachment of the caller (a storage.objects
+// policy in supabase/schema.sql), so the row is committed first. An API key's carry the service role, for the
 // object of a row RLS let the key write (evidence.ts storageCallerOf).
 import { z } from 'zod';
 import type { Tx } from '../_shared/db.ts';

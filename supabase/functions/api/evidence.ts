@@ -1,6 +1,6 @@
 // Photo evidence in bucket `evidence`, shared by inspection photos (attachments.ts) and the
 // photos that prove a corrective action's fix (action-attachments.ts). Storage is called with the
-// caller's own token, never the service role (PRODUCT.md §7): its policies decide, as for any
+// caller's own token, never the service role (docs/product.md §7): its policies decide, as for any
 // other request of theirs. A photo is checked in as a pending row, uploaded through a signed URL,
 // then confirmed here by size, magic bytes and pixel count before the row is marked confirmed.
 import type { Principal } from '../_shared/auth.ts';

@@ -2,7 +2,7 @@
 // `POST …/{id}/start|submit|review|cancel`. Every member reads them; managers schedule, edit,
 // review and cancel; fillers start and submit (inspectors only theirs or unassigned ones). Each
 // move is one update of `status`: the database decides whether it is allowed
-// (20261121001300_enforce_inspection_transitions.sql) and stamps who, when and where.
+// (`private.enforce_inspection_transition` in supabase/schema.sql) and stamps who, when and where.
 import { z } from 'zod';
 import { containsPattern, type Tx } from '../_shared/db.ts';
 import { ApiError } from '../_shared/errors.ts';

@@ -1,4 +1,4 @@
-// Reports (PRODUCT.md §7; docs/reports.md): `GET /orgs/{org}/reports/inspections.csv` and
+// Reports (docs/product.md §7; docs/reports.md): `GET /orgs/{org}/reports/inspections.csv` and
 // `…/answers.csv` stream every inspection (or answer) the list's filters select, and
 // `GET /orgs/{org}/inspections/{id}/report.pdf` is the inspection's report to hand over.
 //

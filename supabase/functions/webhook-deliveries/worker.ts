@@ -4,7 +4,7 @@ import type { Sql } from '../_shared/db.ts';
 import { addressPolicyFromEnv, type AddressPolicy, checkWebhookUrl } from '../_shared/webhook-urls.ts';
 import { postPinned } from './pinned-post.ts';
 
-/** PRODUCT.md §9: a receiver has 10 s to answer. */
+/** docs/product.md §9: a receiver has 10 s to answer. */
 export const DELIVERY_TIMEOUT_MS = 10_000;
 const RESPONSE_KEPT_BYTES = 2048;
 const CLAIM_SIZE = 20;

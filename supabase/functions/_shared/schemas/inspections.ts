@@ -1,5 +1,5 @@
 // Inspections (`/orgs/{org}/inspections`): one run of a pinned template version at a site, from
-// scheduled to approved (PRODUCT.md §4). The database enforces every move and repeats every rule
+// scheduled to approved (docs/product.md §4). The database enforces every move and repeats every rule
 // (public.inspection_transitions, docs/inspections.md); these schemas give callers field errors.
 import { z } from 'zod';
 import { idSchema, nameSchema, optionalTextSchema, pageQuerySchema, searchQuerySchema } from './common.ts';
