@@ -42,7 +42,8 @@ begin
     return null;
   end if;
   -- The delete policies admit only files whose row the caller may remove; should one ever admit
-  -- more, the file stays rather than leave its row behind.
+  -- more, the file stays rather than leave its row behind (a row the caller can see: every member
+  -- sees their organization's photos, and no policy admits another organization's files).
   if exists (select 1 from public.attachments a where a.object_path = old.name)
      or exists (select 1 from public.action_attachments a where a.object_path = old.name) then
     raise exception 'The photo''s row cannot be removed with its file.' using errcode = 'insufficient_privilege';
