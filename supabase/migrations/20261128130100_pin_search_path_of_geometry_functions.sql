@@ -4,8 +4,9 @@
 -- schema-qualified, so no search path could change what they call, but the advisor cannot see
 -- that. Now they pin it to '' like every other function, and tests/db/003 holds that.
 --
--- A function with a SET clause is never inlined, so they are now called once per row of the page
--- (the chord and the distance), never per site. In plpgsql rather than SQL: a SQL function that
+-- A function with a SET clause is never inlined, so a near= page now calls them for each row it
+-- reads (the chord and the distance), a few dozen, not for every site of the organization (the
+-- index holds each site's point). In plpgsql rather than SQL: a SQL function that
 -- is not inlined starts an executor on each call, ~2× the inlined page's database time at 100k
 -- sites, where plpgsql evaluates the one expression directly and costs about what inlining did
 -- (measured side by side, docs/performance.md). The formulas are unchanged.
