@@ -25,7 +25,7 @@ import {
   photoFieldsOf,
   photoPath,
   type PhotoRow,
-  removeObject,
+  removePhoto,
   requireAcceptablePhoto,
   signDownload,
   signUpload,
@@ -160,14 +160,11 @@ export const deleteActionAttachment = route({
   params: attachmentParams,
   handler: async ({ req, principal, params, db }): Promise<undefined> => {
     const userId = userIdOf(principal);
-    await db(async (tx) => {
+    await removePhoto(storageCallerOf(req, principal), db, 'action_attachments', async (tx) => {
       const action = await requireWorker(tx, userId, params.org, params.id);
       const row = await readAttachment(tx, params);
       requireEditable(action.status);
-      const deleted = await tx`delete from public.action_attachments where id = ${row.id} returning id`;
-      if (deleted.length === 0) throw ApiError.forbidden();
-      // Inside the transaction: if Storage fails, the row comes back and the photo stays whole.
-      await removeObject(storageCallerOf(req, principal), row.object_path);
+      return row;
     });
     return undefined;
   },

@@ -17,7 +17,7 @@ import {
   photoFieldsOf,
   photoPath,
   type PhotoRow,
-  removeObject,
+  removePhoto,
   requireAcceptablePhoto,
   signDownload,
   signUpload,
@@ -168,14 +168,11 @@ export const deleteAttachment = route({
   params: attachmentParams,
   handler: async ({ req, principal, params, db }): Promise<undefined> => {
     const userId = userIdOf(principal);
-    await db(async (tx) => {
+    await removePhoto(storageCallerOf(req, principal), db, 'attachments', async (tx) => {
       const access = await requireFiller(tx, userId, params.org, params.id);
       const row = await readAttachment(tx, params);
       requireInProgress(access);
-      const deleted = await tx`delete from public.attachments where id = ${row.id} returning id`;
-      if (deleted.length === 0) throw ApiError.forbidden();
-      // Inside the transaction: if Storage fails, the row comes back and the photo stays whole.
-      await removeObject(storageCallerOf(req, principal), row.object_path);
+      return row;
     });
     return undefined;
   },
