@@ -48,6 +48,12 @@ const localIso = (tx: Tx, column: string, zone: string) => {
   );
 };
 
+/**
+ * `column` (a timestamptz) in UTC as `YYYY-MM-DD HH:MM:SS`: the one form of a date-time that
+ * Excel, LibreOffice and Google Sheets all read as a date when they open a CSV (docs/reports.md).
+ */
+const utcDateTime = (tx: Tx, column: string) => tx.unsafe(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS')`);
+
 interface InspectionCsvRow {
   id: string;
   title: string;
@@ -80,10 +86,17 @@ interface InspectionCsvRow {
   start_outside_geofence: boolean | null;
   created_at: string;
   updated_at: string;
+  due_at_utc: string | null;
+  started_at_utc: string | null;
+  submitted_at_utc: string | null;
+  reviewed_at_utc: string | null;
+  created_at_utc: string;
+  updated_at_utc: string;
 }
 
 function selectInspectionRows(tx: Tx, orgId: string, query: ReportQuery) {
   const at = (column: string) => localIso(tx, column, 's.timezone');
+  const utc = (column: string) => utcDateTime(tx, column);
   return tx<InspectionCsvRow[]>`
     select i.id, i.title, i.status, i.site_id, s.name as site_name, s.external_ref as site_external_ref, s.timezone as site_timezone,
            i.external_ref, i.template_id, v.name as template_name, v.version as template_version,
@@ -92,7 +105,9 @@ function selectInspectionRows(tx: Tx, orgId: string, query: ReportQuery) {
            ${at('i.submitted_at')} as submitted_at, i.submitted_by, pu.display_name as submitted_by_name,
            ${at('i.reviewed_at')} as reviewed_at, i.reviewed_by, pr.display_name as reviewed_by_name,
            i.score, i.max_score, i.failed_count, round(i.start_distance_m)::int as start_distance_m, i.start_outside_geofence,
-           ${at('i.created_at')} as created_at, ${at('i.updated_at')} as updated_at
+           ${at('i.created_at')} as created_at, ${at('i.updated_at')} as updated_at,
+           ${utc('i.due_at')} as due_at_utc, ${utc('i.started_at')} as started_at_utc, ${utc('i.submitted_at')} as submitted_at_utc,
+           ${utc('i.reviewed_at')} as reviewed_at_utc, ${utc('i.created_at')} as created_at_utc, ${utc('i.updated_at')} as updated_at_utc
     from public.inspections i
     join public.sites s on s.id = i.site_id
     join public.template_versions v on v.id = i.template_version_id
@@ -146,6 +161,12 @@ function inspectionRecord(row: InspectionCsvRow): string {
     csvBoolean(row.start_outside_geofence),
     csvPlain(row.created_at),
     csvPlain(row.updated_at),
+    csvPlain(row.due_at_utc),
+    csvPlain(row.started_at_utc),
+    csvPlain(row.submitted_at_utc),
+    csvPlain(row.reviewed_at_utc),
+    csvPlain(row.created_at_utc),
+    csvPlain(row.updated_at_utc),
   ]);
 }
 
@@ -170,6 +191,7 @@ interface AnswerCsvRow {
   answered_by: string | null;
   answered_by_name: string | null;
   answered_at: string | null;
+  answered_at_utc: string | null;
   photo_count: number;
   hidden: boolean;
 }
@@ -182,7 +204,7 @@ function selectAnswerRows(tx: Tx, orgId: string, query: ReportQuery) {
            item.value ->> 'key' as item_key, item.value ->> 'label' as item_label, item.value ->> 'kind' as item_kind,
            item.value ->> 'unit' as item_unit,
            a.value, a.failed, a.note, a.answered_by, p.display_name as answered_by_name,
-           ${localIso(tx, 'a.answered_at', 's.timezone')} as answered_at,
+           ${localIso(tx, 'a.answered_at', 's.timezone')} as answered_at, ${utcDateTime(tx, 'a.answered_at')} as answered_at_utc,
            photos.n as photo_count, (item.value ->> 'key') = any (i.hidden_item_keys) as hidden
     from public.inspections i
     join public.sites s on s.id = i.site_id
@@ -202,6 +224,7 @@ function selectAnswerRows(tx: Tx, orgId: string, query: ReportQuery) {
 }
 
 function answerRecord(row: AnswerCsvRow): string {
+  const isNumber = row.item_kind === 'number';
   return csvRecord([
     csvPlain(row.inspection_id),
     csvText(row.inspection_title),
@@ -224,6 +247,10 @@ function answerRecord(row: AnswerCsvRow): string {
     csvPlain(row.answered_at),
     csvNumber(row.photo_count),
     csvBoolean(row.hidden),
+    // A number column: a negative reading stays a number, never gets the text's apostrophe.
+    csvNumber(isNumber && typeof row.value === 'number' ? row.value : null),
+    csvText(isNumber ? row.item_unit : null),
+    csvPlain(row.answered_at_utc),
   ]);
 }
 
