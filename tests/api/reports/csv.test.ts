@@ -306,16 +306,20 @@ describe('streaming', () => {
         from generate_series(1, 80000) n
       `;
     });
-    // The export's own query (its site_external_ref column is in no other), still running or
-    // waiting inside its transaction.
+    // The export's session, which names itself after the request while it streams, still running
+    // or waiting inside its transaction.
+    const requestId = `streaming-${crypto.randomUUID()}`;
     const exporting = async () =>
       (await sql`
         select count(*)::int as n from pg_stat_activity
-        where application_name = 'fieldcheck-functions' and state <> 'idle' and query like '%as site_external_ref%'
+        where application_name = ${`export ${requestId}`.slice(0, 63)} and state <> 'idle'
       `)[0].n as number;
     expect(await exporting()).toBe(0);
     const controller = new AbortController();
-    const response = await rawReport(await accessTokenOf(world.manager), `orgs/${world.org.id}/reports/inspections.csv`, { signal: controller.signal });
+    const response = await rawReport(await accessTokenOf(world.manager), `orgs/${world.org.id}/reports/inspections.csv`, {
+      signal: controller.signal,
+      headers: { 'x-request-id': requestId },
+    });
     expect(response.status).toBe(200);
     const reader = response.body!.getReader();
     const first = await reader.read();
