@@ -44,7 +44,7 @@ const PIECE_BYTES = 64 * 1024;
 /**
  * What an export holds to (docs/reports.md, "Slow readers"). A deployed function uses these;
  * the test stack's fixture function (tests/fixtures/functions/export-limits) sets smaller ones
- * so a test does not wait half a minute.
+ * so a test does not wait minutes.
  */
 export const exportLimits = {
   /** Exports one function instance streams at once: each holds one of its 5 pooled connections. */
@@ -432,10 +432,8 @@ async function streamCsv<Row>(
           throw error;
         }));
         // Not awaited: write() settles only once the piece has gone through the queues, a wait
-        // the pace would not see. A failed write shows in the next `ready` (or in close).
-        writer.write(bytes.subarray(offset, offset + PIECE_BYTES)).catch(() => {
-          clientGone = true;
-        });
+        // the pace would not see. A client gone shows in the next `ready` (or in close).
+        writer.write(bytes.subarray(offset, offset + PIECE_BYTES)).catch(() => undefined);
       }
     };
     try {
@@ -459,9 +457,10 @@ async function streamCsv<Row>(
       });
       probe.end();
     } catch (error) {
-      // A cut errors the body where it leaves, at once: the writes still queued ahead of a reader
-      // that does not read would otherwise hold the abort (and this transaction) for ever.
-      if (error instanceof SlowReaderCut) bodyEnd.error(error);
+      // The body is errored where it leaves, at once (a no-op when the client already went): the
+      // writes still queued ahead of a reader that does not read would otherwise hold the abort,
+      // and with it this transaction and the slot, for as long as that reader stays.
+      bodyEnd.error(error);
       await writer.abort(error).catch(() => undefined);
       throw error;
     }
