@@ -7,7 +7,7 @@ import { apiPath } from '../../lib/api';
 import { LoadingScreen } from '../../components/ui/loading-screen';
 import type { Action } from '@schemas/actions';
 import { canManageActions, canOpenActions } from '@schemas/action-states';
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useActions } from '../../features/actions/api/get-actions';
 import { ItemActions } from '../../features/actions/components/item-actions';
 import { useInspection } from '../../features/inspections/api/get-inspection';
@@ -18,6 +18,49 @@ import { describeError } from '../../lib/errors';
 import { useOrgRoute } from '../org-context';
 import { useMemberChoices, worksActions } from '../use-member-choices';
 import { QueryError } from '../../components/ui/query-error';
+import { isWaitingForNetwork, NotOnDevice } from '../../components/ui/not-on-device';
+import { whenSupabaseLoads } from '../../lib/supabase';
+
+/** Issue 23: the wording when an inspection was never opened here and the network is gone. */
+export const inspectionNotOnDevice = "This inspection hasn't been opened on this device yet. Connect to the internet to open it.";
+
+/**
+ * Every piece of code the run page may load later (a signature, photos, the rules, live updates,
+ * an action's form, the PDF's download), fetched once the page is open and the network is idle:
+ * an inspector who opens an inspection and then loses the network can still expand every section.
+ * The service worker precaches the same files; this covers a first visit before it has finished.
+ */
+const runPageCode = [
+  () => import('../../features/inspections/components/signature-pad'),
+  () => import('../../features/inspections/components/photo-evidence'),
+  () => import('../../features/inspections/components/hidden-answers'),
+  () => import('../../features/inspections/utils/answer-checks'),
+  () => import('../../features/inspections/utils/inspection-channel'),
+  () => import('@schemas/visibility'),
+  () => import('../../features/actions/components/new-action-panel'),
+  () => import('../../features/actions/components/action-form'),
+  () => import('../../components/ui/download-button'),
+  () => import('../../lib/download'),
+  () => import('../../lib/org-channel'),
+];
+let runPageCodeLoading: Promise<unknown> | undefined;
+
+/** Loads the run page's later code after supabase-js (which loads once the page is quiet: lib/auth.ts), online only. */
+function useRunPageCode() {
+  useEffect(() => {
+    let current = true;
+    whenSupabaseLoads(() => {
+      if (!current || runPageCodeLoading || !navigator.onLine) return;
+      runPageCodeLoading = Promise.allSettled(runPageCode.map((load) => load())).then((results) => {
+        // A part that failed (the network dropped meanwhile) is tried again on the next visit.
+        if (results.some((result) => result.status === 'rejected')) runPageCodeLoading = undefined;
+      });
+    });
+    return () => {
+      current = false;
+    };
+  }, []);
+}
 
 const inspectionNotFound = formatWording(errorCatalogue.not_found.title, { thing: 'inspection' });
 
@@ -94,6 +137,19 @@ function InspectionDetail({ inspectionId }: { inspectionId: string }) {
     />
   );
 
+  useRunPageCode();
+
+  if (!inspection.data && isWaitingForNetwork(inspection)) {
+    return (
+      <ContentLayout title="Inspection" description={membership.org_name}>
+        <NotOnDevice message={inspectionNotOnDevice}>
+          <p>
+            <Link to={`/o/${membership.org_slug}/inspections`}>Back to inspections</Link>
+          </p>
+        </NotOnDevice>
+      </ContentLayout>
+    );
+  }
   if (inspection.isPending) return <LoadingScreen />;
   if (inspection.isError && !inspection.data) {
     const failure = describeError(inspection.error);
