@@ -68,6 +68,10 @@ self.addEventListener('activate', (event) => {
   };
 }
 
+// The data a visit keeps on the device is forgotten when the build changes (its shape may have):
+// stack/web.ts sets the build's id from its sources; any other build gets the time it was made.
+process.env.VITE_BUILD_ID ??= new Date().toISOString();
+
 const schemasDir = fileURLToPath(new URL('../supabase/functions/_shared/schemas', import.meta.url));
 
 export default defineConfig({
