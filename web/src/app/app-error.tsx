@@ -1,6 +1,7 @@
 import { errorCatalogue } from '@schemas/errors';
 import { Component, type ReactNode } from 'react';
 import { useRouteError } from 'react-router-dom';
+import { useOnline } from '../lib/use-online';
 
 /**
  * A screen's code that was never fetched cannot load without a network (a first visit gone offline
@@ -23,7 +24,7 @@ export const missingCodeAdvice = 'Connect to the internet, then reload. Answers 
  */
 export function AppError({ error }: { error: unknown }) {
   const missing = isMissingCode(error);
-  const offline = typeof navigator !== 'undefined' && !navigator.onLine;
+  const offline = !useOnline();
   return (
     <main className="app-main app-error" id="main">
       <div className="stack" role="alert">

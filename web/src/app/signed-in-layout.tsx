@@ -1,40 +1,13 @@
-import { can, type Role } from '@schemas/roles';
+import { can } from '@schemas/roles';
 import { ClipboardCheck, LayoutDashboard, MapPin, Menu, Wrench, X } from 'lucide-react';
 import { Suspense, useEffect, useRef, useState } from 'react';
 import { LoadingScreen } from '../components/ui/loading-screen';
 import { Link, NavLink, Outlet, useLocation, useMatch } from 'react-router-dom';
 import { useMe } from '../features/profile/api/get-me';
-import { useSendWaitingChanges } from '../features/inspections/offline/waiting-changes';
 import { useAuth } from '../lib/auth';
-import { supabaseLoaded } from '../lib/supabase';
+import { useSendWaitingChanges, useUpcomingWork } from './offline-work';
 import { useQueryClient } from '@tanstack/react-query';
 import { OrganizationSwitcher } from '../features/organizations/components/organization-switcher';
-
-/**
- * The user's upcoming work, read into the device's cache in the background (issue 23): once the
- * first screen is quiet (supabase-js follows it: lib/auth.ts), its code loaded only then.
- */
-function useUpcomingWorkOnDevice(me: { user_id: string; memberships: { org_id: string; role: Role }[] } | undefined) {
-  const queryClient = useQueryClient();
-  const userId = me?.user_id;
-  const orgs = me?.memberships.map((membership) => `${membership.org_id}:${membership.role}`).join(',');
-  useEffect(() => {
-    if (!me) return;
-    let stop: (() => void) | undefined;
-    let current = true;
-    void supabaseLoaded()
-      .then(() => import('../features/inspections/offline/upcoming-work'))
-      .then(({ keepUpcomingWork }) => {
-        if (current) stop = keepUpcomingWork(queryClient, me.memberships, me.user_id);
-      })
-      .catch(() => undefined);
-    return () => {
-      current = false;
-      stop?.();
-    };
-    // By value: a refetched `me` with the same organizations and roles changes nothing.
-  }, [queryClient, userId, orgs]);
-}
 
 /**
  * The frame of every signed-in page. On a wide screen: a header with the organization switcher,
@@ -47,7 +20,7 @@ export function SignedInLayout() {
   const { session, expired } = useAuth();
   // Changes made on this device before a sign-in (or an expiry) go as soon as they can, on any screen.
   useSendWaitingChanges(session?.user.id, session?.access_token, expired);
-  useUpcomingWorkOnDevice(me.data);
+  useUpcomingWork(useQueryClient(), me.data);
   const orgMatch = useMatch('/o/:org/*');
   const currentSlug = orgMatch?.params.org;
   const memberships = me.data?.memberships ?? [];

@@ -204,11 +204,6 @@ export function currentSession(): Session | null {
   return state.session;
 }
 
-/** Whether the current session's token has expired and waits for the network to be renewed. */
-export function sessionExpired(): boolean {
-  return state.expired;
-}
-
 function subscribeState(listener: () => void) {
   stateListeners.add(listener);
   return () => stateListeners.delete(listener);

@@ -20,29 +20,28 @@ import { useMemberChoices, worksActions } from '../use-member-choices';
 import { QueryError } from '../../components/ui/query-error';
 import { isWaitingForNetwork, NotOnDevice } from '../../components/ui/not-on-device';
 import { whenSupabaseLoads } from '../../lib/supabase';
+import { outboxOf } from '../../features/inspections/offline/outbox-instance';
+import { attachmentUrlQueryOptions } from '../../features/inspections/api/attachments';
+import { inspectionQueryOptions } from '../../features/inspections/api/get-inspection';
+import type { QueryClient } from '@tanstack/react-query';
+import type { Role } from '@schemas/roles';
+
+// The run page's offline work, done from any screen (app/offline-work.ts), comes with this chunk.
+
+/** Sends what waits in the user's outbox now, without waiting out a backoff. */
+export async function sendWaitingChanges(userId: string): Promise<void> {
+  (await outboxOf(userId)).retryNow();
+}
+
+/** Keeps the user's upcoming work on the device (features/inspections/offline/upcoming-work.ts). */
+export async function keepUpcomingWork(queryClient: QueryClient, memberships: { org_id: string; role: Role }[], userId: string): Promise<() => void> {
+  const { keepUpcomingWork: keep } = await import('../../features/inspections/offline/upcoming-work');
+  return keep(queryClient, memberships, userId, { inspection: inspectionQueryOptions, attachmentUrl: attachmentUrlQueryOptions });
+}
 
 /** Issue 23: the wording when an inspection was never opened here and the network is gone. */
 export const inspectionNotOnDevice = "This inspection hasn't been opened on this device yet. Connect to the internet to open it.";
 
-/**
- * Every piece of code the run page may load later (a signature, photos, the rules, live updates,
- * an action's form, the PDF's download), fetched once the page is open and the network is idle:
- * an inspector who opens an inspection and then loses the network can still expand every section.
- * The service worker precaches the same files; this covers a first visit before it has finished.
- */
-const runPageCode = [
-  () => import('../../features/inspections/components/signature-pad'),
-  () => import('../../features/inspections/components/photo-evidence'),
-  () => import('../../features/inspections/components/hidden-answers'),
-  () => import('../../features/inspections/utils/answer-checks'),
-  () => import('../../features/inspections/utils/inspection-channel'),
-  () => import('@schemas/visibility'),
-  () => import('../../features/actions/components/new-action-panel'),
-  () => import('../../features/actions/components/action-form'),
-  () => import('../../components/ui/download-button'),
-  () => import('../../lib/download'),
-  () => import('../../lib/org-channel'),
-];
 let runPageCodeLoading: Promise<unknown> | undefined;
 
 /** Loads the run page's later code after supabase-js (which loads once the page is quiet: lib/auth.ts), online only. */
@@ -51,7 +50,7 @@ function useRunPageCode() {
     let current = true;
     whenSupabaseLoads(() => {
       if (!current || runPageCodeLoading || !navigator.onLine) return;
-      runPageCodeLoading = Promise.allSettled(runPageCode.map((load) => load())).then((results) => {
+      runPageCodeLoading = import('./inspection-detail-code').then(({ loadRunPageCode }) => loadRunPageCode()).then((results) => {
         // A part that failed (the network dropped meanwhile) is tried again on the next visit.
         if (results.some((result) => result.status === 'rejected')) runPageCodeLoading = undefined;
       });

@@ -2,9 +2,18 @@ import type { Page } from '@schemas/common';
 import type { Role } from '@schemas/roles';
 import type { QueryClient } from '@tanstack/react-query';
 import { apiPath, callApi } from '../../../lib/api';
-import { attachmentUrlQueryOptions } from '../api/attachments';
-import { inspectionQueryOptions } from '../api/get-inspection';
+import type { attachmentUrlQueryOptions } from '../api/attachments';
+import type { inspectionQueryOptions } from '../api/get-inspection';
 import type { Inspection } from '../types';
+
+/**
+ * The reads the run page keeps its data under, passed in by the run page's chunk (which has them):
+ * importing them here would split them out of that chunk and make its first load heavier.
+ */
+export interface UpcomingWorkReads {
+  inspection: typeof inspectionQueryOptions;
+  attachmentUrl: typeof attachmentUrlQueryOptions;
+}
 
 // Issue 23: an inspector's work is on the device before they reach the basement. While online, the
 // open inspections assigned to them or to nobody (which they may claim), due within the next week
@@ -42,18 +51,18 @@ export async function upcomingInspections(orgId: string, userId: string, now = D
 }
 
 /** Reads each upcoming inspection (and its photos) into the cache; one at a time, in the background. */
-export async function fetchUpcomingWork(queryClient: QueryClient, memberships: { org_id: string; role: Role }[], userId: string): Promise<void> {
+export async function fetchUpcomingWork(queryClient: QueryClient, memberships: { org_id: string; role: Role }[], userId: string, reads: UpcomingWorkReads): Promise<void> {
   let photos = 0;
   for (const membership of memberships) {
     if (!CAN_ANSWER.has(membership.role)) continue;
     const inspections = await upcomingInspections(membership.org_id, userId);
     for (const inspection of inspections) {
       if (!navigator.onLine) return;
-      const detail = await queryClient.fetchQuery({ ...inspectionQueryOptions(membership.org_id, inspection.id), staleTime: FRESH_MS });
+      const detail = await queryClient.fetchQuery({ ...reads.inspection(membership.org_id, inspection.id), staleTime: FRESH_MS });
       for (const attachment of detail.attachments) {
         if (attachment.status !== 'confirmed' || photos >= PHOTO_LIMIT) continue;
         photos += 1;
-        const { url } = await queryClient.fetchQuery(attachmentUrlQueryOptions(membership.org_id, inspection.id, attachment.id));
+        const { url } = await queryClient.fetchQuery(reads.attachmentUrl(membership.org_id, inspection.id, attachment.id));
         // Through the service worker, whose thumbnail cache keeps it (web/vite.config.ts): an opaque
         // answer is enough for an <img>, and a photo that fails to come is only a missing thumbnail.
         await fetch(url, { mode: 'no-cors' }).catch(() => undefined);
@@ -68,11 +77,11 @@ let running: Promise<void> | undefined;
  * Keeps the user's upcoming work on the device: now, then every ten minutes and whenever the network
  * comes back, while the app is open. Returns the function that stops it.
  */
-export function keepUpcomingWork(queryClient: QueryClient, memberships: { org_id: string; role: Role }[], userId: string): () => void {
+export function keepUpcomingWork(queryClient: QueryClient, memberships: { org_id: string; role: Role }[], userId: string, reads: UpcomingWorkReads): () => void {
   let stopped = false;
   const run = () => {
     if (stopped || running || !navigator.onLine) return;
-    running = fetchUpcomingWork(queryClient, memberships, userId)
+    running = fetchUpcomingWork(queryClient, memberships, userId, reads)
       .catch(() => undefined)
       .finally(() => {
         running = undefined;

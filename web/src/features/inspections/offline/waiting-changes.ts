@@ -1,4 +1,3 @@
-import { useEffect } from 'react';
 import { openOutboxStore } from './outbox-store';
 
 export interface WaitingChanges {
@@ -16,26 +15,4 @@ export async function countWaitingChanges(userId: string): Promise<WaitingChange
 export function describeWaitingChanges({ answers, photos }: WaitingChanges): string | null {
   const parts = [answers ? `${answers} ${answers === 1 ? 'answer' : 'answers'}` : '', photos ? `${photos} ${photos === 1 ? 'photo' : 'photos'}` : ''].filter(Boolean);
   return parts.length > 0 ? parts.join(' and ') : null;
-}
-
-/**
- * Sends the signed-in user's waiting changes as soon as they can go, from any screen: at sign-in
- * (after a session expired, they wait on the device), and whenever the session's token is renewed
- * (a backoff from the refused attempts would otherwise hold them for up to a minute). The outbox's
- * code loads only when something waits.
- */
-export function useSendWaitingChanges(userId: string | undefined, accessToken: string | undefined, expired: boolean): void {
-  useEffect(() => {
-    if (!userId || !accessToken || expired) return;
-    let current = true;
-    void (async () => {
-      const waiting = await countWaitingChanges(userId);
-      if (!current || waiting.answers + waiting.photos === 0) return;
-      const { outboxOf } = await import('./outbox-instance');
-      (await outboxOf(userId)).retryNow();
-    })().catch(() => undefined);
-    return () => {
-      current = false;
-    };
-  }, [userId, accessToken, expired]);
 }
