@@ -15,16 +15,18 @@ import type { InspectionDetail } from '../types';
 import { answersByKey, describeValue, isAnswered, loadAnswerChecks } from '../utils/answer-values';
 import { formatScore } from '../utils/inspection-format';
 import { AnswerItem, initials } from './answer-item';
-import { CancelInspectionControl } from './cancel-inspection-control';
 import { InspectionStatusBadge, OverdueBadge } from './inspection-status-badge';
-import { ReviewInspectionPanel } from './review-inspection-panel';
 import { SaveStatusBar } from './save-status-bar';
-import { StartInspectionControl } from './start-inspection-control';
 import { SubmitInspectionPanel } from './submit-inspection-panel';
 import './inspections.css';
 
 // Only an inspection whose rules hid answered items shows them.
 const HiddenAnswers = lazy(() => import('./hidden-answers').then((module) => ({ default: module.HiddenAnswers })));
+// What only some visits show (starting, reviewing, canceling) loads when shown: the page of an
+// inspection under way, on an inspector's phone, carries none of it (docs/offline.md, "Weight").
+const StartInspectionControl = lazy(() => import('./start-inspection-control').then((module) => ({ default: module.StartInspectionControl })));
+const ReviewInspectionPanel = lazy(() => import('./review-inspection-panel').then((module) => ({ default: module.ReviewInspectionPanel })));
+const CancelInspectionControl = lazy(() => import('./cancel-inspection-control').then((module) => ({ default: module.CancelInspectionControl })));
 
 /**
  * What the page shows of an item's corrective actions, rendered by whoever composes the page (the
@@ -217,7 +219,11 @@ export function InspectionRun({ orgId, orgSlug, userId, displayName, role, inspe
         ) : null}
       </div>
 
-      {inspection.status === 'submitted' && canReviewInspections(role) ? <ReviewInspectionPanel orgId={orgId} inspectionId={inspection.id} /> : null}
+      {inspection.status === 'submitted' && canReviewInspections(role) ? (
+        <Suspense fallback={null}>
+          <ReviewInspectionPanel orgId={orgId} inspectionId={inspection.id} />
+        </Suspense>
+      ) : null}
 
       {failedItems.length > 0 ? (
         <section className="panel" aria-labelledby="failed-heading">
@@ -250,7 +256,9 @@ export function InspectionRun({ orgId, orgSlug, userId, displayName, role, inspe
       {mayFill && (inspection.status === 'scheduled' || inspection.status === 'changes_requested') ? (
         <section className="panel" aria-labelledby="start-heading">
           <h2 id="start-heading">{inspection.status === 'scheduled' ? 'Start' : 'Continue'}</h2>
-          <StartInspectionControl orgId={orgId} inspection={inspection} />
+          <Suspense fallback={null}>
+            <StartInspectionControl orgId={orgId} inspection={inspection} />
+          </Suspense>
         </section>
       ) : null}
 
@@ -351,7 +359,9 @@ export function InspectionRun({ orgId, orgSlug, userId, displayName, role, inspe
         />
       ) : null}
       {(inspection.status === 'scheduled' || inspection.status === 'in_progress') && canScheduleInspections(role) ? (
-        <CancelInspectionControl orgId={orgId} inspectionId={inspection.id} />
+        <Suspense fallback={null}>
+          <CancelInspectionControl orgId={orgId} inspectionId={inspection.id} />
+        </Suspense>
       ) : null}
     </div>
   );
