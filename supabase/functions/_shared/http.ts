@@ -19,7 +19,7 @@ import {
 import type { RateLimiter } from './rate-limit.ts';
 import type { FieldError } from './schemas/errors.ts';
 
-/** PRODUCT.md §9: JSON bodies up to 256 KB. */
+/** docs/product.md §9: JSON bodies up to 256 KB. */
 export const MAX_JSON_BODY_BYTES = 256 * 1024;
 
 // Wire contract §1.4: what supabase-js and browsers send, and what they must be able to read.
@@ -386,7 +386,8 @@ export function createHandler(options: HandlerOptions): (req: Request) => Promis
     const principal = await options.authenticator().authenticate(req);
     const limiter = options.rateLimiter?.();
     // The request's token from its caller's bucket (rate-limit.ts) is taken before the request's
-    // first database work: with the statements of a one-round-trip read (`read`), otherwise in a
+    // first database work: at the head of a one-round-trip read's message (`read`), where a
+    // refusal stops the message before any of the read's statements runs, otherwise in a
     // statement of its own. A request that never reaches the database (bad input, no SQL) takes
     // it on the way out; a caller over the limit gets the 429 either way.
     let tokenTaken = !limiter;
@@ -402,6 +403,9 @@ export function createHandler(options: HandlerOptions): (req: Request) => Promis
       try {
         result = await runAsCallerWith(principal, statements, { first: limiter!.statement(principal) });
       } catch (error) {
+        // Refused: the message stopped at its first statement, nothing of the read ran.
+        const refused = limiter!.refusal(principal, error);
+        if (refused) throw refused;
         // The message failed as a whole, its token too: the request still counts.
         Object.assign(answerHeaders, await limiter!.take(principal));
         throw error;

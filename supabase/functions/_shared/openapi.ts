@@ -1,7 +1,7 @@
 // The API's OpenAPI 3.1 document (issue 13, docs/openapi.md), generated from the route table: each
 // route's path, query and body are described by the very zod schemas that parse them (zod 4's
 // JSON Schema output), so the document cannot drift from what the router accepts. Every route
-// answers errors as RFC 9457 problem documents with the catalogue's codes (PRODUCT.md §8).
+// answers errors as RFC 9457 problem documents with the catalogue's codes (docs/product.md §8).
 import { z } from 'zod';
 import type { Route } from './http.ts';
 import { errorCatalogue } from './schemas/errors.ts';
@@ -127,7 +127,7 @@ const PROBLEM_SCHEMA: JsonSchema = {
     title: { type: 'string', description: 'The catalogue wording, fit to show to a person.' },
     status: { type: 'integer' },
     detail: { type: 'string' },
-    code: { type: 'string', enum: Object.keys(errorCatalogue), description: 'The catalogue code (PRODUCT.md §8).' },
+    code: { type: 'string', enum: Object.keys(errorCatalogue), description: 'The catalogue code (docs/product.md §8).' },
     errors: {
       type: 'array',
       description: 'validation_failed: one entry per field.',

@@ -3,7 +3,7 @@
 // and hands out a signed upload URL, `POST …/{att}/confirm` checks what arrived (size, magic
 // bytes, pixels), `GET …/{att}/url` signs a download and `DELETE …/{att}` removes it — the same
 // steps and checks as inspection photos (evidence.ts). Who may: whoever works the action, while it
-// is open or in progress (20261124100600_create_action_attachments.sql holds the same rules).
+// is open or in progress (public.action_attachments in supabase/schema.sql holds the same rules).
 // Storage sees a user's own token, or for an API key the service role (evidence.ts storageCallerOf).
 import { z } from 'zod';
 import type { Tx } from '../_shared/db.ts';
@@ -25,7 +25,7 @@ import {
   photoFieldsOf,
   photoPath,
   type PhotoRow,
-  removeObject,
+  removePhoto,
   requireAcceptablePhoto,
   signDownload,
   signUpload,
@@ -160,14 +160,11 @@ export const deleteActionAttachment = route({
   params: attachmentParams,
   handler: async ({ req, principal, params, db }): Promise<undefined> => {
     const userId = userIdOf(principal);
-    await db(async (tx) => {
+    await removePhoto(storageCallerOf(req, principal), db, 'action_attachments', async (tx) => {
       const action = await requireWorker(tx, userId, params.org, params.id);
       const row = await readAttachment(tx, params);
       requireEditable(action.status);
-      const deleted = await tx`delete from public.action_attachments where id = ${row.id} returning id`;
-      if (deleted.length === 0) throw ApiError.forbidden();
-      // Inside the transaction: if Storage fails, the row comes back and the photo stays whole.
-      await removeObject(storageCallerOf(req, principal), row.object_path);
+      return row;
     });
     return undefined;
   },

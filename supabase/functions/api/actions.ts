@@ -2,7 +2,7 @@
 // `POST …/{id}/transition`. Every member reads them; managers open, edit, verify, reopen and
 // cancel; inspectors open actions for themselves and work those assigned to them. Each move is
 // one update of `status` with its note: the database decides whether it is allowed
-// (20261124100400_enforce_action_transitions.sql), stamps who and when, and records the event.
+// (`private.enforce_action_transition` in supabase/schema.sql), stamps who and when, and records the event.
 import { z } from 'zod';
 import type { Tx } from '../_shared/db.ts';
 import { ApiError } from '../_shared/errors.ts';

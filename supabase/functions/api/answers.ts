@@ -4,8 +4,8 @@
 // the pinned template version, then one statement writes the batch. Batches on one inspection run
 // one after another: the write locks the inspection and stops if what the batch was checked
 // against changed since it was read, and the batch is then checked again under the lock. The
-// database repeats the value and state rules and keeps the inspection's score (migration
-// 20261121001400).
+// database repeats the value and state rules and keeps the inspection's score (the triggers on
+// public.answers in supabase/schema.sql).
 import { z } from 'zod';
 import postgres from 'postgres';
 import { runAsCaller, type Tx } from '../_shared/db.ts';
@@ -127,7 +127,7 @@ function prepareBatch(role: Role, userId: string | null, inspection: LockedInspe
  * inserted, rather than one `insert … on conflict do update`: an upsert runs every before-row
  * trigger twice for a row that exists (insert, then update), which was half the batch's SQL time
  * (issue 15). The statement triggers still see one batch: one answers_saved message and one
- * score update after both parts (20261127100200_announce_answers_once_per_statement.sql). Sent
+ * score update after both parts (private.finish_answers_statement in supabase/schema.sql). Sent
  * together, the totals are read after the save's statement triggers have scored it.
  */
 function saveStatements(params: SaveParams, batch: ReturnType<typeof prepareBatch>): InlineSql[] {

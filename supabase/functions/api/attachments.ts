@@ -1,8 +1,8 @@
 // Photo evidence: `POST /orgs/{org}/inspections/{id}/attachments` checks in a photo and hands out
 // a signed upload URL, `POST …/{att}/confirm` checks what arrived, `GET …/{att}/url` signs a
 // download and `DELETE …/{att}` removes it. A user's Storage calls carry their own token: Storage
-// signs an upload URL only for the path of a pending attachment of the caller (storage policy in
-// 20261121001550), so the row is committed first. An API key's carry the service role, for the
+// signs an upload URL only for the path of a pending attachment of the caller (a storage.objects
+// policy in supabase/schema.sql), so the row is committed first. An API key's carry the service role, for the
 // object of a row RLS let the key write (evidence.ts storageCallerOf).
 import { z } from 'zod';
 import type { Tx } from '../_shared/db.ts';
@@ -17,7 +17,7 @@ import {
   photoFieldsOf,
   photoPath,
   type PhotoRow,
-  removeObject,
+  removePhoto,
   requireAcceptablePhoto,
   signDownload,
   signUpload,
@@ -168,14 +168,11 @@ export const deleteAttachment = route({
   params: attachmentParams,
   handler: async ({ req, principal, params, db }): Promise<undefined> => {
     const userId = userIdOf(principal);
-    await db(async (tx) => {
+    await removePhoto(storageCallerOf(req, principal), db, 'attachments', async (tx) => {
       const access = await requireFiller(tx, userId, params.org, params.id);
       const row = await readAttachment(tx, params);
       requireInProgress(access);
-      const deleted = await tx`delete from public.attachments where id = ${row.id} returning id`;
-      if (deleted.length === 0) throw ApiError.forbidden();
-      // Inside the transaction: if Storage fails, the row comes back and the photo stays whole.
-      await removeObject(storageCallerOf(req, principal), row.object_path);
+      return row;
     });
     return undefined;
   },

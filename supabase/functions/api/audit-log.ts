@@ -2,7 +2,7 @@
 // every recorded change, filterable) and `GET /orgs/{org}/activity` (every member; the last steps
 // of the work — inspections scheduled and moved, actions opened and moved, sites and templates
 // added, published and archived). Both read public.audit_log as the caller, so its policies decide
-// which entries each member sees (20261124100700); newest first, by a keyset cursor.
+// which entries each member sees (supabase/schema.sql); newest first, by a keyset cursor.
 import type { Tx } from '../_shared/db.ts';
 import { route } from '../_shared/http.ts';
 import { decodeCursor, pageOf } from '../_shared/pagination.ts';

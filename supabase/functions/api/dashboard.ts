@@ -1,5 +1,5 @@
 // Dashboard: `GET /orgs/{org}/dashboard`, the counts at the top of an organization's home page
-// (PRODUCT.md §2): inspections by status, overdue ones and failed items this week; actions by
+// (docs/product.md §2): inspections by status, overdue ones and failed items this week; actions by
 // status, open and overdue ones; and the caller's own work.
 import { route } from '../_shared/http.ts';
 import { ACTION_STATUSES, type ActionStatus } from '../_shared/schemas/actions.ts';

@@ -2,7 +2,7 @@
 // `POST …/{id}/start|submit|review|cancel`. Every member reads them; managers schedule, edit,
 // review and cancel; fillers start and submit (inspectors only theirs or unassigned ones). Each
 // move is one update of `status`: the database decides whether it is allowed
-// (20261121001300_enforce_inspection_transitions.sql) and stamps who, when and where.
+// (`private.enforce_inspection_transition` in supabase/schema.sql) and stamps who, when and where.
 import { z } from 'zod';
 import { containsPattern, type Tx } from '../_shared/db.ts';
 import { ApiError } from '../_shared/errors.ts';
@@ -55,7 +55,15 @@ const inspectionParams = z.strictObject({ org: idSchema, id: idSchema });
 export const OVERDUE = inline`(i.status in ('scheduled', 'in_progress') and i.due_at is not null and i.due_at < now())`;
 export const overdueCondition = (tx: Tx) => tx.unsafe(OVERDUE.text);
 
-type InspectionFilterQuery = { status?: string[]; q?: string; site_id?: string; assignee_id?: string; overdue?: boolean; updated_since?: string };
+type InspectionFilterQuery = {
+  status?: string[];
+  q?: string;
+  site_id?: string;
+  assignee_id?: string;
+  overdue?: boolean;
+  updated_since?: string;
+  due_before?: string;
+};
 
 /**
  * The list's filters, on inspections `i` and their sites `s`, with the values as literals
@@ -68,10 +76,11 @@ function inspectionFilterSql(orgId: string, query: InspectionFilterQuery): Inlin
     and ${query.status ? inline`i.status in ${query.status}` : inline`true`}
     and ${query.q ? inline`(i.title ilike ${containsPattern(query.q)} or s.name ilike ${containsPattern(query.q)})` : inline`true`}
     and ${query.site_id ? inline`i.site_id = ${query.site_id}` : inline`true`}
-    and ${query.assignee_id ? inline`i.assignee_id = ${query.assignee_id}` : inline`true`}
+    and ${query.assignee_id === 'none' ? inline`i.assignee_id is null` : query.assignee_id ? inline`i.assignee_id = ${query.assignee_id}` : inline`true`}
     and ${query.overdue === undefined ? inline`true` : query.overdue ? OVERDUE : inline`not ${OVERDUE}`}
     -- Inclusive: a change in the same instant as the caller's last sync is not missed.
     and ${query.updated_since ? inline`i.updated_at >= ${query.updated_since}::timestamptz` : inline`true`}
+    and ${query.due_before ? inline`i.due_at < ${query.due_before}::timestamptz` : inline`true`}
   `;
 }
 

@@ -41,7 +41,7 @@ const ROLE_NAMES: Record<Role, string> = {
   viewer: 'a viewer',
 };
 
-// The state as PRODUCT.md §4 names it; expired is derived from time.
+// The state as docs/product.md §4 names it; expired is derived from time.
 const selectInvitation = (tx: Tx) => tx`
   select id, email, role, expires_at, invited_by, created_at, accepted_at, revoked_at,
          case when accepted_at is not null then 'accepted'

@@ -37,7 +37,7 @@ async function readMember(tx: Tx, orgId: string, userId: string): Promise<Member
   return row;
 }
 
-/** Admins may not touch owners or make anyone an owner (PRODUCT.md §6). */
+/** Admins may not touch owners or make anyone an owner (docs/product.md §6). */
 function checkOwnerRule(callerRole: Role, targetRole: Role, newRole?: Role) {
   if (callerRole !== 'owner' && (targetRole === 'owner' || newRole === 'owner')) {
     throw ApiError.forbidden('Only owners can change or remove owners.');

@@ -33,6 +33,11 @@ function newWebhookSecret(): string {
   return `whsec_${btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))}`;
 }
 
+/** What an Idempotency-Key keeps of an answer with a secret: all but the secret (docs/webhooks.md). */
+function withoutSecret(answer: WebhookEndpointWithSecret): WebhookEndpointWithSecret {
+  return { ...answer, secret: null };
+}
+
 /** 422 on `url` when a webhook may not go there (checked again before every delivery). */
 async function requireDeliverableUrl(url: string): Promise<void> {
   const refusal = await webhookUrlRefusal(url, addressPolicyFromEnv());
@@ -74,6 +79,9 @@ export const createWebhook = route({
   summary: 'Add a webhook endpoint; the answer holds its signing secret (owners and admins)',
   params: orgParams,
   body: webhookCreateSchema,
+  // The signing secret is shown once and kept only where the worker reads it, never in a retry's
+  // stored answer: a retry gets the endpoint with `secret: null` (as an API key's create does).
+  keptForRetry: withoutSecret,
   handler: async ({ params, body, db }): Promise<WebhookEndpointWithSecret> => {
     await requireDeliverableUrl(body.url);
     const secret = newWebhookSecret();
@@ -138,6 +146,7 @@ export const rotateWebhookSecret = route({
   usersOnly: true,
   summary: 'Replace the signing secret; deliveries are signed with the new one from now on',
   params: endpointParams,
+  keptForRetry: withoutSecret,
   handler: async ({ params, db }): Promise<WebhookEndpointWithSecret> => {
     const secret = newWebhookSecret();
     const row = await db(async (tx) => {

@@ -2,6 +2,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { RouterProvider } from 'react-router-dom';
 import { queryClient } from '../lib/query-client';
+import { AppErrorBoundary } from './app-error';
 import { PersistedQueries } from './persisted-queries';
 import { router } from './router';
 
@@ -35,9 +36,11 @@ function DeferredUpdatePrompt() {
 export function App() {
   return (
     <QueryClientProvider client={queryClient}>
-      <PersistedQueries>
-        <RouterProvider router={router} />
-      </PersistedQueries>
+      <AppErrorBoundary>
+        <PersistedQueries>
+          <RouterProvider router={router} />
+        </PersistedQueries>
+      </AppErrorBoundary>
       <DeferredUpdatePrompt />
     </QueryClientProvider>
   );

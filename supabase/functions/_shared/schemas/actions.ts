@@ -1,5 +1,5 @@
 // Corrective actions (`/orgs/{org}/actions`): a problem at a site, assigned to be fixed, tracked
-// open → in progress → resolved → verified (PRODUCT.md §3, §4). The database enforces every move
+// open → in progress → resolved → verified (docs/product.md §3, §4). The database enforces every move
 // and repeats every rule (public.action_transitions, docs/actions.md); these schemas give callers
 // field errors, and the web validates its forms with the same code.
 import { z } from 'zod';

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { nameSchema } from './common.ts';
 import { dateTimeSchema } from './inspections.ts';
 
-/** A key acts as a manager, inspector or viewer, never as an owner or admin (PRODUCT.md §6). */
+/** A key acts as a manager, inspector or viewer, never as an owner or admin (docs/product.md §6). */
 export const API_KEY_ROLES = ['manager', 'inspector', 'viewer'] as const;
 export type ApiKeyRole = (typeof API_KEY_ROLES)[number];
 

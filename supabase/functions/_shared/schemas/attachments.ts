@@ -1,6 +1,6 @@
 // Attachments (`/orgs/{org}/inspections/{id}/attachments`): photo evidence on photo items.
 // Shared by the api function and the web client, which can check a photo's type by its first
-// bytes before uploading, exactly as the api checks it after (PRODUCT.md §5: photos by content).
+// bytes before uploading, exactly as the api checks it after (docs/product.md §5: photos by content).
 import { z } from 'zod';
 import { KEY_PATTERN } from './templates.ts';
 import type { PhotoType } from './photos.ts';

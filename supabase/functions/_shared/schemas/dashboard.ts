@@ -1,5 +1,5 @@
 // The dashboard (`GET /orgs/{org}/dashboard`): the counts at the top of an organization's home page
-// (PRODUCT.md §2). Each count is the length of a list the web links it to, filtered the same way.
+// (docs/product.md §2). Each count is the length of a list the web links it to, filtered the same way.
 import type { ActionStatus } from './actions.ts';
 import type { InspectionStatus } from './inspections.ts';
 

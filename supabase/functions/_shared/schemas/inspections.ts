@@ -1,5 +1,5 @@
 // Inspections (`/orgs/{org}/inspections`): one run of a pinned template version at a site, from
-// scheduled to approved (PRODUCT.md §4). The database enforces every move and repeats every rule
+// scheduled to approved (docs/product.md §4). The database enforces every move and repeats every rule
 // (public.inspection_transitions, docs/inspections.md); these schemas give callers field errors.
 import { z } from 'zod';
 import { idSchema, nameSchema, optionalTextSchema, pageQuerySchema, searchQuerySchema } from './common.ts';
@@ -97,9 +97,12 @@ export const inspectionListQuerySchema = pageQuerySchema.extend({
   q: searchQuerySchema,
   status: statusListSchema.optional(),
   site_id: idSchema.optional(),
-  assignee_id: idSchema.optional(),
+  /** A member's id, or `none` for the unassigned ones (anyone who may answer can claim them). */
+  assignee_id: z.union([idSchema, z.literal('none')], { error: 'Use a member id, or none for unassigned inspections.' }).optional(),
   overdue: z.enum(['true', 'false'], { error: 'Use overdue=true or false.' }).transform((v) => v === 'true').optional(),
   updated_since: dateTimeSchema('Use an ISO date and time, e.g. 2026-12-01T09:00:00Z.').optional(),
+  /** Due before this instant (an inspection without a due date never is): the upcoming work a device fetches ahead. */
+  due_before: dateTimeSchema('Use an ISO date and time, e.g. 2026-12-01T09:00:00Z.').optional(),
 });
 
 export type InspectionCreate = z.infer<typeof inspectionCreateSchema>;

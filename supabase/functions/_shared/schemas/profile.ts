@@ -6,7 +6,7 @@ import { CONTROL_CHARACTERS, type Role } from './common.ts';
 
 export const DISPLAY_NAME_MAX_LENGTH = 120;
 
-/** Names are 1–120 characters after trimming (PRODUCT.md §5). */
+/** Names are 1–120 characters after trimming (docs/product.md §5). */
 export const displayNameSchema = z
   .string({ error: 'Enter a display name.' })
   .trim()

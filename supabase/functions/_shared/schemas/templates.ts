@@ -426,7 +426,7 @@ export interface TemplateVersion {
   published_at: string;
 }
 
-/** Owners, admins and managers build templates (PRODUCT.md §6). */
+/** Owners, admins and managers build templates (docs/product.md §6). */
 export const TEMPLATE_MANAGERS = ['owner', 'admin', 'manager'] as const satisfies readonly Role[];
 
 export function canManageTemplates(role: Role): boolean {

@@ -50,9 +50,13 @@ export interface WebhookEndpoint {
   updated_at: string;
 }
 
-/** Creating an endpoint or rotating its secret: the endpoint and its signing secret (`whsec_…`). */
+/**
+ * Creating an endpoint or rotating its secret: the endpoint and its signing secret (`whsec_…`). A
+ * retry with the same Idempotency-Key gets `secret: null`: the secret is not kept with the key, so a
+ * lost answer means replacing the secret (rotate-secret) to get one.
+ */
 export interface WebhookEndpointWithSecret extends WebhookEndpoint {
-  secret: string;
+  secret: string | null;
 }
 
 export type WebhookDeliveryStatus = 'pending' | 'succeeded' | 'dead';
@@ -67,7 +71,7 @@ export interface WebhookDelivery {
   next_attempt_at: string | null;
   last_status_code: number | null;
   last_error: string | null;
-  /** The first 2 KB of the receiver's last answer. */
+  /** The first 2 KB of the receiver's last answer; null when none was kept (an address that is not public). */
   last_response: string | null;
   created_at: string;
   delivered_at: string | null;

@@ -111,7 +111,7 @@ function NewKeySecret({ created, onDone }: { created: CreatedApiKey; onDone: () 
       </div>
     );
   }
-  return <SecretShownOnce made={`The key "${created.name}" was created.`} label="Your new key" secret={created.secret} onDone={onDone} />;
+  return <SecretShownOnce made={`The key "${created.name}" was created.`} label="Your new key" secretName="key" secret={created.secret} onDone={onDone} />;
 }
 
 function ApiKeyList({ orgId }: { orgId: string }) {

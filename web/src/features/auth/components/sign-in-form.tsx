@@ -15,7 +15,8 @@ function prepare() {
   void getSupabase().catch(() => undefined);
 }
 
-export function SignInForm({ defaultEmail }: { defaultEmail?: string }) {
+/** `offline`: signing in needs the server, so the button waits for the network (the page says why). */
+export function SignInForm({ defaultEmail, offline = false }: { defaultEmail?: string; offline?: boolean }) {
   const signIn = useSignIn();
   const { failure, handleSubmit } = useValidatedSubmit(loadSignInSchema, (data, { fail }) =>
     // On success the SIGNED_IN event updates the session and the route guard moves on.
@@ -42,7 +43,7 @@ export function SignInForm({ defaultEmail }: { defaultEmail?: string }) {
         required
         error={failure?.fieldErrors.password}
       />
-      <Button type="submit" pending={signIn.isPending}>
+      <Button type="submit" pending={signIn.isPending} disabled={offline}>
         Sign in
       </Button>
       <p className="form-aside">

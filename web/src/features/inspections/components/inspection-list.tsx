@@ -1,5 +1,6 @@
 import { INSPECTION_STATUSES, STATUS_LABELS } from '@schemas/inspection-states';
-import { CircleCheck, MapPin } from 'lucide-react';
+import { CircleCheck, HardDriveDownload, MapPin } from 'lucide-react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { CheckboxField } from '../../../components/ui/checkbox-field';
@@ -15,6 +16,7 @@ import type { InspectionStatus } from '../types';
 import { formatScore } from '../utils/inspection-format';
 import { InspectionStatusBadge, OverdueBadge } from './inspection-status-badge';
 import { SiteSearchSelect, type SiteSearch } from './site-search-select';
+import { useInspectionsOnDevice } from '../offline/on-device';
 import './inspections.css';
 import { QueryError } from '../../../components/ui/query-error';
 
@@ -74,6 +76,7 @@ export function InspectionList({ orgId, orgSlug, userId, sites, assignees }: Ins
     // Only a new search moves the URL; the other filters set it themselves.
   }, [debounced]);
   const inspections = useInspections(orgId, filters);
+  const onDevice = useInspectionsOnDevice(useQueryClient(), orgId);
   const rows = inspections.data?.pages.flatMap((page) => page.data) ?? [];
   const filtered = filters.q !== '' || filters.status !== '' || filters.siteId !== '' || filters.assigneeId !== '' || filters.overdue;
 
@@ -176,6 +179,13 @@ export function InspectionList({ orgId, orgSlug, userId, sites, assignees }: Ins
                         </span>
                         {score ? <span>Score {score}</span> : null}
                         {inspection.failed_count > 0 ? <span>{inspection.failed_count} failed</span> : null}
+                        {/* Opens without a network: its data is on this device (issue 23). */}
+                        {onDevice.has(inspection.id) ? (
+                          <span className="inline-icon available-offline">
+                            <HardDriveDownload aria-hidden="true" size={16} />
+                            Available offline
+                          </span>
+                        ) : null}
                       </p>
                     </div>
                     <div className="inspection-row-state">

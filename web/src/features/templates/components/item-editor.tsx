@@ -41,7 +41,7 @@ export interface ItemEditorProps {
   opsByKey: Map<string, ConditionOp[]>;
 }
 
-// Kinds whose answers never fail, so their weight never counts (PRODUCT.md §3, docs/templates.md).
+// Kinds whose answers never fail, so their weight never counts (docs/product.md §3, docs/templates.md).
 const neverScored = new Set<ItemKind>(['text', 'date', 'photo', 'signature']);
 
 const failOnOptions = [
