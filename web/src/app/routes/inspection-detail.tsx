@@ -16,7 +16,7 @@ import { InspectionRun, type ItemActionsRenderer } from '../../features/inspecti
 import { useMe } from '../../features/profile/api/get-me';
 import { describeError } from '../../lib/errors';
 import { useOrgRoute } from '../org-context';
-import { useMemberChoices, worksActions } from '../use-member-choices';
+import type { Choice } from '../use-member-choices';
 import { QueryError } from '../../components/ui/query-error';
 import { isWaitingForNetwork, NotOnDevice } from '../../components/ui/not-on-device';
 import { whenSupabaseLoads } from '../../lib/supabase';
@@ -70,6 +70,9 @@ export function InspectionDetailRoute() {
   return validId ? <InspectionDetail inspectionId={inspectionId} /> : <InspectionNotFound />;
 }
 
+// A manager's choice of assignees (the members list) loads beside the page, not in its first load.
+const AssigneeChoices = lazy(() => import('./inspection-detail-assignees').then((module) => ({ default: module.AssigneeChoices })));
+
 // The download's code (progress, errors, saving the file) is not part of the run page's first
 // load (tests/e2e/weight.test.ts): it loads when the button is first pressed, and then starts.
 const DownloadButton = lazy(() => import('../../components/ui/download-button').then((module) => ({ default: module.DownloadButton })));
@@ -113,7 +116,8 @@ function InspectionDetail({ inspectionId }: { inspectionId: string }) {
   );
   // An inspection of many failed items has more than a page of them: every one is shown.
   useAllPages(actions);
-  const assignees = useMemberChoices(membership.org_id, worksActions);
+  // Who an action can be given to: only a manager chooses, and only once they open a form.
+  const [assignees, setAssignees] = useState<Choice[]>([]);
   const actionsByItem = useMemo(() => {
     const map = new Map<string, Action[]>();
     for (const action of actions.data?.pages.flatMap((page) => page.data) ?? []) {
@@ -137,6 +141,11 @@ function InspectionDetail({ inspectionId }: { inspectionId: string }) {
   );
 
   useRunPageCode();
+  const assigneeChoices = canManageActions(membership.role) ? (
+    <Suspense fallback={null}>
+      <AssigneeChoices orgId={membership.org_id} onChoices={setAssignees} />
+    </Suspense>
+  ) : null;
 
   if (!inspection.data && isWaitingForNetwork(inspection)) {
     return (
@@ -178,6 +187,7 @@ function InspectionDetail({ inspectionId }: { inspectionId: string }) {
         inspection={inspection.data}
         itemActions={itemActions}
       />
+      {assigneeChoices}
       <p>
         <Link to={`/o/${membership.org_slug}/inspections`}>Back to inspections</Link>
       </p>
