@@ -20,6 +20,7 @@ import type { Choice } from '../use-member-choices';
 import { QueryError } from '../../components/ui/query-error';
 import { isWaitingForNetwork, NotOnDevice } from '../../components/ui/not-on-device';
 import { whenSupabaseLoads } from '../../lib/supabase';
+import { onFirstInteractionOr } from '../../lib/first-interaction';
 import { outboxOf } from '../../features/inspections/offline/outbox-instance';
 import { attachmentUrlQueryOptions } from '../../features/inspections/api/attachments';
 import { inspectionQueryOptions } from '../../features/inspections/api/get-inspection';
@@ -141,7 +142,11 @@ function InspectionDetail({ inspectionId }: { inspectionId: string }) {
   );
 
   useRunPageCode();
-  const assigneeChoices = canManageActions(membership.role) ? (
+  // Read on the first tap or key press (or three seconds after the inspection shows): no form needs it sooner.
+  const canAssign = canManageActions(membership.role) && inspection.data !== undefined;
+  const [wantAssignees, setWantAssignees] = useState(false);
+  useEffect(() => (canAssign ? onFirstInteractionOr(3000, () => setWantAssignees(true)) : undefined), [canAssign]);
+  const assigneeChoices = canAssign && wantAssignees ? (
     <Suspense fallback={null}>
       <AssigneeChoices orgId={membership.org_id} onChoices={setAssignees} />
     </Suspense>
