@@ -215,6 +215,26 @@ describe('offline, the app never traps an inspector', () => {
     expect(await hasBlankOrErrorPage(page)).toBeNull();
   });
 
+  it('a screen whose code never reached the device says so offline, inside the frame, with Reload — never a blank page', async () => {
+    const w = await world();
+    // No service worker, so nothing is precached: the members screen's code was never fetched.
+    const page = await openPage({ ...phone(), serviceWorkers: 'block' });
+    const context = page.context();
+    await signInToOrganization(page, w.inspector.email, w.slug);
+    await goOffline(context, page);
+    await page.getByRole('navigation', { name: /Basements/ }).getByRole('button', { name: 'More' }).click();
+    await page.getByRole('link', { name: 'Members' }).click();
+    const error = page.getByRole('alert');
+    await error.getByRole('heading', { name: "This part of Fieldcheck isn't on this device yet." }).waitFor();
+    await error.getByText('Connect to the internet, then reload.', { exact: false }).waitFor();
+    // The frame stays: the tab bar leads elsewhere, and Reload is there for when the network is back.
+    await page.getByRole('navigation', { name: /Basements/ }).getByRole('link', { name: 'Dashboard' }).waitFor();
+    await page.getByRole('button', { name: 'Reload' }).waitFor();
+    await context.setOffline(false);
+    await page.getByRole('button', { name: 'Reload' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Members' }).waitFor();
+  });
+
   it('an inspection never opened on this device says so within 2 s offline, with a way back', async () => {
     const w = await world();
     // Someone else's work, due in a month: not the inspector's upcoming work, so not fetched ahead.
