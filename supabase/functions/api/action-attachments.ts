@@ -10,14 +10,16 @@ import type { Tx } from '../_shared/db.ts';
 import { ApiError } from '../_shared/errors.ts';
 import { route } from '../_shared/http.ts';
 import {
+  ACTION_WORKERS,
   type ActionAttachment,
   actionAttachmentCreateSchema,
+  actionAttachmentSchema,
+  actionAttachmentUploadSchema,
   actionPhotosEditable,
   type ActionStatus,
-  ACTION_WORKERS,
   canWorkAction,
 } from '../_shared/schemas/actions.ts';
-import type { AttachmentUrl } from '../_shared/schemas/attachments.ts';
+import { type AttachmentUrl, attachmentUrlSchema } from '../_shared/schemas/attachments.ts';
 import { idSchema, type Role } from '../_shared/schemas/common.ts';
 import { requireRole, userIdOf } from './access.ts';
 import {
@@ -76,7 +78,7 @@ async function readAttachment(tx: Tx, params: { org: string; id: string; att: st
 
 export const createActionAttachment = route({
   method: 'POST',
-  response: 'ActionAttachmentUpload',
+  response: actionAttachmentUploadSchema,
   path: '/orgs/:org/actions/:id/attachments',
   params: actionParams,
   body: actionAttachmentCreateSchema,
@@ -112,7 +114,7 @@ export const createActionAttachment = route({
 
 export const confirmActionAttachment = route({
   method: 'POST',
-  response: 'ActionAttachment',
+  response: actionAttachmentSchema,
   path: '/orgs/:org/actions/:id/attachments/:att/confirm',
   params: attachmentParams,
   // Storage is read between the checks and the update; no transaction is held open meanwhile.
@@ -139,7 +141,7 @@ export const confirmActionAttachment = route({
 
 export const getActionAttachmentUrl = route({
   method: 'GET',
-  response: 'AttachmentUrl',
+  response: attachmentUrlSchema,
   path: '/orgs/:org/actions/:id/attachments/:att/url',
   params: attachmentParams,
   handler: async ({ req, principal, params, db }): Promise<AttachmentUrl> => {

@@ -12,7 +12,7 @@ import { runAsCaller, type Tx } from '../_shared/db.ts';
 import { ApiError } from '../_shared/errors.ts';
 import { inline, type InlineSql } from '../_shared/sql-literal.ts';
 import { fieldErrorsOf, route } from '../_shared/http.ts';
-import { type Answer, type AnswersSaved, answersBatchSchema } from '../_shared/schemas/answers.ts';
+import { type Answer, answersBatchSchema, type AnswersSaved, answersSavedSchema } from '../_shared/schemas/answers.ts';
 import { idSchema, type Role } from '../_shared/schemas/common.ts';
 import type { FieldError } from '../_shared/schemas/errors.ts';
 import { canFillInspection, INSPECTION_FILLERS } from '../_shared/schemas/inspections.ts';
@@ -175,7 +175,7 @@ const CHANGED_SINCE_READ = 'FC409';
 
 export const saveAnswers = route({
   method: 'PUT',
-  response: 'AnswersSaved',
+  response: answersSavedSchema,
   path: '/orgs/:org/inspections/:id/answers',
   params: answersParams,
   body: answersBatchSchema,

@@ -8,7 +8,15 @@ import { z } from 'zod';
 import type { Tx } from '../_shared/db.ts';
 import { ApiError } from '../_shared/errors.ts';
 import { route } from '../_shared/http.ts';
-import { type Attachment, attachmentCreateSchema, type AttachmentUpload, type AttachmentUrl } from '../_shared/schemas/attachments.ts';
+import {
+  type Attachment,
+  attachmentCreateSchema,
+  attachmentSchema,
+  type AttachmentUpload,
+  attachmentUploadSchema,
+  type AttachmentUrl,
+  attachmentUrlSchema,
+} from '../_shared/schemas/attachments.ts';
 import { idSchema, type Role } from '../_shared/schemas/common.ts';
 import { canFillInspection, INSPECTION_FILLERS } from '../_shared/schemas/inspections.ts';
 import { requireRole, userIdOf } from './access.ts';
@@ -80,7 +88,7 @@ async function readAttachment(tx: Tx, params: { org: string; id: string; att: st
 
 export const createAttachment = route({
   method: 'POST',
-  response: 'AttachmentUpload',
+  response: attachmentUploadSchema,
   path: '/orgs/:org/inspections/:id/attachments',
   params: inspectionParams,
   body: attachmentCreateSchema,
@@ -118,7 +126,7 @@ export const createAttachment = route({
 
 export const confirmAttachment = route({
   method: 'POST',
-  response: 'Attachment',
+  response: attachmentSchema,
   path: '/orgs/:org/inspections/:id/attachments/:att/confirm',
   params: attachmentParams,
   // Storage is read between the checks and the update; no transaction is held open meanwhile.
@@ -147,7 +155,7 @@ export const confirmAttachment = route({
 
 export const getAttachmentUrl = route({
   method: 'GET',
-  response: 'AttachmentUrl',
+  response: attachmentUrlSchema,
   path: '/orgs/:org/inspections/:id/attachments/:att/url',
   params: attachmentParams,
   handler: async ({ req, principal, params, db }): Promise<AttachmentUrl> => {
