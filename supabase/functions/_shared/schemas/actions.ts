@@ -4,7 +4,7 @@
 // field errors, and the web validates its forms with the same code.
 import { z } from 'zod';
 import { idSchema, optionalTextSchema, pageQuerySchema } from './common.ts';
-import { photoFields, photoUploadSchema } from './attachments.ts';
+import { photoCheckInFields, photoFields, photoUploadSchema } from './attachments.ts';
 import { dateTimeSchema } from './inspections.ts';
 import { KEY_PATTERN } from './templates.ts';
 import {
@@ -89,13 +89,7 @@ export const actionListQuerySchema = pageQuerySchema.extend({
 });
 
 /** `POST …/actions/{id}/attachments`: as for inspection photos, type and size have their own errors. */
-export const actionAttachmentCreateSchema = z.strictObject({
-  content_type: z.string({ error: 'Give the photo type.' }).trim().toLowerCase().min(1, { error: 'Give the photo type.' }).max(255),
-  byte_size: z
-    .number({ error: 'Give the photo size in bytes.' })
-    .int({ error: 'Give the photo size in bytes.' })
-    .min(1, { error: 'The photo is empty.' }),
-});
+export const actionAttachmentCreateSchema = z.strictObject(photoCheckInFields);
 
 export type ActionCreate = z.infer<typeof actionCreateSchema>;
 export type ActionUpdate = z.infer<typeof actionUpdateSchema>;

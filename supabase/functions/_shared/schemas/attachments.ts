@@ -9,16 +9,21 @@ import { PHOTO_TYPES } from './photos.ts';
 export * from './photos.ts';
 
 /**
- * `POST …/attachments`. The type and size are checked by the handler, not here, because they
- * have their own errors (415, 413) rather than a field error.
+ * What checking a photo in declares, for both photo kinds. The type and size are checked by the
+ * handler, not here, because they have their own errors (415, 413) rather than a field error.
  */
-export const attachmentCreateSchema = z.strictObject({
-  item_key: z.string({ error: 'Choose an item.' }).regex(KEY_PATTERN, { error: 'Choose an item.' }),
+export const photoCheckInFields = {
   content_type: z.string({ error: 'Give the photo type.' }).trim().toLowerCase().min(1, { error: 'Give the photo type.' }).max(255),
   byte_size: z
     .number({ error: 'Give the photo size in bytes.' })
     .int({ error: 'Give the photo size in bytes.' })
     .min(1, { error: 'The photo is empty.' }),
+};
+
+/** `POST …/inspections/{id}/attachments`: a photo of an item. */
+export const attachmentCreateSchema = z.strictObject({
+  item_key: z.string({ error: 'Choose an item.' }).regex(KEY_PATTERN, { error: 'Choose an item.' }),
+  ...photoCheckInFields,
 });
 
 export type AttachmentCreate = z.infer<typeof attachmentCreateSchema>;
@@ -54,6 +59,7 @@ export const attachmentUploadSchema = z.object({ attachment: attachmentSchema, u
 
 export const attachmentUrlSchema = z.object({ url: z.string(), expires_at: z.string() }).meta({ id: 'AttachmentUrl' });
 
+export type PhotoUpload = z.output<typeof photoUploadSchema>;
 export type Attachment = z.output<typeof attachmentSchema>;
 export type AttachmentUpload = z.output<typeof attachmentUploadSchema>;
 export type AttachmentUrl = z.output<typeof attachmentUrlSchema>;
