@@ -25,7 +25,8 @@ import {
 } from '../_shared/schemas/inspections.ts';
 import { iso, requireRole, roleAllowed, roleStatement } from './access.ts';
 import { mailNewAssignees } from './action-mail.ts';
-import { answerOf, type AnswerRow, SELECT_ANSWERS } from './answers.ts';
+import { SELECT_ANSWERS } from './answer-statements.ts';
+import { answerOf, type AnswerRow } from './answers.ts';
 import { attachmentOf, type AttachmentRow } from './attachments.ts';
 import { orgParams } from './orgs.ts';
 import { SELECT_TEMPLATE_VERSIONS, templateVersionOf, type TemplateVersionRow } from './templates.ts';
