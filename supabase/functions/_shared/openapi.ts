@@ -66,13 +66,18 @@ function componentName(schema: z.ZodType): string {
   return id;
 }
 
+/** The schema of what a route answers, or of each item of a page; none for a file. */
+function itemSchemaOf(response: Route['definition']['response']): z.ZodType | undefined {
+  if (response === undefined || response instanceof z.ZodType) return response;
+  return 'list' in response ? response.list : undefined;
+}
+
 /** A route's success body: its named answer, or a page of them. A route that answers data must name one. */
 function responseSchema(response: Route['definition']['response']): JsonSchema {
-  if (response === undefined) throw new Error('A route that answers data declares its `response` (docs/openapi.md)');
-  if ('file' in response) throw new Error('A file is described by fileContent');
-  const list = 'list' in response;
-  const item = { $ref: `#/components/schemas/${componentName(list ? response.list : response)}` };
-  if (!list) return item;
+  const schema = itemSchemaOf(response);
+  if (schema === undefined) throw new Error('A route that answers data declares its `response` (docs/openapi.md)');
+  const item = { $ref: `#/components/schemas/${componentName(schema)}` };
+  if (response === schema) return item;
   return {
     type: 'object',
     required: ['data', 'next_cursor'],
@@ -113,9 +118,10 @@ function responseComponents(routes: Route[]): Record<string, JsonSchema> {
     uri: (id) => `#/components/schemas/${id}`,
   }) as { schemas: Record<string, JsonSchema> };
   const wanted = new Set<string>();
-  const queue = routes.flatMap(({ definition: { response } }) =>
-    response === undefined || 'file' in response ? [] : [componentName('list' in response ? response.list : response)]
-  );
+  const queue = routes.flatMap(({ definition: { response } }) => {
+    const schema = itemSchemaOf(response);
+    return schema ? [componentName(schema)] : [];
+  });
   for (let name = queue.pop(); name !== undefined; name = queue.pop()) {
     if (wanted.has(name)) continue;
     if (!Object.hasOwn(schemas, name)) throw new Error(`No schema is named ${name}`);
@@ -193,7 +199,7 @@ export function openApiDocument(routes: Record<string, Route>, options: OpenApiO
       : {
         [String(definition.status ?? 200)]: {
           description: definition.status === 201 ? 'Created.' : definition.status === 202 ? 'Accepted.' : 'OK.',
-          content: typeof definition.response === 'object' && 'file' in definition.response
+          content: definition.response && !(definition.response instanceof z.ZodType) && 'file' in definition.response
             ? fileContent(definition.response.file)
             : { 'application/json': { schema: responseSchema(definition.response) } },
         },
