@@ -1685,14 +1685,7 @@ begin
       'status', case when old.confirmed_at is null then 'pending' else 'confirmed' end, 'verb', 'changed')::text;
   end if;
   perform private.require_action_workable(new.action_id);
-  if not exists (
-    select 1 from storage.objects o
-    where o.bucket_id = 'evidence' and o.name = new.object_path
-      and (o.metadata ->> 'size')::bigint = new.byte_size
-      and o.metadata ->> 'mimetype' = new.content_type
-  ) then
-    raise exception 'validation_failed' using detail = json_build_object('field', 'file', 'message', 'Upload the photo as declared before confirming it.')::text;
-  end if;
+  perform private.require_photo_stored_as_declared(new.object_path, new.byte_size, new.content_type);
   new.confirmed_at := now();
   return new;
 end;
@@ -1710,14 +1703,7 @@ begin
       'status', case when old.confirmed_at is null then 'pending' else 'confirmed' end, 'verb', 'changed')::text;
   end if;
   perform private.require_inspection_in_progress(new.inspection_id);
-  if not exists (
-    select 1 from storage.objects o
-    where o.bucket_id = 'evidence' and o.name = new.object_path
-      and (o.metadata ->> 'size')::bigint = new.byte_size
-      and o.metadata ->> 'mimetype' = new.content_type
-  ) then
-    raise exception 'validation_failed' using detail = json_build_object('field', 'file', 'message', 'Upload the photo as declared before confirming it.')::text;
-  end if;
+  perform private.require_photo_stored_as_declared(new.object_path, new.byte_size, new.content_type);
   new.confirmed_at := now();
   return new;
 end;
@@ -2709,6 +2695,40 @@ AS $function$
 $function$;
 grant execute on function private.photo_extension(content_type text) to authenticated, service_role;
 
+-- private.photo_object_changeable(object_name text, uploading boolean) ----------------------------
+CREATE OR REPLACE FUNCTION private.photo_object_changeable(object_name text, uploading boolean)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  with photo as (
+    select a.uploaded_by, a.confirmed_at, a.created_at
+    from public.attachments a
+    join public.inspections i on i.id = a.inspection_id
+    where a.object_path = object_name
+      and i.status = 'in_progress'
+      and private.can_fill_inspection(a.inspection_id)
+    union all
+    select a.uploaded_by, a.confirmed_at, a.created_at
+    from public.action_attachments a
+    join public.actions x on x.id = a.action_id
+    where a.object_path = object_name
+      and x.status in ('open', 'in_progress')
+      and private.can_work_action(a.action_id)
+  )
+  select exists (
+    select 1
+    from photo
+    where not uploading
+       or (photo.uploaded_by = (select auth.uid())
+           and photo.confirmed_at is null
+           and photo.created_at > now() - interval '2 hours')
+  );
+$function$;
+comment on function private.photo_object_changeable(object_name text, uploading boolean) is 'True when an evidence object is a photo (of an inspection or an action) whose parent the caller may change now; with uploading, a pending photo the caller checked in within two hours.';
+grant execute on function private.photo_object_changeable(object_name text, uploading boolean) to authenticated;
+
 -- private.point_template_at_version() -------------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.point_template_at_version()
  RETURNS trigger
@@ -3430,6 +3450,27 @@ begin
 end;
 $function$;
 grant execute on function private.require_inspection_in_progress(inspection uuid) to authenticated, service_role;
+
+-- private.require_photo_stored_as_declared(object_name text, byte_size bigint, content_type text) ---
+CREATE OR REPLACE FUNCTION private.require_photo_stored_as_declared(object_name text, byte_size bigint, content_type text)
+ RETURNS void
+ LANGUAGE plpgsql
+ STABLE
+ SET search_path TO ''
+AS $function$
+begin
+  if not exists (
+    select 1 from storage.objects o
+    where o.bucket_id = 'evidence' and o.name = object_name
+      and (o.metadata ->> 'size')::bigint = byte_size
+      and o.metadata ->> 'mimetype' = content_type
+  ) then
+    raise exception 'validation_failed' using detail = json_build_object('field', 'file', 'message', 'Upload the photo as declared before confirming it.')::text;
+  end if;
+end;
+$function$;
+comment on function private.require_photo_stored_as_declared(object_name text, byte_size bigint, content_type text) is 'Raises validation_failed unless the evidence object is stored with the declared size and type (confirming a photo).';
+grant execute on function private.require_photo_stored_as_declared(object_name text, byte_size bigint, content_type text) to authenticated, service_role;
 
 -- private.retire_expired_invitation(org uuid, address text) ---------------------------------------
 CREATE OR REPLACE FUNCTION private.retire_expired_invitation(org uuid, address text)
@@ -4508,30 +4549,12 @@ create policy "Members can read their organization's evidence and exports" on st
   for select to authenticated
   using (((bucket_id = ANY (ARRAY['evidence'::text, 'exports'::text])) AND ((storage.foldername(name))[1] IN ( SELECT (org_id.org_id)::text AS org_id
    FROM private.org_ids_of_current_user() org_id(org_id)))));
-create policy "People filling an inspection can upload the photo they checked " on storage.objects
-  for insert to authenticated
-  with check (((bucket_id = 'evidence'::text) AND (EXISTS ( SELECT 1
-   FROM (public.attachments a
-     JOIN public.inspections i ON ((i.id = a.inspection_id)))
-  WHERE ((a.object_path = objects.name) AND (a.uploaded_by = ( SELECT auth.uid() AS uid)) AND (a.confirmed_at IS NULL) AND (a.created_at > (now() - '02:00:00'::interval)) AND (i.status = 'in_progress'::public.inspection_status) AND private.can_fill_inspection(a.inspection_id))))));
-create policy "People filling an inspection in progress can delete its photos" on storage.objects
+create policy "People changing photos can delete them" on storage.objects
   for delete to authenticated
-  using (((bucket_id = 'evidence'::text) AND (EXISTS ( SELECT 1
-   FROM (public.attachments a
-     JOIN public.inspections i ON ((i.id = a.inspection_id)))
-  WHERE ((a.object_path = objects.name) AND (i.status = 'in_progress'::public.inspection_status) AND private.can_fill_inspection(a.inspection_id))))));
-create policy "People working an action can upload the photo they checked in" on storage.objects
+  using (((bucket_id = 'evidence'::text) AND private.photo_object_changeable(name, false)));
+create policy "People changing photos can upload the photo they checked in" on storage.objects
   for insert to authenticated
-  with check (((bucket_id = 'evidence'::text) AND (EXISTS ( SELECT 1
-   FROM (public.action_attachments a
-     JOIN public.actions x ON ((x.id = a.action_id)))
-  WHERE ((a.object_path = objects.name) AND (a.uploaded_by = ( SELECT auth.uid() AS uid)) AND (a.confirmed_at IS NULL) AND (a.created_at > (now() - '02:00:00'::interval)) AND (x.status = ANY (ARRAY['open'::public.action_status, 'in_progress'::public.action_status])) AND private.can_work_action(a.action_id))))));
-create policy "People working an open action can delete its photos" on storage.objects
-  for delete to authenticated
-  using (((bucket_id = 'evidence'::text) AND (EXISTS ( SELECT 1
-   FROM (public.action_attachments a
-     JOIN public.actions x ON ((x.id = a.action_id)))
-  WHERE ((a.object_path = objects.name) AND (x.status = ANY (ARRAY['open'::public.action_status, 'in_progress'::public.action_status])) AND private.can_work_action(a.action_id))))));
+  with check (((bucket_id = 'evidence'::text) AND private.photo_object_changeable(name, true)));
 grant all on table storage.objects to anon, authenticated, service_role;
 grant all on table storage.objects to postgres with grant option;
 

@@ -6,7 +6,7 @@
 import type { Tx } from '../_shared/db.ts';
 import { route } from '../_shared/http.ts';
 import { decodeCursor, pageOf } from '../_shared/pagination.ts';
-import { activityQuerySchema, type AuditEntry, auditLogQuerySchema } from '../_shared/schemas/audit.ts';
+import { activityQuerySchema, type AuditEntry, auditEntrySchema, auditLogQuerySchema } from '../_shared/schemas/audit.ts';
 import type { Role } from '../_shared/schemas/common.ts';
 import { iso, requireRole } from './access.ts';
 import { orgParams } from './orgs.ts';
@@ -82,7 +82,7 @@ const afterCursor = (tx: Tx, after: unknown[] | null) =>
 
 export const listAuditLog = route({
   method: 'GET',
-  response: { list: 'AuditEntry' },
+  response: { list: auditEntrySchema },
   path: '/orgs/:org/audit-log',
   params: orgParams,
   query: auditLogQuerySchema,
@@ -108,7 +108,7 @@ export const listAuditLog = route({
 
 export const listActivity = route({
   method: 'GET',
-  response: { list: 'AuditEntry' },
+  response: { list: auditEntrySchema },
   path: '/orgs/:org/activity',
   params: orgParams,
   query: activityQuerySchema,

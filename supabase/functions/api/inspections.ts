@@ -12,18 +12,21 @@ import { decodeCursor, pageOf } from '../_shared/pagination.ts';
 import { idSchema, type Role } from '../_shared/schemas/common.ts';
 import {
   type Inspection,
+  INSPECTION_MANAGERS,
   inspectionCreateSchema,
   type InspectionDetail,
-  INSPECTION_MANAGERS,
+  inspectionDetailSchema,
   inspectionListQuerySchema,
   inspectionReviewSchema,
+  inspectionSchema,
   inspectionStartSchema,
   type InspectionStatus,
   inspectionUpdateSchema,
 } from '../_shared/schemas/inspections.ts';
 import { iso, requireRole, roleAllowed, roleStatement } from './access.ts';
 import { mailNewAssignees } from './action-mail.ts';
-import { answerOf, type AnswerRow, SELECT_ANSWERS } from './answers.ts';
+import { SELECT_ANSWERS } from './answer-statements.ts';
+import { answerOf, type AnswerRow } from './answers.ts';
 import { attachmentOf, type AttachmentRow } from './attachments.ts';
 import { orgParams } from './orgs.ts';
 import { SELECT_TEMPLATE_VERSIONS, templateVersionOf, type TemplateVersionRow } from './templates.ts';
@@ -179,7 +182,7 @@ async function updateInspection(tx: Tx, orgId: string, id: string, changes: Reco
 
 export const listInspections = route({
   method: 'GET',
-  response: { list: 'Inspection' },
+  response: { list: inspectionSchema },
   path: '/orgs/:org/inspections',
   params: orgParams,
   query: inspectionListQuerySchema,
@@ -201,7 +204,7 @@ export const listInspections = route({
 
 export const createInspection = route({
   method: 'POST',
-  response: 'Inspection',
+  response: inspectionSchema,
   path: '/orgs/:org/inspections',
   params: orgParams,
   body: inspectionCreateSchema,
@@ -218,7 +221,7 @@ export const createInspection = route({
 
 export const getInspection = route({
   method: 'GET',
-  response: 'InspectionDetail',
+  response: inspectionDetailSchema,
   path: '/orgs/:org/inspections/:id',
   params: inspectionParams,
   handler: async ({ params, read }): Promise<InspectionDetail> => {
@@ -246,7 +249,7 @@ export const getInspection = route({
 
 export const patchInspection = route({
   method: 'PATCH',
-  response: 'Inspection',
+  response: inspectionSchema,
   path: '/orgs/:org/inspections/:id',
   params: inspectionParams,
   body: inspectionUpdateSchema,
@@ -272,7 +275,7 @@ async function moveTo(
 
 export const startInspection = route({
   method: 'POST',
-  response: 'Inspection',
+  response: inspectionSchema,
   path: '/orgs/:org/inspections/:id/start',
   params: inspectionParams,
   body: inspectionStartSchema,
@@ -289,7 +292,7 @@ export const startInspection = route({
 
 export const submitInspection = route({
   method: 'POST',
-  response: 'Inspection',
+  response: inspectionSchema,
   path: '/orgs/:org/inspections/:id/submit',
   params: inspectionParams,
   handler: async ({ params, db, afterCommit }) => {
@@ -308,7 +311,7 @@ export const submitInspection = route({
 
 export const reviewInspection = route({
   method: 'POST',
-  response: 'Inspection',
+  response: inspectionSchema,
   path: '/orgs/:org/inspections/:id/review',
   params: inspectionParams,
   body: inspectionReviewSchema,
@@ -320,7 +323,7 @@ export const reviewInspection = route({
 
 export const cancelInspection = route({
   method: 'POST',
-  response: 'Inspection',
+  response: inspectionSchema,
   path: '/orgs/:org/inspections/:id/cancel',
   params: inspectionParams,
   handler: async ({ params, db }) => {

@@ -2,6 +2,7 @@
 // user bursts of 300 and 1200 a minute (docs/api-keys.md); over the limit → 429 rate_limited
 // with Retry-After and the RateLimit / RateLimit-Policy fields. The buckets live in Postgres, so
 // every function instance draws from the same one; each caller has its own.
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { ApiOutcome } from '../../support/api.ts';
 import { call, db, expectProblem, inspectionWorldAndStranger } from '../inspections/support.ts';
@@ -90,7 +91,10 @@ describe('a read refused by the rate limit', () => {
     const sql = db();
     const refusedKey = await createKey(world.owner, world.org.id, 'viewer');
     const allowedKey = await createKey(world.owner, world.org.id, 'viewer');
-    const search = `orgs/${world.org.id}/sites?q=kitchen`;
+    // A term no other test searches for: the waiters counted below are this test's requests only,
+    // not another file's statements on public.sites that the lock happens to hold up meanwhile.
+    const term = `kitchen${randomUUID().replaceAll('-', '')}`;
+    const search = `orgs/${world.org.id}/sites?q=${term}`;
     expect((await call(refusedKey.client, search)).status).toBe(200);
     // Empty the key's bucket and stop its refill for a minute (no burst of requests to race the refill).
     const emptied = await sql`
@@ -99,7 +103,10 @@ describe('a read refused by the rate limit', () => {
     `;
     expect(emptied.length).toBe(1);
     const waitingOnSites = async () =>
-      (await sql`select count(*)::int as n from pg_locks where relation = 'public.sites'::regclass and not granted`)[0].n as number;
+      (await sql`
+        select count(*)::int as n from pg_locks l join pg_stat_activity a on a.pid = l.pid
+        where l.relation = 'public.sites'::regclass and not l.granted and a.query like ${`%${term}%`}
+      `)[0].n as number;
 
     const lock = await sql.reserve();
     try {
