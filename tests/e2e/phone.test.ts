@@ -171,6 +171,31 @@ describe('the inspections list', () => {
     await tryAgain.click();
     await page.getByRole('list', { name: 'Inspections' }).getByText('Freezer walk', { exact: false }).waitFor();
   });
+
+  it('every list screen offers one "Try again" when its list can\'t be read, and the list comes back', async () => {
+    const page = await openPage(phone());
+    await signInToOrganization(page, w.manager.email, w.slug);
+    const screens = [
+      { path: '/sites', resource: 'sites', area: page.getByRole('main'), list: page.getByRole('list', { name: 'Sites' }) },
+      { path: '/templates', resource: 'templates', area: page.getByRole('main'), list: page.getByRole('list', { name: 'Templates' }) },
+      { path: '/actions', resource: 'actions', area: page.getByRole('region', { name: 'All actions' }), list: page.getByRole('region', { name: 'All actions' }).getByRole('status').filter({ hasText: /action/ }) },
+      { path: '/settings', resource: 'audit-log', area: page.getByRole('region', { name: 'Audit log' }), list: page.getByRole('list', { name: 'Audit log' }) },
+    ];
+    for (const screen of screens) {
+      // The network refuses the list for a moment (a route mock: the network is outside the product).
+      const isList = (url: URL) => new RegExp(`/functions/v1/api/orgs/[^/]+/${screen.resource}$`).test(url.pathname);
+      await page.route(isList, (route) => route.fulfill({ status: 503, contentType: 'application/problem+json', body: '{"code":"service_unavailable","status":503,"title":"x","detail":"x","type":"x","request_id":"x"}' }));
+      await page.goto(`/o/${w.slug}${screen.path}`);
+      const tryAgain = screen.area.getByRole('button', { name: 'Try again' });
+      await tryAgain.first().waitFor({ timeout: 20_000 });
+      await screen.area.getByRole('alert').filter({ hasText: 'The service is briefly unavailable.' }).waitFor();
+      expect(await tryAgain.count(), screen.path).toBe(1);
+      await page.unroute(isList);
+      await tryAgain.click();
+      await screen.list.waitFor();
+      expect(await tryAgain.count(), screen.path).toBe(0);
+    }
+  });
 });
 
 describe('forms', () => {

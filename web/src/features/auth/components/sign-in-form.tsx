@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';
-import { TextField } from '../../../components/ui/text-field';
+import { PasswordField, TextField } from '../../../components/ui/text-field';
 import { getSupabase } from '../../../lib/supabase';
 import { useValidatedSubmit } from '../../../lib/use-validated-submit';
 import { useSignIn } from '../api/sign-in';
@@ -35,14 +35,7 @@ export function SignInForm({ defaultEmail, offline = false }: { defaultEmail?: s
         defaultValue={defaultEmail}
         error={failure?.fieldErrors.email}
       />
-      <TextField
-        label="Password"
-        name="password"
-        type="password"
-        autoComplete="current-password"
-        required
-        error={failure?.fieldErrors.password}
-      />
+      <PasswordField purpose="current" error={failure?.fieldErrors.password} />
       <Button type="submit" pending={signIn.isPending} disabled={offline}>
         Sign in
       </Button>

@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button';
-import { LoadMoreButton } from '../../../components/ui/load-more-button';
+import { LoadMoreButton } from '../../../components/ui/paged-list';
 import { formatDateTime } from '../../../lib/format';
 import { useInspections } from '../api/get-inspections';
 import type { Inspection } from '../types';
