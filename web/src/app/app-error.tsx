@@ -61,3 +61,19 @@ export class AppErrorBoundary extends Component<{ children: ReactNode }, { error
     return this.state.failed ? <AppError error={this.state.error} /> : this.props.children;
   }
 }
+
+/**
+ * Around what the app can do without (the new-version prompt): if its code cannot load (offline
+ * before it was ever fetched), it is left out, rather than taking the page down with it.
+ */
+export class OptionalPart extends Component<{ children: ReactNode }, { failed: boolean }> {
+  state = { failed: false };
+
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+
+  render() {
+    return this.state.failed ? null : this.props.children;
+  }
+}

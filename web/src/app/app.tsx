@@ -2,7 +2,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { RouterProvider } from 'react-router-dom';
 import { queryClient } from '../lib/query-client';
-import { AppErrorBoundary } from './app-error';
+import { AppErrorBoundary, OptionalPart } from './app-error';
 import { PersistedQueries } from './persisted-queries';
 import { router } from './router';
 
@@ -27,9 +27,11 @@ function DeferredUpdatePrompt() {
     };
   }, []);
   return due ? (
-    <Suspense fallback={null}>
-      <UpdatePrompt />
-    </Suspense>
+    <OptionalPart>
+      <Suspense fallback={null}>
+        <UpdatePrompt />
+      </Suspense>
+    </OptionalPart>
   ) : null;
 }
 
