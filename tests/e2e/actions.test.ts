@@ -154,7 +154,8 @@ describe('corrective actions in the web app', () => {
       expect.stringContaining('Floor is clean — Fail'),
       expect.stringContaining('Fridge temperature — 8 °C'),
     ]);
-    expect(await failed.getByRole('link', { name: 'Action' }).count()).toBe(2);
+    // The inspection's actions are a read of their own, which may arrive after the failed items show.
+    await expect.poll(() => failed.getByRole('link', { name: 'Action' }).count(), { timeout: UI_TIMEOUT }).toBe(2);
     await manager.getByRole('button', { name: 'Approve' }).click();
     // Approving asks first: it is final, and the failed items' actions stay open.
     const confirm = manager.getByRole('dialog', { name: 'Approve this inspection?' });
