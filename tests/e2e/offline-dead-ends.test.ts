@@ -223,7 +223,7 @@ describe('offline, the app never traps an inspector', () => {
     await signInToOrganization(page, w.inspector.email, w.slug);
     await goOffline(context, page);
     await page.getByRole('navigation', { name: /Basements/ }).getByRole('button', { name: 'More' }).click();
-    await page.getByRole('link', { name: 'Members' }).click();
+    await page.getByRole('navigation', { name: 'More' }).getByRole('link', { name: 'Members' }).click();
     const error = page.getByRole('alert');
     await error.getByRole('heading', { name: "This part of Fieldcheck isn't on this device yet." }).waitFor();
     await error.getByText('Connect to the internet, then reload.', { exact: false }).waitFor();
