@@ -125,7 +125,11 @@ export function createGateway(routes: Route[], log: (m: string) => void): http.S
   });
   const closing = new WeakSet<Duplex>();
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, closing));
-  // Keep-alive sockets of browsers and test clients must not hold up a stop.
-  server.keepAliveTimeout = 5000;
+  // Idle keep-alive connections stay open as long as nginx keeps them by default (75 s), the
+  // server under Supabase's Kong gateway. Node's default, 5 s (+ 1 s), closed them while clients
+  // still meant to use them: a client busy for a few seconds (a test compiling TypeScript) found
+  // its pooled connection gone only when its next request was reset — "Failed to send a request
+  // to the Edge Function" (issue 24). A stop closes them all (closeAllConnections) however long.
+  server.keepAliveTimeout = 75_000;
   return server;
 }

@@ -4,7 +4,8 @@
 // the gateway's — and then an ordinary request. The refusal must arrive whole, and the next
 // request must be answered too: on the same connection after a 413, on a new one after a 431
 // (which closes its connection, saying so, as a header overflow leaves nothing to parse on).
-// Raw sockets over loopback, so nothing between the test and the gateway hides a reset.
+// Raw sockets over loopback, so nothing between the test and the gateway hides a reset. And an
+// idle keep-alive connection stays open as long as Supabase's gateway keeps one.
 import net from 'node:net';
 import { Agent, request } from 'undici';
 import { beforeAll, describe, expect, it } from 'vitest';
@@ -132,6 +133,27 @@ describe('a request refused before its body is read', () => {
       expect(outcome, `round ${round + 1}: ${outcome.raw}`).toMatchObject({ statuses: [401, 200], ending: 'open' });
     }
   });
+});
+
+describe('an idle keep-alive connection', () => {
+  it('is still open after 7 s, so a client that was busy a while is answered on it', async () => {
+    // Node closed idle connections after 6 s; a client whose event loop was busy past that (a
+    // test compiling TypeScript) then sent its next request into the closed connection.
+    const socket = net.connect(Number(api.port), api.hostname);
+    const answers: string[] = [];
+    let ended = false;
+    socket.on('data', (chunk) => answers.push(chunk.toString('latin1')));
+    socket.on('end', () => (ended = true));
+    socket.on('error', () => (ended = true));
+    await new Promise((resolve) => socket.once('connect', resolve));
+    socket.write(get('/health'));
+    await expect.poll(() => answers.join('')).toMatch(/^HTTP\/1\.1 200/);
+    await new Promise((resolve) => setTimeout(resolve, 7000));
+    expect(ended).toBe(false);
+    socket.write(get('/health'));
+    await expect.poll(() => answers.join('').match(/HTTP\/1\.1 200/g)?.length).toBe(2);
+    socket.destroy();
+  }, 20_000);
 });
 
 describe('headers over the gateway limit', () => {
