@@ -5,7 +5,7 @@
 // Postgres alone and exited, leaving the Deno processes running and the folder behind.
 // Each case starts a real runner with a real stack and signals it at a chosen moment.
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
@@ -32,6 +32,25 @@ function descendantsOf(pid: number): number[] {
   return [...parents.keys()].filter(under);
 }
 
+/**
+ * Processes of the process group `pgid` still running. The runner is started as a group of its
+ * own, which everything it starts joins: this finds a process started after the signal too.
+ */
+function runningInGroup(pgid: number): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(group) === pgid && state !== 'Z') found.push(Number(entry));
+    } catch {
+      // Ended while we looked.
+    }
+  }
+  return found;
+}
+
 /** Whether a process is still there (a zombie left for its new parent to reap counts as gone). */
 function running(pid: number): boolean {
   try {
@@ -49,7 +68,7 @@ async function interruptRun(args: string[], when: RegExp, signal: NodeJS.Signals
   const env: Record<string, string | undefined> = { ...process.env, STACK_LOG: '1', KEEP_TEST_STACK: undefined, FIELDCHECK_STACK: undefined };
   const stackDir = path.join(root, '.stack');
   const before = new Set(readdirSync(stackDir));
-  const runner = spawn(process.execPath, [path.join(root, 'tests', 'run.ts'), ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const runner = spawn(process.execPath, [path.join(root, 'tests', 'run.ts'), ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let output = '';
   let processes: number[] = [];
   const exited = new Promise<number | null>((resolve) => runner.once('exit', (code) => resolve(code)));
@@ -73,7 +92,12 @@ async function interruptRun(args: string[], when: RegExp, signal: NodeJS.Signals
   const folders = readdirSync(stackDir).filter((name) => name.startsWith('test-') && !before.has(name));
   runner.kill(signal);
   const code = await exited;
-  return { processes, folders: folders.map((name) => path.join(stackDir, name)), code, output };
+  const paths = folders.map((name) => path.join(stackDir, name));
+  const outcome = { processes, leftInGroup: runningInGroup(runner.pid!), folders: paths, foldersLeft: paths.filter(existsSync), code, output };
+  // What a failed run left behind is recorded above; it must not outlive the test.
+  if (outcome.leftInGroup.length > 0) process.kill(-runner.pid!, 'SIGKILL');
+  for (const folder of outcome.foldersLeft) rmSync(folder, { recursive: true, force: true });
+  return outcome;
 }
 
 describe('the test runner, stopped by a signal', () => {
@@ -83,8 +107,9 @@ describe('the test runner, stopped by a signal', () => {
     // Postgres and its backends, and the function processes starting.
     expect(run.processes.length).toBeGreaterThan(2);
     expect(run.processes.filter(running)).toEqual([]);
+    expect(run.leftInGroup).toEqual([]);
     expect(run.folders).toHaveLength(1);
-    expect(run.folders.filter(existsSync)).toEqual([]);
+    expect(run.foldersLeft).toEqual([]);
   }, 180_000);
 
   it('while a suite runs (SIGINT): stops the suite and the stack, removes its folder, exits 130', async () => {
@@ -93,7 +118,8 @@ describe('the test runner, stopped by a signal', () => {
     expect(run.code, run.output.slice(-3000)).toBe(130);
     expect(run.processes.length).toBeGreaterThan(3);
     expect(run.processes.filter(running)).toEqual([]);
+    expect(run.leftInGroup).toEqual([]);
     expect(run.folders).toHaveLength(1);
-    expect(run.folders.filter(existsSync)).toEqual([]);
+    expect(run.foldersLeft).toEqual([]);
   }, 180_000);
 });
