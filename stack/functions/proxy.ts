@@ -60,7 +60,15 @@ export function forward(req: IncomingMessage, res: ServerResponse, port: number,
       const responseHeaders = withoutHopByHop(answer.headers);
       const contentType = servedContentType(req.method, answer.headers['content-type']);
       if (contentType !== undefined) responseHeaders['content-type'] = contentType;
-      res.writeHead(answer.statusCode ?? 502, answer.statusMessage, responseHeaders);
+      // The head goes to the client with the first bytes of the body, or with its end: a function
+      // that dies after its head and before any body (killed, out of memory) then still gets the
+      // gateway's 502, where a head already passed on would leave only cutting the connection,
+      // and the client with no answer at all. Registered before pipe(), so the head comes first.
+      const passHeadOn = () => {
+        if (!res.headersSent) res.writeHead(answer.statusCode ?? 502, answer.statusMessage, responseHeaders);
+      };
+      answer.once('data', passHeadOn);
+      answer.once('end', passHeadOn);
       answer.pipe(res);
       answer.on('end', dropRestOfBody);
       answer.on('error', (error) => reject(new UpstreamError(error.message, false)));
