@@ -125,8 +125,8 @@ export function createGateway(routes: Route[], log: (m: string) => void): http.S
   });
   const closing = new WeakSet<Duplex>();
   server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, closing));
-  // Idle keep-alive connections stay open as long as nginx keeps them by default (75 s), the
-  // server under Supabase's Kong gateway. Node's default, 5 s (+ 1 s), closed them while clients
+  // Idle keep-alive connections stay open as long as nginx keeps them by default (75 s; Kong,
+  // Supabase's gateway, is built on nginx). Node's default, 5 s (+ 1 s), closed them while clients
   // still meant to use them: a client busy for a few seconds (a test compiling TypeScript) found
   // its pooled connection gone only when its next request was reset — "Failed to send a request
   // to the Edge Function" (issue 24). A stop closes them all (closeAllConnections) however long.

@@ -255,7 +255,8 @@ async function main(): Promise<number> {
       console.log(`${suite}: ${results[suite]!.passed} passed, ${results[suite]!.failed} failed (${((Date.now() - t) / 1000).toFixed(1)} s)`);
     }
   } catch (error) {
-    console.error(`The test run could not complete: ${(error as Error).stack ?? error}`);
+    // A start aborted by a signal is no failure of its own to report.
+    if (!interruptedBy) console.error(`The test run could not complete: ${(error as Error).stack ?? error}`);
     results[suites.find((s) => !results[s]) ?? suites[0]] = { passed: 0, failed: 1 };
   } finally {
     await cleanUp();
