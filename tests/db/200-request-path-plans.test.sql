@@ -44,7 +44,8 @@ grant execute on function pg_temp.plan_of(text) to authenticated;
 -- histogram (about 100 sampled values) it matches, and ANALYZE samples at random. A term that
 -- matches 11 of the 100k rows (ext-4242) was caught in the sample by 5 of 200 ANALYZEs, then
 -- estimated at 1 % (1,010 rows) and planned as a walk of sites_org_id_name_idx: this file failed
--- once in 57 runs (issue 24; the unnamed test:db failure). A term no row has is never in the sample.
+-- once in 57 runs (issue 24; likely the test:db failure whose name was not captured). A term no
+-- row has is never in the sample.
 -- Failures print the plan (alike / unalike).
 select alike(pg_temp.plan_of(format($q$select s.id from public.sites s where s.org_id = %L
     and (s.name || ' ' || coalesce(s.address, '') || ' ' || coalesce(s.external_ref, '')) ilike '%%ext-100001%%'
