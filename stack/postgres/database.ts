@@ -125,11 +125,12 @@ async function applySeed(config: StackConfig, sql: Sql, log: (m: string) => void
 
 /**
  * Brings the database up to date. A new (or reset) database gets the platform, every
- * migration and the seed; an existing one only the migrations it has not run yet.
+ * migration and the seed (unless `seed: false`: the schema dump wants no demo data); an
+ * existing one only the migrations it has not run yet.
  */
 export async function prepareDatabase(
   config: StackConfig,
-  options: { reset?: boolean; log: (m: string) => void },
+  options: { reset?: boolean; seed?: boolean; log: (m: string) => void },
 ): Promise<PrepareResult> {
   const fresh = options.reset || !(await databaseExists(config));
   if (fresh) await recreateDatabase(config);
@@ -147,7 +148,7 @@ export async function prepareDatabase(
       }
     }
     const appliedMigrations = await applyMigrations(config, sql, options.log);
-    const seeded = fresh ? await applySeed(config, sql, options.log) : false;
+    const seeded = fresh && options.seed !== false ? await applySeed(config, sql, options.log) : false;
     return { created: fresh, appliedMigrations, seeded };
   } finally {
     await sql.end();

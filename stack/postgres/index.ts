@@ -76,7 +76,8 @@ export async function startPostgres(config: StackConfig, options: PostgresOption
     authMethod: 'scram-sha-256',
     persistent: true,
     createPostgresUser: process.getuid?.() === 0,
-    initdbFlags: ['--encoding=UTF8', '--locale=C.UTF-8'],
+    // A throwaway cluster need not wait for initdb to flush its files to disk.
+    initdbFlags: ['--encoding=UTF8', '--locale=C.UTF-8', ...(options.fast ? ['--no-sync'] : [])],
     postgresFlags: flags,
     onLog: remember,
     onError: remember,

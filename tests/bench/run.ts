@@ -18,9 +18,15 @@
 //    the plans of the hot queries.
 // 8. Reports (reports.ts, issue 16): 100k inspections as CSV and a 500-item, 50-photo PDF
 //    through the api function, with the function's peak RSS.
+// 9. The soak (soak.ts, issue 24), only when named: an hour of one person's load on a stack of its
+//    own, the resident memory of each of its processes every 30 s (`-- soak --minutes=10`,
+//    `--npm-start` for what `npm start` runs; soak.ts lists the options).
+// 10. Sign-ins (sign-ins.ts, issue 24), only when named: pgbench -S, simple and prepared, before
+//    and after 300 users sign in, the catalog rows written meanwhile, and for scale the same
+//    pgbench under a storm of catalog invalidations (`-- sign-ins --users=50`).
 //
 //   npm run bench             everything, as a readable table
-//   npm run bench -- reads    one part (startup, me, realtime, answers, webhooks, web, reads, reports)
+//   npm run bench -- reads    one part (startup, me, realtime, answers, webhooks, web, reads, reports, soak, sign-ins)
 //   npm run bench -- --json   the web, request-path, answer-save and realtime figures and their ratios as JSON, under stable names
 //                             (with part names, only those parts)
 import { rmSync } from 'node:fs';
@@ -35,6 +41,8 @@ import { benchWeb, printWebFigures, WEB_BUDGETS, type WebFigures } from './web.t
 import { benchWebhooks } from './webhooks.ts';
 import { benchRequestPath } from './request-path.ts';
 import { benchReports } from './reports.ts';
+import { benchSignIns } from './sign-ins.ts';
+import { benchSoak, soakOptionsFrom } from './soak.ts';
 
 async function benchStartup(dir: string) {
   const runs = 3;
@@ -134,7 +142,9 @@ const args = process.argv.slice(2);
 const json = args.includes('--json');
 const only = args.filter((arg) => !arg.startsWith('--'));
 // JSON covers the parts with figures under stable names.
-const wanted = (part: string) => (only.length ? only.includes(part) : !json || ['web', 'reads', 'realtime', 'answers'].includes(part));
+// The soak (an hour) and the sign-ins (a diagnosis) run only when named.
+const onlyWhenNamed = ['soak', 'sign-ins'];
+const wanted = (part: string) => (only.length ? only.includes(part) : !onlyWhenNamed.includes(part) && (!json || ['web', 'reads', 'realtime', 'answers'].includes(part)));
 const dir = privateStackFolder('bench-');
 const out: Record<string, number | null> = {};
 try {
@@ -145,6 +155,8 @@ try {
   if (wanted('webhooks')) await benchWebhooks();
   if (wanted('reads')) Object.assign(out, await benchRequestPath({ json }));
   if (wanted('reports') && !json) await benchReports();
+  if (wanted('soak') && !json) await benchSoak(soakOptionsFrom(args));
+  if (wanted('sign-ins') && !json) await benchSignIns({ users: Number(args.find((a) => a.startsWith('--users='))?.slice(8) ?? 300) });
   if (wanted('web')) {
     const figures = await benchWeb();
     if (json) Object.assign(out, webJson(figures));

@@ -1,6 +1,6 @@
 -- Inspection transitions: every status × every target × every role of organization A, each on a
 -- fresh unassigned inspection placed in the source status. A move succeeds only when it is one of
--- PRODUCT.md §4's and the role may make it (§6); any other move fails in the database
+-- docs/product.md §4's and the role may make it (§6); any other move fails in the database
 -- (invalid_transition, or forbidden for a role that may not make an allowed move), and viewers
 -- change nothing at all. The expected matrix is written out here, not read from the table.
 begin;
@@ -44,7 +44,7 @@ $$;
 create temp table statuses on commit drop as
   select unnest(enum_range(null::public.inspection_status)) as status;
 
--- PRODUCT.md §4 and §6, written out: the only moves, and who may make each.
+-- docs/product.md §4 and §6, written out: the only moves, and who may make each.
 create temp table allowed on commit drop as
   select from_status::public.inspection_status, to_status::public.inspection_status, roles::text[]
   from (values

@@ -1,4 +1,4 @@
--- A signature's image is checked by the size its PNG declares (issue 24, migration 20261128100100):
+-- A signature's image is checked by the size its PNG declares (issue 24, migration 20261128180100):
 -- private.png_data_url_size reads width and height from the header without decoding the image,
 -- private.answer_value_problem refuses more than 2 megapixels with the wording of
 -- signatureImageSizeProblem (_shared/schemas/templates.ts), and an inspector writing straight to

@@ -1,6 +1,6 @@
 -- Action transitions: every status × every target × every actor of organization A, each on a
 -- fresh action assigned to the inspector, each attempt with a note. A move succeeds only when it
--- is one of PRODUCT.md §4's (plus cancel, docs/actions.md) and the actor may make it (§6): owners,
+-- is one of docs/product.md §4's (plus cancel, docs/actions.md) and the actor may make it (§6): owners,
 -- admins and managers every move; the assigned inspector starts and resolves; another inspector
 -- and viewers change nothing. Every other attempt fails in the database. The expected matrix is
 -- written out here, not read from the table.
@@ -45,7 +45,7 @@ $$;
 
 create temp table statuses on commit drop as select unnest(enum_range(null::public.action_status)) as status;
 
--- PRODUCT.md §4 and §6 with the cancel decided in docs/actions.md, written out.
+-- docs/product.md §4 and §6 with the cancel decided in docs/actions.md, written out.
 create temp table allowed on commit drop as
   select from_status::public.action_status, to_status::public.action_status, roles::text[]
   from (values
@@ -96,7 +96,7 @@ select results_eq(
 select results_eq(
   $$select actor, from_status, to_status, outcome from actual order by 1, 2, 3$$,
   $$select actor, from_status, to_status, outcome from expected order by 1, 2, 3$$,
-  'every actor makes exactly the moves PRODUCT.md allows them, and fails every other the same way'
+  'every actor makes exactly the moves docs/product.md allows them, and fails every other the same way'
 );
 select is(
   (select count(*)::int from actual where from_status in ('verified', 'canceled') and outcome = 'ok'), 0,

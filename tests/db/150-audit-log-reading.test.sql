@@ -1,4 +1,4 @@
--- Who reads which audit entries (20261124100700): owners and admins every entry; managers,
+-- Who reads which audit entries (the policies on public.audit_log, supabase/schema.sql): owners and admins every entry; managers,
 -- inspectors and viewers every entry but invitations' (which would show them invited addresses
 -- the invitations table hides from them); other organizations, outsiders and anon nothing.
 begin;

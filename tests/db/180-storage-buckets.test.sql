@@ -1,4 +1,4 @@
--- The buckets (issue 14 part 2): `evidence` and `exports` exist with PRODUCT.md's settings, and the
+-- The buckets (issue 14 part 2): `evidence` and `exports` exist with docs/product.md's settings, and the
 -- migration that makes them (what `supabase db push` gives a new hosted project) creates them
 -- from nothing, and brings changed ones back, to exactly those settings. The running stack synced
 -- config.toml's buckets after the migrations, so the first checks hold config.toml to the same.
@@ -13,7 +13,7 @@ insert into expected values
 select results_eq(
   $$select id, public, file_size_limit, allowed_mime_types from storage.buckets where id in ('evidence', 'exports') order by id$$,
   $$select * from expected order by id$$,
-  'the running stack has both buckets with PRODUCT.md''s settings (config.toml agrees with them)'
+  'the running stack has both buckets with docs/product.md''s settings (config.toml agrees with them)'
 );
 
 -- A new project: no buckets at all (Storage's API would set this to delete rows; locally harmless).

@@ -34,7 +34,7 @@ describe('API keys in Settings', () => {
       await panel.getByLabel('Role').selectOption('manager');
       await panel.getByText('A manager key creates sites and templates').waitFor();
       await panel.getByRole('button', { name: 'Create key' }).click();
-      await panel.getByText(`The key "${name}" was created. Copy it now: it will not be shown again.`).waitFor();
+      await panel.getByText(`The key "${name}" was created. Copy this key now — it won't be shown again.`).waitFor();
       const secret = await panel.getByLabel('Your new key').inputValue();
       expect(secret).toMatch(/^fck_[A-Za-z0-9_-]{43}$/);
       await panel.getByRole('button', { name: 'Copy', exact: true }).click();

@@ -41,7 +41,7 @@ describe('webhooks in Settings', () => {
       await hooks.getByRole('radio', { name: 'Only the events I choose' }).check();
       await hooks.getByRole('checkbox', { name: 'inspection.submitted' }).check();
       await hooks.getByRole('button', { name: 'Add endpoint' }).click();
-      await hooks.getByText(`The endpoint ${url} was added. Copy it now: it will not be shown again.`).waitFor();
+      await hooks.getByText(`The endpoint ${url} was added. Copy this signing secret now — it won't be shown again.`).waitFor();
       const secret = await hooks.getByLabel('Signing secret').inputValue();
       expect(secret).toMatch(/^whsec_/);
       await hooks.getByRole('button', { name: 'I have stored it' }).click();
@@ -57,5 +57,40 @@ describe('webhooks in Settings', () => {
       expect(verified(secret, delivery!)).toMatchObject({ type: 'webhook.test' });
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth + 1)).toBe(true);
     }
+  });
+
+  it('an endpoint whose answer was lost, added again, is made once; the screen says its secret was lost and how to get one', async () => {
+    const owner = await person('hooks-lost', 'Lena Owner');
+    const org = await api<{ id: string; slug: string }>(owner.client, 'orgs', 'POST', { name: `Lost Hook Co ${uniqueSuffix()}` });
+    const page = await openPage(phone());
+    await page.goto('/');
+    await signInToOrganization(page, owner.email, org.slug);
+    await page.goto(`/o/${org.slug}/settings`);
+    // The first answer never reaches the page (the network drops it after the server has made the
+    // endpoint); the second press sends the same request with the same Idempotency-Key.
+    let dropped = false;
+    await page.route('**/functions/v1/api/orgs/*/webhooks', async (route) => {
+      if (route.request().method() !== 'POST' || dropped) return await route.continue();
+      dropped = true;
+      await route.fetch();
+      await route.abort('failed');
+    });
+    const hooks = page.getByRole('region', { name: 'Webhooks' });
+    const url = `${receiver.url}?from=lost`;
+    await hooks.getByLabel('Endpoint URL').fill(url);
+    await hooks.getByRole('button', { name: 'Add endpoint' }).click();
+    await hooks.getByRole('alert').waitFor();
+    await hooks.getByRole('button', { name: 'Add endpoint' }).click();
+    await hooks.getByText(`The endpoint ${url} was added, but its signing secret was lost on the way. Replace its secret below to get a new one.`).waitFor();
+    expect(await hooks.getByLabel('Signing secret').count()).toBe(0);
+    await hooks.getByRole('button', { name: 'OK', exact: true }).click();
+    const items = hooks.getByRole('listitem').filter({ hasText: url });
+    await items.first().waitFor();
+    expect(await items.count()).toBe(1);
+    // Replacing the secret shows a new one.
+    await items.getByRole('button', { name: `Replace the secret of ${url}` }).click();
+    await items.getByRole('button', { name: 'Yes, replace' }).click();
+    await hooks.getByText(`The secret of ${url} was replaced. Copy this signing secret now — it won't be shown again.`).waitFor();
+    expect(await hooks.getByLabel('Signing secret').inputValue()).toMatch(/^whsec_/);
   });
 });

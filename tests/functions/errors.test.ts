@@ -188,7 +188,7 @@ Deno.test('P0001 may word the detail itself; the raw message never shows', async
   assert.ok(!text.includes('P0001'));
 });
 
-Deno.test('invalid_transition names its thing, and defaults to the inspection wording of PRODUCT.md', () => {
+Deno.test('invalid_transition names its thing, and defaults to the inspection wording of docs/product.md', () => {
   const invitation = fromPostgresError({ code: 'P0001', message: 'invalid_transition', detail: '{"thing":"invitation","status":"expired","verb":"accepted"}' });
   assert.equal(invitation.title, "This invitation is expired, so it can't be accepted.");
   assert.equal(ApiError.invalidTransition('submitted', 'started').title, "This inspection is submitted, so it can't be started.");

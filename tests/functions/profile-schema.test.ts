@@ -1,4 +1,4 @@
-// The profile schema is the first line of PRODUCT.md §5's validation: trimmed names of 1–120
+// The profile schema is the first line of docs/product.md §5's validation: trimmed names of 1–120
 // characters and nothing else in the body.
 import assert from 'node:assert/strict';
 import { profileUpdateSchema } from '../../supabase/functions/_shared/schemas/profile.ts';

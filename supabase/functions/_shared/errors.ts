@@ -1,4 +1,4 @@
-// Every failure of the API is an ApiError carrying one catalogue code (PRODUCT.md §8); handlers
+// Every failure of the API is an ApiError carrying one catalogue code (docs/product.md §8); handlers
 // only throw, and renderProblem turns whatever was thrown into an RFC 9457 problem document.
 // Database errors are mapped by SQLSTATE; their raw text is logged, never sent.
 import { type ErrorCode, errorCatalogue, type FieldError, formatWording, type Problem } from './schemas/errors.ts';

@@ -1,4 +1,4 @@
-// Idempotency-Key for POSTs (PRODUCT.md §7, §9). The key is claimed in the same transaction as
+// Idempotency-Key for POSTs (docs/product.md §7, §9). The key is claimed in the same transaction as
 // the request's own writes, so either both commit or neither does: a failed request leaves no
 // key behind and may simply be retried. A concurrent request with the same key waits on the
 // key's primary key until the first one commits, then replays its response. Routes that commit

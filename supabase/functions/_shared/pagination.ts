@@ -1,4 +1,4 @@
-// Opaque cursors for keyset pagination (PRODUCT.md §7). A cursor is the sort key of the last row
+// Opaque cursors for keyset pagination (docs/product.md §7). A cursor is the sort key of the last row
 // of a page, so a page never repeats or skips rows that existed when the first page was read,
 // whatever is inserted meanwhile. Clients must not build cursors; a tampered one is a 422.
 import { base64UrlDecode, base64UrlEncode } from './encoding.ts';

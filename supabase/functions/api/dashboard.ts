@@ -1,9 +1,9 @@
 // Dashboard: `GET /orgs/{org}/dashboard`, the counts at the top of an organization's home page
-// (PRODUCT.md §2): inspections by status, overdue ones and failed items this week; actions by
+// (docs/product.md §2): inspections by status, overdue ones and failed items this week; actions by
 // status, open and overdue ones; and the caller's own work.
 import { route } from '../_shared/http.ts';
 import { ACTION_STATUSES, type ActionStatus } from '../_shared/schemas/actions.ts';
-import type { Dashboard } from '../_shared/schemas/dashboard.ts';
+import { type Dashboard, dashboardSchema } from '../_shared/schemas/dashboard.ts';
 import { INSPECTION_STATUSES, type InspectionStatus } from '../_shared/schemas/inspections.ts';
 import { inline } from '../_shared/sql-literal.ts';
 import { requireUser, roleAllowed, roleStatement } from './access.ts';
@@ -20,7 +20,7 @@ function countsBy<S extends string>(statuses: readonly S[], rows: { status: S; n
 
 export const getDashboard = route({
   method: 'GET',
-  response: 'Dashboard',
+  response: dashboardSchema,
   path: '/orgs/:org/dashboard',
   usersOnly: true,
   params: orgParams,

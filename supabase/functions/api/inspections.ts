@@ -2,7 +2,7 @@
 // `POST …/{id}/start|submit|review|cancel`. Every member reads them; managers schedule, edit,
 // review and cancel; fillers start and submit (inspectors only theirs or unassigned ones). Each
 // move is one update of `status`: the database decides whether it is allowed
-// (20261121001300_enforce_inspection_transitions.sql) and stamps who, when and where.
+// (`private.enforce_inspection_transition` in supabase/schema.sql) and stamps who, when and where.
 import { z } from 'zod';
 import { containsPattern, type Tx } from '../_shared/db.ts';
 import { ApiError } from '../_shared/errors.ts';
@@ -12,18 +12,21 @@ import { decodeCursor, pageOf } from '../_shared/pagination.ts';
 import { idSchema, type Role } from '../_shared/schemas/common.ts';
 import {
   type Inspection,
+  INSPECTION_MANAGERS,
   inspectionCreateSchema,
   type InspectionDetail,
-  INSPECTION_MANAGERS,
+  inspectionDetailSchema,
   inspectionListQuerySchema,
   inspectionReviewSchema,
+  inspectionSchema,
   inspectionStartSchema,
   type InspectionStatus,
   inspectionUpdateSchema,
 } from '../_shared/schemas/inspections.ts';
 import { iso, requireRole, roleAllowed, roleStatement } from './access.ts';
 import { mailNewAssignees } from './action-mail.ts';
-import { answerOf, type AnswerRow, SELECT_ANSWERS } from './answers.ts';
+import { SELECT_ANSWERS } from './answer-statements.ts';
+import { answerOf, type AnswerRow } from './answers.ts';
 import { attachmentOf, type AttachmentRow } from './attachments.ts';
 import { orgParams } from './orgs.ts';
 import { SELECT_TEMPLATE_VERSIONS, templateVersionOf, type TemplateVersionRow } from './templates.ts';
@@ -55,7 +58,15 @@ const inspectionParams = z.strictObject({ org: idSchema, id: idSchema });
 export const OVERDUE = inline`(i.status in ('scheduled', 'in_progress') and i.due_at is not null and i.due_at < now())`;
 export const overdueCondition = (tx: Tx) => tx.unsafe(OVERDUE.text);
 
-type InspectionFilterQuery = { status?: string[]; q?: string; site_id?: string; assignee_id?: string; overdue?: boolean; updated_since?: string };
+type InspectionFilterQuery = {
+  status?: string[];
+  q?: string;
+  site_id?: string;
+  assignee_id?: string;
+  overdue?: boolean;
+  updated_since?: string;
+  due_before?: string;
+};
 
 /**
  * The list's filters, on inspections `i` and their sites `s`, with the values as literals
@@ -68,10 +79,11 @@ function inspectionFilterSql(orgId: string, query: InspectionFilterQuery): Inlin
     and ${query.status ? inline`i.status in ${query.status}` : inline`true`}
     and ${query.q ? inline`(i.title ilike ${containsPattern(query.q)} or s.name ilike ${containsPattern(query.q)})` : inline`true`}
     and ${query.site_id ? inline`i.site_id = ${query.site_id}` : inline`true`}
-    and ${query.assignee_id ? inline`i.assignee_id = ${query.assignee_id}` : inline`true`}
+    and ${query.assignee_id === 'none' ? inline`i.assignee_id is null` : query.assignee_id ? inline`i.assignee_id = ${query.assignee_id}` : inline`true`}
     and ${query.overdue === undefined ? inline`true` : query.overdue ? OVERDUE : inline`not ${OVERDUE}`}
     -- Inclusive: a change in the same instant as the caller's last sync is not missed.
     and ${query.updated_since ? inline`i.updated_at >= ${query.updated_since}::timestamptz` : inline`true`}
+    and ${query.due_before ? inline`i.due_at < ${query.due_before}::timestamptz` : inline`true`}
   `;
 }
 
@@ -170,7 +182,7 @@ async function updateInspection(tx: Tx, orgId: string, id: string, changes: Reco
 
 export const listInspections = route({
   method: 'GET',
-  response: { list: 'Inspection' },
+  response: { list: inspectionSchema },
   path: '/orgs/:org/inspections',
   params: orgParams,
   query: inspectionListQuerySchema,
@@ -192,7 +204,7 @@ export const listInspections = route({
 
 export const createInspection = route({
   method: 'POST',
-  response: 'Inspection',
+  response: inspectionSchema,
   path: '/orgs/:org/inspections',
   params: orgParams,
   body: inspectionCreateSchema,
@@ -209,7 +221,7 @@ export const createInspection = route({
 
 export const getInspection = route({
   method: 'GET',
-  response: 'InspectionDetail',
+  response: inspectionDetailSchema,
   path: '/orgs/:org/inspections/:id',
   params: inspectionParams,
   handler: async ({ params, read }): Promise<InspectionDetail> => {
@@ -237,7 +249,7 @@ export const getInspection = route({
 
 export const patchInspection = route({
   method: 'PATCH',
-  response: 'Inspection',
+  response: inspectionSchema,
   path: '/orgs/:org/inspections/:id',
   params: inspectionParams,
   body: inspectionUpdateSchema,
@@ -263,7 +275,7 @@ async function moveTo(
 
 export const startInspection = route({
   method: 'POST',
-  response: 'Inspection',
+  response: inspectionSchema,
   path: '/orgs/:org/inspections/:id/start',
   params: inspectionParams,
   body: inspectionStartSchema,
@@ -280,7 +292,7 @@ export const startInspection = route({
 
 export const submitInspection = route({
   method: 'POST',
-  response: 'Inspection',
+  response: inspectionSchema,
   path: '/orgs/:org/inspections/:id/submit',
   params: inspectionParams,
   handler: async ({ params, db, afterCommit }) => {
@@ -299,7 +311,7 @@ export const submitInspection = route({
 
 export const reviewInspection = route({
   method: 'POST',
-  response: 'Inspection',
+  response: inspectionSchema,
   path: '/orgs/:org/inspections/:id/review',
   params: inspectionParams,
   body: inspectionReviewSchema,
@@ -311,7 +323,7 @@ export const reviewInspection = route({
 
 export const cancelInspection = route({
   method: 'POST',
-  response: 'Inspection',
+  response: inspectionSchema,
   path: '/orgs/:org/inspections/:id/cancel',
   params: inspectionParams,
   handler: async ({ params, db }) => {

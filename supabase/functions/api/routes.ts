@@ -1,4 +1,4 @@
-// The api function's routes, in the order the router tries them (PRODUCT.md §7). Named, so the
+// The api function's routes, in the order the router tries them (docs/product.md §7). Named, so the
 // OpenAPI document (openapi.json) gives each its operationId; index.ts serves them.
 import {
   confirmActionAttachment,

@@ -9,10 +9,13 @@ import { route } from '../_shared/http.ts';
 import { decodeCursor, pageOf } from '../_shared/pagination.ts';
 import { idSchema, pageQuerySchema } from '../_shared/schemas/common.ts';
 import {
-  type WebhookDelivery,
   webhookCreateSchema,
+  type WebhookDelivery,
+  webhookDeliverySchema,
   type WebhookEndpoint,
+  webhookEndpointSchema,
   type WebhookEndpointWithSecret,
+  webhookEndpointWithSecretSchema,
   webhookUpdateSchema,
 } from '../_shared/schemas/webhooks.ts';
 import { addressPolicyFromEnv, webhookUrlRefusal } from '../_shared/webhook-urls.ts';
@@ -33,6 +36,11 @@ function newWebhookSecret(): string {
   return `whsec_${btoa(String.fromCharCode(...crypto.getRandomValues(new Uint8Array(32))))}`;
 }
 
+/** What an Idempotency-Key keeps of an answer with a secret: all but the secret (docs/webhooks.md). */
+function withoutSecret(answer: WebhookEndpointWithSecret): WebhookEndpointWithSecret {
+  return { ...answer, secret: null };
+}
+
 /** 422 on `url` when a webhook may not go there (checked again before every delivery). */
 async function requireDeliverableUrl(url: string): Promise<void> {
   const refusal = await webhookUrlRefusal(url, addressPolicyFromEnv());
@@ -49,7 +57,7 @@ async function readEndpoint(tx: Tx, orgId: string, id: string): Promise<Endpoint
 
 export const listWebhooks = route({
   method: 'GET',
-  response: { list: 'WebhookEndpoint' },
+  response: { list: webhookEndpointSchema },
   path: '/orgs/:org/webhooks',
   usersOnly: true,
   summary: "List the organization's webhook endpoints (owners and admins)",
@@ -67,13 +75,16 @@ export const listWebhooks = route({
 
 export const createWebhook = route({
   method: 'POST',
-  response: 'WebhookEndpointWithSecret',
+  response: webhookEndpointWithSecretSchema,
   path: '/orgs/:org/webhooks',
   usersOnly: true,
   status: 201,
   summary: 'Add a webhook endpoint; the answer holds its signing secret (owners and admins)',
   params: orgParams,
   body: webhookCreateSchema,
+  // The signing secret is shown once and kept only where the worker reads it, never in a retry's
+  // stored answer: a retry gets the endpoint with `secret: null` (as an API key's create does).
+  keptForRetry: withoutSecret,
   handler: async ({ params, body, db }): Promise<WebhookEndpointWithSecret> => {
     await requireDeliverableUrl(body.url);
     const secret = newWebhookSecret();
@@ -92,7 +103,7 @@ export const createWebhook = route({
 
 export const updateWebhook = route({
   method: 'PATCH',
-  response: 'WebhookEndpoint',
+  response: webhookEndpointSchema,
   path: '/orgs/:org/webhooks/:id',
   usersOnly: true,
   summary: 'Change where an endpoint points, which events it gets, or switch it on or off',
@@ -133,11 +144,12 @@ export const deleteWebhook = route({
 
 export const rotateWebhookSecret = route({
   method: 'POST',
-  response: 'WebhookEndpointWithSecret',
+  response: webhookEndpointWithSecretSchema,
   path: '/orgs/:org/webhooks/:id/rotate-secret',
   usersOnly: true,
   summary: 'Replace the signing secret; deliveries are signed with the new one from now on',
   params: endpointParams,
+  keptForRetry: withoutSecret,
   handler: async ({ params, db }): Promise<WebhookEndpointWithSecret> => {
     const secret = newWebhookSecret();
     const row = await db(async (tx) => {
@@ -189,7 +201,7 @@ function deliveryOf(row: DeliveryRow): WebhookDelivery {
 
 export const sendTestWebhook = route({
   method: 'POST',
-  response: 'WebhookDelivery',
+  response: webhookDeliverySchema,
   path: '/orgs/:org/webhooks/:id/test',
   usersOnly: true,
   status: 202,
@@ -208,7 +220,7 @@ export const sendTestWebhook = route({
 
 export const listWebhookDeliveries = route({
   method: 'GET',
-  response: { list: 'WebhookDelivery' },
+  response: { list: webhookDeliverySchema },
   path: '/orgs/:org/webhooks/:id/deliveries',
   usersOnly: true,
   summary: "An endpoint's delivery log, newest first: event, attempts, status, last answer, next attempt",
@@ -233,7 +245,7 @@ export const listWebhookDeliveries = route({
 
 export const redeliverWebhook = route({
   method: 'POST',
-  response: 'WebhookDelivery',
+  response: webhookDeliverySchema,
   path: '/orgs/:org/deliveries/:id/redeliver',
   usersOnly: true,
   status: 202,

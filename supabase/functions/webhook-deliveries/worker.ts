@@ -1,9 +1,10 @@
 // One wake of the delivery worker: claim, send, record, until nothing is due or the time is up.
 import { Webhook } from 'standardwebhooks';
 import type { Sql } from '../_shared/db.ts';
-import { addressPolicyFromEnv, type AddressPolicy, webhookUrlRefusal } from '../_shared/webhook-urls.ts';
+import { addressPolicyFromEnv, type AddressPolicy, checkWebhookUrl } from '../_shared/webhook-urls.ts';
+import { postPinned } from './pinned-post.ts';
 
-/** PRODUCT.md §9: a receiver has 10 s to answer. */
+/** docs/product.md §9: a receiver has 10 s to answer. */
 export const DELIVERY_TIMEOUT_MS = 10_000;
 const RESPONSE_KEPT_BYTES = 2048;
 const CLAIM_SIZE = 20;
@@ -32,23 +33,6 @@ export function workerKeyAccepted(req: Request): boolean {
   return accepted.some((key) => typeof key === 'string' && key.length > 0 && key === token);
 }
 
-/** The first 2 KB of an answer's body, read no further. */
-async function firstBytes(response: Response): Promise<string> {
-  if (!response.body) return '';
-  const reader = response.body.getReader();
-  const kept = new Uint8Array(RESPONSE_KEPT_BYTES);
-  let length = 0;
-  while (length < RESPONSE_KEPT_BYTES) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    const part = value.subarray(0, RESPONSE_KEPT_BYTES - length);
-    kept.set(part, length);
-    length += part.length;
-  }
-  await reader.cancel().catch(() => {});
-  return new TextDecoder('utf-8', { fatal: false }).decode(kept.subarray(0, length));
-}
-
 export interface AttemptOutcome {
   status_code: number | null;
   duration_ms: number;
@@ -56,19 +40,24 @@ export interface AttemptOutcome {
   error: string | null;
 }
 
-/** Sends one delivery: address check first (DNS can change), then a signed POST with a 10 s limit. */
-export async function send(claimed: Claimed, policy: AddressPolicy, now = new Date()): Promise<AttemptOutcome> {
+/**
+ * Sends one delivery: the address check first (DNS can change), then a signed POST with a 10 s limit
+ * to the address that was checked. The answer's first 2 KB are kept only from a public address: one
+ * the local setting let through (loopback, private) is answered by status alone, so the delivery
+ * log can never show what a host inside the network says.
+ */
+export async function send(claimed: Claimed, policy: AddressPolicy, now = new Date(), caCerts?: string[]): Promise<AttemptOutcome> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  const refusal = await webhookUrlRefusal(claimed.url, policy);
-  if (refusal) return { status_code: null, duration_ms: elapsed(), response_body: null, error: `Not sent: ${refusal}` };
+  const check = await checkWebhookUrl(claimed.url, policy);
+  if (check.refusal !== undefined) return { status_code: null, duration_ms: elapsed(), response_body: null, error: `Not sent: ${check.refusal}` };
   const body = JSON.stringify(claimed.payload);
   // The event's id, the same on every retry, so receivers can drop duplicates.
   const id = `msg_${claimed.event_id}`;
   const signature = new Webhook(claimed.secret).sign(id, now, body);
   try {
-    const response = await fetch(claimed.url, {
-      method: 'POST',
+    const answer = await postPinned({
+      destination: check.destination,
       headers: {
         'content-type': 'application/json',
         'user-agent': 'Fieldcheck-Webhooks/1',
@@ -77,12 +66,12 @@ export async function send(claimed: Claimed, policy: AddressPolicy, now = new Da
         'webhook-signature': signature,
       },
       body,
-      // A redirect is an answer, not an instruction: following it could lead anywhere.
-      redirect: 'manual',
+      // A redirect is an answer like any other: it is never followed, so a 3xx is a failure.
       signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
-    });
-    const text = await firstBytes(response);
-    return { status_code: response.status, duration_ms: elapsed(), response_body: text, error: null };
+      caCerts,
+    }, RESPONSE_KEPT_BYTES);
+    const kept = check.destination.public ? new TextDecoder('utf-8', { fatal: false }).decode(answer.body) : null;
+    return { status_code: answer.status, duration_ms: elapsed(), response_body: kept, error: null };
   } catch (error) {
     const timedOut = error instanceof DOMException && error.name === 'TimeoutError';
     return {

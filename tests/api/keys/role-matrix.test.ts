@@ -19,7 +19,7 @@ const RANK: Record<KeyRole, number> = { viewer: 0, inspector: 1, manager: 2 };
 interface Case {
   /** The route's operationId in openapi.json. */
   operation: string;
-  /** The least key role allowed (as for members: PRODUCT.md §6). */
+  /** The least key role allowed (as for members: docs/product.md §6). */
   least: KeyRole;
   run: (key: Key) => Promise<ApiOutcome>;
 }

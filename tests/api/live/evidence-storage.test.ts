@@ -60,7 +60,7 @@ afterAll(async () => {
 });
 
 describe('the evidence bucket', () => {
-  it('is declared private with the size and type limits of PRODUCT.md', async () => {
+  it('is declared private with the size and type limits of docs/product.md', async () => {
     const [bucket] = await sql`select public, file_size_limit, allowed_mime_types from storage.buckets where id = 'evidence'`;
     expect(bucket.public).toBe(false);
     // "10MiB" in config.toml: the API words limits in MB of 1024 × 1024 bytes too.

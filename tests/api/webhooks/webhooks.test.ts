@@ -78,9 +78,11 @@ describe('deliveries', () => {
     await eventually(async () => (await db()`select status from public.webhook_deliveries where id = ${delivery.id}`)[0].status === 'succeeded');
     const log = expectStatus(await call(world.admin.client, `${webhooksPath()}/${endpoint.id}/deliveries`), 200);
     const entry = log.data.find((d: any) => d.id === delivery.id);
-    expect(entry).toMatchObject({ event_type: 'site.created', status: 'succeeded', attempts: 2, last_status_code: 200, last_response: 'ok', next_attempt_at: null });
+    // The receiver is on loopback, which only the local setting lets through: its answers' bodies
+    // are not kept (issue 24 finding 4; tests/functions/webhook-delivery.test.ts keeps a public one's).
+    expect(entry).toMatchObject({ event_type: 'site.created', status: 'succeeded', attempts: 2, last_status_code: 200, last_response: null, next_attempt_at: null });
     const attempts = await db()`select status_code, response_body from public.webhook_attempts where delivery_id = ${delivery.id} order by at`;
-    expect(attempts.map((a) => [a.status_code, a.response_body])).toEqual([[503, 'receiver is down'], [200, 'ok']]);
+    expect(attempts.map((a) => [a.status_code, a.response_body])).toEqual([[503, null], [200, null]]);
   });
 
   it('a rolled-back change sends nothing', async () => {

@@ -1,7 +1,7 @@
 import type { Role } from '@schemas/common';
 import { watchPrivateChannel, type PrivateChannelListener, type PrivateChannelWatch } from './private-channel';
 
-/** One change the database broadcasts on `org:<id>` (migrations 20261121000900, 20261124100150). */
+/** One change the database broadcasts on `org:<id>` (`private.broadcast_organization_change` in supabase/schema.sql). */
 export interface OrgChange {
   /** `<entity>_<action>`, e.g. `site_updated`. */
   event: string;

@@ -12,7 +12,7 @@ export type ActionPriority = (typeof ACTION_PRIORITIES)[number];
 export const ACTION_TITLE_MAX_LENGTH = 200;
 export const ACTION_DESCRIPTION_MAX_LENGTH = 4000;
 export const ACTION_NOTE_MAX_LENGTH = 2000;
-/** Photos per action (as per inspection item, PRODUCT.md §9). */
+/** Photos per action (as per inspection item, docs/product.md §9). */
 export const MAX_ACTION_PHOTOS = 10;
 
 /** How a status reads in the interface. */
@@ -37,7 +37,7 @@ export const DEFAULT_DUE_DAYS: Record<ActionPriority, number> = { critical: 1, h
 /** Statuses in which an action still needs work (open, in progress) — "open actions" on the dashboard. */
 export const OPEN_ACTION_STATUSES = ['open', 'in_progress'] as const satisfies readonly ActionStatus[];
 
-/** Owners, admins and managers edit, reassign, verify, reopen and cancel (PRODUCT.md §6). */
+/** Owners, admins and managers edit, reassign, verify, reopen and cancel (docs/product.md §6). */
 export const ACTION_MANAGERS = ['owner', 'admin', 'manager'] as const satisfies readonly Role[];
 /** Who may open and work actions: managers on every action, inspectors on those assigned to them. */
 export const ACTION_WORKERS = ['owner', 'admin', 'manager', 'inspector'] as const satisfies readonly Role[];

@@ -15,7 +15,7 @@ export const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 // deno-lint-ignore no-control-regex -- matching control characters is the point
 const TEXT_CONTROL_CHARACTERS = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/;
 
-/** Names of things are 1–120 characters after trimming (PRODUCT.md §5). */
+/** Names of things are 1–120 characters after trimming (docs/product.md §5). */
 export function nameSchema(what = 'a name') {
   return z
     .string({ error: `Enter ${what}.` })
@@ -36,7 +36,7 @@ export function optionalTextSchema(max: number) {
     .nullable();
 }
 
-/** Emails are RFC-valid and stored lowercase (PRODUCT.md §5). */
+/** Emails are RFC-valid and stored lowercase (docs/product.md §5). */
 export const emailSchema = z
   .string({ error: 'Enter an email address.' })
   .trim()
@@ -46,11 +46,13 @@ export const emailSchema = z
 
 export { can, ROLES, type Role } from './roles.ts';
 export const roleSchema = z.enum(ROLES, { error: 'Choose a role.' });
+/** A role in an answer: openapi.json's `Role`. */
+export const roleResponseSchema = roleSchema.meta({ id: 'Role' });
 
 export const LIST_DEFAULT_LIMIT = 50;
 export const LIST_MAX_LIMIT = 200;
 
-/** `?limit=&cursor=` of every list (PRODUCT.md §7). The cursor is opaque to clients. */
+/** `?limit=&cursor=` of every list (docs/product.md §7). The cursor is opaque to clients. */
 export const pageQuerySchema = z.strictObject({
   limit: z.coerce
     .number({ error: `Use a whole number from 1 to ${LIST_MAX_LIMIT}.` })
@@ -75,7 +77,7 @@ export interface Page<T> {
   next_cursor: string | null;
 }
 
-/** The `Idempotency-Key` header (PRODUCT.md §9): up to 255 characters. */
+/** The `Idempotency-Key` header (docs/product.md §9): up to 255 characters. */
 export const idempotencyKeySchema = z
   .string()
   .min(1, { error: 'Idempotency-Key must not be empty.' })

@@ -1,4 +1,4 @@
-// The error catalogue of PRODUCT.md §8: one stable code per situation, its HTTP status and the
+// The error catalogue of docs/product.md §8: one stable code per situation, its HTTP status and the
 // wording users see. Pure data with no runtime dependencies, so the api function (Deno) and the
 // web client (Vite) share it through the schemas alias.
 
@@ -13,7 +13,7 @@ export const errorCatalogue = {
   not_found: { status: 404, title: "We couldn't find that {thing}." },
   validation_failed: { status: 422, title: 'Some fields need attention.' },
   required_items_missing: { status: 422, title: 'Answer all required items before submitting ({n} left).' },
-  // PRODUCT.md words it for inspections; {thing} lets invitations, templates and actions say the
+  // docs/product.md words it for inspections; {thing} lets invitations, templates and actions say the
   // same ("This invitation is expired, so it can't be accepted.").
   invalid_transition: { status: 409, title: "This {thing} is {status}, so it can't be {verb}." },
   stale_version: {

@@ -16,12 +16,12 @@ export const STATUS_LABELS: Record<InspectionStatus, string> = {
   canceled: 'Canceled',
 };
 
-/** Owners, admins and managers schedule, edit, review and cancel inspections (PRODUCT.md §6). */
+/** Owners, admins and managers schedule, edit, review and cancel inspections (docs/product.md §6). */
 export const INSPECTION_MANAGERS = ['owner', 'admin', 'manager'] as const satisfies readonly Role[];
-/** Owners, admins, managers and inspectors start, answer and submit (PRODUCT.md §6). */
+/** Owners, admins, managers and inspectors start, answer and submit (docs/product.md §6). */
 export const INSPECTION_FILLERS = ['owner', 'admin', 'manager', 'inspector'] as const satisfies readonly Role[];
 
-/** Who may do what with inspections (PRODUCT.md §6); the web shows only the buttons a role allows. */
+/** Who may do what with inspections (docs/product.md §6); the web shows only the buttons a role allows. */
 export function canScheduleInspections(role: Role): boolean {
   return (INSPECTION_MANAGERS as readonly Role[]).includes(role);
 }

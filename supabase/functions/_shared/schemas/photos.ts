@@ -1,7 +1,7 @@
 // Photos: limits, types and what a file's first bytes show, without zod (attachments.ts has the
 // request schemas and re-exports these), so the web's run page carries no validation library.
 
-/** PRODUCT.md §9: 10 MB per photo (MiB, as the evidence bucket counts it), 40 megapixels. */
+/** docs/product.md §9: 10 MB per photo (MiB, as the evidence bucket counts it), 40 megapixels. */
 export const MAX_PHOTO_BYTES = 10 * 1024 * 1024;
 export const MAX_PHOTO_PIXELS = 40_000_000;
 /** Signed download URLs for showing photos live an hour. */

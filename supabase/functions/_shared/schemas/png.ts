@@ -2,7 +2,7 @@
 // pdf-lib's inflates a PNG to 4 bytes a pixel and more, so a 143 KB file declaring 7000 × 7000
 // pixels costs hundreds of MB. Without zod or Deno APIs: the answer schemas (templates.ts), the
 // web client and the report (api/report-pdf/images.ts) share it. The database repeats the data URL rule in
-// private.png_data_url_size (migration 20261128100100).
+// private.png_data_url_size (migration 20261128180100).
 
 /** The eight bytes every PNG starts with. */
 export const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] as const;

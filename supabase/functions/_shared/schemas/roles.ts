@@ -1,9 +1,9 @@
-// Roles and what each may do (PRODUCT.md §6), without zod: the web app's frame (navigation, which
+// Roles and what each may do (docs/product.md §6), without zod: the web app's frame (navigation, which
 // buttons to show) reads these on every screen, and should not carry a validation library for it.
 export const ROLES = ['owner', 'admin', 'manager', 'inspector', 'viewer'] as const;
 export type Role = (typeof ROLES)[number];
 
-/** What each role may do (PRODUCT.md §6); the web shows only the buttons a role allows. */
+/** What each role may do (docs/product.md §6); the web shows only the buttons a role allows. */
 export const can = {
   manageMembers: (role: Role) => role === 'owner' || role === 'admin',
   manageOwners: (role: Role) => role === 'owner',

@@ -21,7 +21,7 @@ export function isCalendarDate(value: string): boolean {
   return year >= 1 && date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
 }
 
-/** Whether answers to `item` count towards the score (PRODUCT.md §3; docs/templates.md). */
+/** Whether answers to `item` count towards the score (docs/product.md §3; docs/templates.md). */
 export function isScored(item: TemplateItem): boolean {
   switch (item.kind) {
     case 'pass_fail':

@@ -7,20 +7,22 @@ interface SecretShownOnceProps {
   made: string;
   /** The field's label, e.g. "Your new key". */
   label: string;
+  /** What the secret is, as the sentence names it: "Copy this {secretName} now", e.g. "signing secret". */
+  secretName: string;
   secret: string;
   onDone: () => void;
 }
 
 /**
  * A secret the server shows this once (an API key, a webhook signing secret): whole, selectable,
- * with a copy button, and said plainly that it will not be shown again.
+ * with a copy button, and said plainly what it is and that it will not be shown again.
  */
-export function SecretShownOnce({ made, label, secret, onDone }: SecretShownOnceProps) {
+export function SecretShownOnce({ made, label, secretName, secret, onDone }: SecretShownOnceProps) {
   const [copied, setCopied] = useState<'yes' | 'failed' | null>(null);
   const id = `secret-${label.replace(/\W+/g, '-').toLowerCase()}`;
   return (
     <div className="stack" role="status" aria-live="polite">
-      <FormAlert tone="success" message={`${made} Copy it now: it will not be shown again.`} />
+      <FormAlert tone="success" message={`${made} Copy this ${secretName} now — it won't be shown again.`} />
       <div className="field">
         <label htmlFor={id}>{label}</label>
         <input id={id} className="secret-field" readOnly value={secret} onFocus={(event) => event.currentTarget.select()} />

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { Button } from '../../../components/ui/button';
 import { ConfirmButton } from '../../../components/ui/confirm-button';
 import { FormAlert } from '../../../components/ui/form-alert';
-import { LoadMoreButton } from '../../../components/ui/load-more-button';
+import { LoadMoreButton } from '../../../components/ui/paged-list';
 import { QueryError } from '../../../components/ui/query-error';
 import { SecretShownOnce } from '../../../components/ui/secret-shown-once';
 import { SelectField } from '../../../components/ui/select-field';
@@ -111,7 +111,7 @@ function NewKeySecret({ created, onDone }: { created: CreatedApiKey; onDone: () 
       </div>
     );
   }
-  return <SecretShownOnce made={`The key "${created.name}" was created.`} label="Your new key" secret={created.secret} onDone={onDone} />;
+  return <SecretShownOnce made={`The key "${created.name}" was created.`} label="Your new key" secretName="key" secret={created.secret} onDone={onDone} />;
 }
 
 function ApiKeyList({ orgId }: { orgId: string }) {

@@ -80,7 +80,7 @@ export interface OutboxState {
  */
 const BACKOFF_SECONDS = [1, 2, 5, 10, 20, 30, 60];
 const UNREACHABLE_CAP_SECONDS = 10;
-/** Answers of one inspection per request (PRODUCT.md §9: 100 per batch). */
+/** Answers of one inspection per request (docs/product.md §9: 100 per batch). */
 const MAX_BATCH = 100;
 
 export function backoffMs(attempts: number, random: () => number = Math.random, unreachable = false): number {
