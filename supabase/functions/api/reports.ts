@@ -28,7 +28,8 @@ import { requireRole } from './access.ts';
 import { inspectionFilters, overdueCondition } from './inspections.ts';
 import { storageCallerOf } from './evidence.ts';
 import { orgParams } from './orgs.ts';
-import { buildInspectionReport, readReportData } from './report-pdf.ts';
+import { readReportData } from './report-pdf/data.ts';
+import { buildInspectionReport } from './report-pdf/document.ts';
 
 type ReportQuery = z.output<typeof reportQuerySchema>;
 /** The export's query, not yet run: it becomes the body of an SQL cursor (`declare … cursor for`). */
@@ -544,7 +545,7 @@ export const inspectionReportPdf = route({
       headers: {
         'content-type': 'application/pdf',
         'content-disposition': attachmentDisposition(fileName),
-        // Known before the first byte (report-pdf.ts), so a download can show its progress.
+        // Known before the first byte (report-pdf/writer.ts), so a download can show its progress.
         'content-length': String(pdf.length),
         'cache-control': 'no-store',
         'x-content-type-options': 'nosniff',

@@ -8,6 +8,7 @@ import {
   addMember, call, closeDb, db, expectStatus, newUser, orgWithEveryRole, post, type RoleFixture, tag, type User,
 } from '../orgs/support.ts';
 import { waitFor as waitUntil } from '../realtime/support.ts';
+import { TINY_PNG_DATA_URL } from '../../support/png.ts';
 
 export { call, db, del, expectProblem, expectStatus, MISSING_ID, patch, post, tag, UUID, ISO_TIMESTAMP } from '../orgs/support.ts';
 export type { Role, User } from '../orgs/support.ts';
@@ -65,7 +66,7 @@ export const VALID_VALUES: Record<string, unknown> = {
   cleanliness: 'Good',
   hazards: ['None'],
   last_service: '2026-01-31',
-  signature: { signer: 'Mia Manager', image: 'data:image/png;base64,iVBORw0KGgo=' },
+  signature: { signer: 'Mia Manager', image: TINY_PNG_DATA_URL },
 };
 
 export interface PublishedTemplate {
