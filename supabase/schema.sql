@@ -42,6 +42,22 @@ alter default privileges for role supabase_admin in schema public grant all on t
 -- Types
 ----------------------------------------------------------------------------------------------------
 
+create type private.recurrence as (
+  freq text,
+  every integer,
+  count integer,
+  until_date date,
+  until_local timestamp without time zone,
+  until_at timestamp with time zone,
+  by_month integer[],
+  by_month_day integer[],
+  by_day integer[],
+  nth_days integer[],
+  nth_numbers integer[]
+);
+comment on type private.recurrence is 'An RRULE of the supported subset taken apart (private.recurrence_of); weekdays as ISO numbers, 1 = Monday.';
+grant usage on type private.recurrence to public;
+
 create type public.action_priority as enum ('low', 'medium', 'high', 'critical');
 comment on type public.action_priority is 'How urgent a corrective action is; also sets its default due date.';
 grant usage on type public.action_priority to public;
@@ -1858,6 +1874,28 @@ $function$;
 comment on function private.current_principal_id() is 'The signed-in user''s id, or the calling API key''s id, or null.';
 grant execute on function private.current_principal_id() to authenticated, service_role;
 
+-- private.days_in_month(day date) -----------------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.days_in_month(day date)
+ RETURNS integer
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO ''
+AS $function$
+  select extract(day from date_trunc('month', day) + interval '1 month - 1 day')::integer;
+$function$;
+grant execute on function private.days_in_month(day date) to authenticated, service_role;
+
+-- private.days_in_year(day date) ------------------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.days_in_year(day date)
+ RETURNS integer
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO ''
+AS $function$
+  select extract(doy from date_trunc('year', day) + interval '1 year - 1 day')::integer;
+$function$;
+grant execute on function private.days_in_year(day date) to authenticated, service_role;
+
 -- private.default_action_due_at(priority public.action_priority, since timestamp with time zone) ---
 CREATE OR REPLACE FUNCTION private.default_action_due_at(priority public.action_priority, since timestamp with time zone)
  RETURNS timestamp with time zone
@@ -2474,6 +2512,38 @@ AS $function$
   end;
 $function$;
 grant execute on function private.inspection_status_label(status public.inspection_status) to authenticated, service_role;
+
+-- private.instant_of_local_time(local timestamp without time zone, zone text) ---------------------
+CREATE OR REPLACE FUNCTION private.instant_of_local_time(local timestamp without time zone, zone text)
+ RETURNS timestamp with time zone
+ LANGUAGE plpgsql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO ''
+AS $function$
+declare
+  day_before timestamptz := (local - interval '1 day') at time zone zone;
+  day_after timestamptz := (local + interval '1 day') at time zone zone;
+  -- The wall clock minus UTC at those instants, e.g. -05:00 in New York's winter.
+  earlier_offset interval := (day_before at time zone zone) - (day_before at time zone 'UTC');
+  later_offset interval := (day_after at time zone zone) - (day_after at time zone 'UTC');
+  by_earlier timestamptz := (local - earlier_offset) at time zone 'UTC';
+  by_later timestamptz;
+begin
+  if earlier_offset = later_offset then
+    return by_earlier;
+  end if;
+  by_later := (local - later_offset) at time zone 'UTC';
+  if (by_earlier at time zone zone) = local and (by_later at time zone zone) = local then
+    return least(by_earlier, by_later);
+  elsif (by_later at time zone zone) = local then
+    return by_later;
+  end if;
+  -- Valid by the earlier offset, or skipped: the offset before the change either way.
+  return by_earlier;
+end;
+$function$;
+comment on function private.instant_of_local_time(local timestamp without time zone, zone text) is 'The instant a local wall-clock time names in a time zone (RFC 5545 §3.3.5): a skipped time by the offset before the change, a repeated one the first time.';
+grant execute on function private.instant_of_local_time(local timestamp without time zone, zone text) to authenticated, service_role;
 
 -- private.is_client_request() ---------------------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.is_client_request()
@@ -3150,6 +3220,298 @@ begin
 end;
 $function$;
 grant execute on function private.record_webhook_attempt(delivery uuid, status_code integer, duration_ms integer, response_body text, error text) to service_role;
+
+-- private.recurrence_instants(rule text, start_date date, time_of_day time without time zone, zone text, from_at timestamp with time zone, to_at timestamp with time zone, numbered boolean) ---
+CREATE OR REPLACE FUNCTION private.recurrence_instants(rule text, start_date date, time_of_day time without time zone, zone text, from_at timestamp with time zone, to_at timestamp with time zone, numbered boolean DEFAULT true)
+ RETURNS TABLE(n bigint, local_at timestamp without time zone, occurrence_at timestamp with time zone)
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO ''
+AS $function$
+  select t.n, t.local_at, i.occurrence_at
+  from private.recurrence_of(rule) r
+  cross join lateral private.recurrence_local_times(rule, start_date, time_of_day,
+         -- Local dates two days either side cover every offset (UTC-12 to UTC+14).
+         (from_at at time zone 'UTC')::date - 2, (to_at at time zone 'UTC')::date + 2, numbered) t
+  cross join lateral (select private.instant_of_local_time(t.local_at, zone) as occurrence_at) i
+  where i.occurrence_at >= from_at and i.occurrence_at < to_at
+    and (r.until_at is null or i.occurrence_at <= r.until_at)
+  order by i.occurrence_at;
+$function$;
+comment on function private.recurrence_instants(rule text, start_date date, time_of_day time without time zone, zone text, from_at timestamp with time zone, to_at timestamp with time zone, numbered boolean) is 'An RRULE''s occurrences in one time zone between two instants (from included, to excluded), numbered, with their local times.';
+grant execute on function private.recurrence_instants(rule text, start_date date, time_of_day time without time zone, zone text, from_at timestamp with time zone, to_at timestamp with time zone, numbered boolean) to authenticated, service_role;
+
+-- private.recurrence_local_times(rule text, start_date date, time_of_day time without time zone, from_date date, to_date date, numbered boolean) ---
+CREATE OR REPLACE FUNCTION private.recurrence_local_times(rule text, start_date date, time_of_day time without time zone, from_date date, to_date date, numbered boolean DEFAULT true)
+ RETURNS TABLE(n bigint, local_at timestamp without time zone)
+ LANGUAGE plpgsql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO ''
+AS $function$
+declare
+  r private.recurrence := private.recurrence_of(rule);
+  anchor date;
+  step interval;
+  span interval;
+  last_date date := to_date;
+  first_period integer := 0;
+  last_period integer;
+begin
+  if r.freq is null or to_date < start_date or to_date < from_date then
+    return;
+  end if;
+  -- DTSTART's day stands in for a rule that names none.
+  if r.by_month_day is null and r.by_day is null and r.nth_days is null then
+    case r.freq
+      when 'YEARLY' then
+        r.by_month := coalesce(r.by_month, array[extract(month from start_date)::integer]);
+        r.by_month_day := array[extract(day from start_date)::integer];
+      when 'MONTHLY' then r.by_month_day := array[extract(day from start_date)::integer];
+      when 'WEEKLY' then r.by_day := array[extract(isodow from start_date)::integer];
+      else null;
+    end case;
+  end if;
+  -- UNTIL in local time: no occurrence after it (the UTC form is judged per time zone).
+  if r.until_date is not null then
+    last_date := least(last_date, r.until_date);
+  elsif r.until_local is not null then
+    last_date := least(last_date, r.until_local::date - case when time_of_day > r.until_local::time then 1 else 0 end);
+  end if;
+
+  case r.freq
+    when 'DAILY' then anchor := start_date; step := make_interval(days => r.every); span := interval '1 day';
+    when 'WEEKLY' then anchor := start_date - (extract(isodow from start_date)::integer - 1); step := make_interval(days => 7 * r.every); span := interval '7 days';
+    when 'MONTHLY' then anchor := date_trunc('month', start_date)::date; step := make_interval(months => r.every); span := interval '1 month';
+    else anchor := date_trunc('year', start_date)::date; step := make_interval(years => r.every); span := interval '1 year';
+  end case;
+  last_period := private.recurrence_period_of(r.freq, r.every, anchor, last_date);
+  if not numbered and r.count is null then
+    first_period := greatest(0, private.recurrence_period_of(r.freq, r.every, anchor, from_date));
+  end if;
+
+  return query
+    with days as (
+      select d::date as d
+      from generate_series(first_period, last_period) p,
+           lateral generate_series(anchor + p * step, anchor + p * step + span - interval '1 day', interval '1 day') d
+    ), kept as (
+      select days.d from days
+      where days.d >= start_date and days.d <= last_date
+        and (r.by_month is null or extract(month from days.d)::integer = any (r.by_month))
+        and (r.by_day is null or extract(isodow from days.d)::integer = any (r.by_day))
+        and (r.by_month_day is null
+             or extract(day from days.d)::integer = any (r.by_month_day)
+             or extract(day from days.d)::integer - private.days_in_month(days.d) - 1 = any (r.by_month_day))
+        and (r.nth_days is null or exists (
+          select 1
+          from unnest(r.nth_days, r.nth_numbers) nth (weekday, number)
+          where nth.weekday = extract(isodow from days.d)::integer
+            and nth.number = case
+              -- Counted within the year (YEARLY without BYMONTH), otherwise within the month.
+              when r.freq = 'YEARLY' and r.by_month is null then
+                case when nth.number > 0
+                  then (extract(doy from days.d)::integer - 1) / 7 + 1
+                  else -((private.days_in_year(days.d) - extract(doy from days.d)::integer) / 7 + 1) end
+              else
+                case when nth.number > 0
+                  then (extract(day from days.d)::integer - 1) / 7 + 1
+                  else -((private.days_in_month(days.d) - extract(day from days.d)::integer) / 7 + 1) end
+            end
+        ))
+    ), numbered_days as (
+      select case when numbered or r.count is not null then row_number() over (order by kept.d) end as n, kept.d
+      from kept
+    )
+    select numbered_days.n, numbered_days.d + time_of_day
+    from numbered_days
+    where numbered_days.d >= from_date and (r.count is null or numbered_days.n <= r.count)
+    order by numbered_days.d;
+end;
+$function$;
+comment on function private.recurrence_local_times(rule text, start_date date, time_of_day time without time zone, from_date date, to_date date, numbered boolean) is 'Local date-times of an RRULE''s occurrences from start_date at time_of_day, numbered from 1, on from_date … to_date (RFC 5545 as python-dateutil and the rrule package expand it).';
+grant execute on function private.recurrence_local_times(rule text, start_date date, time_of_day time without time zone, from_date date, to_date date, numbered boolean) to authenticated, service_role;
+
+-- private.recurrence_of(rule text) ----------------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.recurrence_of(rule text)
+ RETURNS private.recurrence
+ LANGUAGE plpgsql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO ''
+AS $function$
+declare
+  r private.recurrence;
+  part text;
+  value text;
+  day text;
+  weekday integer;
+begin
+  r.every := 1;
+  foreach part in array string_to_array(upper(rule), ';') loop
+    value := split_part(part, '=', 2);
+    case split_part(part, '=', 1)
+      when 'FREQ' then r.freq := value;
+      when 'INTERVAL' then r.every := value::integer;
+      when 'COUNT' then r.count := value::integer;
+      when 'UNTIL' then select u.until_date, u.until_local, u.until_at into r.until_date, r.until_local, r.until_at from private.recurrence_until_of(value) u;
+      when 'BYMONTH' then r.by_month := string_to_array(value, ',')::integer[];
+      when 'BYMONTHDAY' then r.by_month_day := string_to_array(value, ',')::integer[];
+      when 'BYDAY' then
+        foreach day in array string_to_array(value, ',') loop
+          weekday := array_position('{MO,TU,WE,TH,FR,SA,SU}'::text[], right(day, 2));
+          if length(day) = 2 then
+            r.by_day := r.by_day || weekday;
+          else
+            r.nth_days := r.nth_days || weekday;
+            r.nth_numbers := r.nth_numbers || left(day, -2)::integer;
+          end if;
+        end loop;
+      else null;
+    end case;
+  end loop;
+  return r;
+end;
+$function$;
+comment on function private.recurrence_of(rule text) is 'A valid RRULE taken apart into private.recurrence.';
+grant execute on function private.recurrence_of(rule text) to authenticated, service_role;
+
+-- private.recurrence_period_of(freq text, every integer, anchor date, day date) -------------------
+CREATE OR REPLACE FUNCTION private.recurrence_period_of(freq text, every integer, anchor date, day date)
+ RETURNS integer
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO ''
+AS $function$
+  select floor(case freq
+    when 'DAILY' then (day - anchor)::numeric / every
+    when 'WEEKLY' then (day - anchor)::numeric / (7 * every)
+    when 'MONTHLY' then ((extract(year from day) - extract(year from anchor)) * 12 + extract(month from day) - extract(month from anchor)) / every
+    else (extract(year from day) - extract(year from anchor)) / every
+  end)::integer;
+$function$;
+grant execute on function private.recurrence_period_of(freq text, every integer, anchor date, day date) to authenticated, service_role;
+
+-- private.recurrence_problem(rule text) -----------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.recurrence_problem(rule text)
+ RETURNS text
+ LANGUAGE plpgsql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO ''
+AS $function$
+declare
+  part text;
+  name text;
+  value text;
+  parts jsonb := '{}';
+  supported constant text[] := '{FREQ,INTERVAL,BYDAY,BYMONTHDAY,BYMONTH,COUNT,UNTIL}';
+  freq text;
+  days text[];
+  numbered boolean;
+  plain boolean;
+  widest integer;
+begin
+  if rule is null or rule = '' then
+    return 'Enter a recurrence rule, e.g. FREQ=WEEKLY;BYDAY=MO.';
+  end if;
+  if char_length(rule) > 500 then
+    return 'Use at most 500 characters.';
+  end if;
+  foreach part in array string_to_array(rule, ';') loop
+    -- Letters, digits and signs only, so upper() means what it means in TypeScript.
+    if part !~ '^[A-Za-z]+=[A-Za-z0-9,+-]+$' then
+      return 'Write the rule as NAME=value parts separated by semicolons, e.g. FREQ=WEEKLY;BYDAY=MO.';
+    end if;
+    name := upper(split_part(part, '=', 1));
+    value := upper(split_part(part, '=', 2));
+    if not name = any (supported) then
+      return name || ' is not supported: use FREQ, INTERVAL, BYDAY, BYMONTHDAY, BYMONTH, COUNT and UNTIL.';
+    end if;
+    if parts ? name then
+      return name || ' appears twice.';
+    end if;
+    parts := parts || jsonb_build_object(name, value);
+  end loop;
+
+  freq := parts ->> 'FREQ';
+  if freq is null or freq not in ('DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY') then
+    return 'Say how often with FREQ=DAILY, WEEKLY, MONTHLY or YEARLY.';
+  end if;
+  if parts ? 'INTERVAL' and not (parts ->> 'INTERVAL' ~ '^[1-9][0-9]{0,3}$' and (parts ->> 'INTERVAL')::integer <= 1000) then
+    return 'Use INTERVAL=1 to 1000.';
+  end if;
+  if parts ? 'COUNT' and not (parts ->> 'COUNT' ~ '^[1-9][0-9]{0,4}$' and (parts ->> 'COUNT')::integer <= 10000) then
+    return 'Use COUNT=1 to 10000.';
+  end if;
+  if parts ? 'UNTIL' and private.recurrence_until_of(parts ->> 'UNTIL') is null then
+    return 'Use UNTIL=YYYYMMDD (the last day), YYYYMMDDTHHMMSS (a local time) or YYYYMMDDTHHMMSSZ (UTC).';
+  end if;
+  if parts ? 'COUNT' and parts ? 'UNTIL' then
+    return 'Use COUNT or UNTIL, not both.';
+  end if;
+  if parts ? 'BYMONTH' and parts ->> 'BYMONTH' !~ '^(1[0-2]|[1-9])(,(1[0-2]|[1-9]))*$' then
+    return 'Use BYMONTH with months 1 to 12, separated by commas.';
+  end if;
+  if parts ? 'BYMONTHDAY' then
+    if parts ->> 'BYMONTHDAY' !~ '^-?(3[01]|[12][0-9]|[1-9])(,-?(3[01]|[12][0-9]|[1-9]))*$' then
+      return 'Use BYMONTHDAY with days 1 to 31 or -1 to -31, separated by commas.';
+    end if;
+    if freq = 'WEEKLY' then
+      return 'BYMONTHDAY cannot be used with FREQ=WEEKLY.';
+    end if;
+  end if;
+  if parts ? 'BYDAY' then
+    days := string_to_array(parts ->> 'BYDAY', ',');
+    if exists (select 1 from unnest(days) d where d !~ '^([+-]?[1-9][0-9]?)?(MO|TU|WE|TH|FR|SA|SU)$') then
+      return 'Use BYDAY with the days MO, TU, WE, TH, FR, SA, SU, each optionally numbered (1MO, -1FR), separated by commas.';
+    end if;
+    numbered := exists (select 1 from unnest(days) d where d ~ '^[+-]?[0-9]');
+    plain := exists (select 1 from unnest(days) d where d !~ '^[+-]?[0-9]');
+    if numbered and freq in ('DAILY', 'WEEKLY') then
+      return 'Numbered days (1MO, -1FR) need FREQ=MONTHLY or YEARLY.';
+    end if;
+    if numbered and plain then
+      return 'Use numbered days (1MO, -1FR) or plain days (MO), not both.';
+    end if;
+    widest := case when freq = 'YEARLY' and not parts ? 'BYMONTH' then 53 else 5 end;
+    if exists (select 1 from unnest(days) d where d ~ '^[+-]?[0-9]' and abs(substring(d from '^[+-]?[0-9]+')::integer) > widest) then
+      return case widest
+        when 5 then 'Number days from 1 to 5 (or -1 to -5) within a month.'
+        else 'Number days from 1 to 53 (or -1 to -53) within a year.'
+      end;
+    end if;
+  end if;
+  return null;
+end;
+$function$;
+comment on function private.recurrence_problem(rule text) is 'Why an RRULE is outside the supported subset, in the api''s words (or null); the same checks, order and words as recurrenceProblem in _shared/schemas/recurrence.ts.';
+grant execute on function private.recurrence_problem(rule text) to authenticated, service_role;
+
+-- private.recurrence_until_of(value text, OUT until_date date, OUT until_local timestamp without time zone, OUT until_at timestamp with time zone) ---
+CREATE OR REPLACE FUNCTION private.recurrence_until_of(value text, OUT until_date date, OUT until_local timestamp without time zone, OUT until_at timestamp with time zone)
+ RETURNS record
+ LANGUAGE plpgsql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO ''
+AS $function$
+begin
+  if value ~ '^[0-9]{8}$' then
+    until_date := make_date(left(value, 4)::integer, substr(value, 5, 2)::integer, substr(value, 7, 2)::integer);
+  elsif value ~ '^[0-9]{8}T([01][0-9]|2[0-3])[0-5][0-9][0-5][0-9]Z?$' then
+    -- Hours to 23 and no leap second: make_timestamp would take 24:00:00 as the next midnight.
+    until_local := make_timestamp(left(value, 4)::integer, substr(value, 5, 2)::integer, substr(value, 7, 2)::integer,
+                                  substr(value, 10, 2)::integer, substr(value, 12, 2)::integer, substr(value, 14, 2)::integer);
+    if value like '%Z' then
+      until_at := until_local at time zone 'UTC';
+      until_local := null;
+    end if;
+  end if;
+exception when datetime_field_overflow then
+  -- A 13th month, a 30 February or a 25th hour: not a date.
+  until_date := null;
+  until_local := null;
+  until_at := null;
+end;
+$function$;
+grant execute on function private.recurrence_until_of(value text, OUT until_date date, OUT until_local timestamp without time zone, OUT until_at timestamp with time zone) to authenticated, service_role;
 
 -- private.redeliver_webhook(delivery uuid) --------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.redeliver_webhook(delivery uuid)
