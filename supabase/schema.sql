@@ -93,6 +93,15 @@ create unlogged table private.request_buckets (
 comment on table private.request_buckets is 'Token buckets of the request rate limits, one per caller (key:<id>, user:<id>).';
 comment on column private.request_buckets.last_allowed is 'Whether the latest take found a whole token (what take_request_token returns as allowed).';
 
+-- private.schedule_progress -----------------------------------------------------------------------
+create table private.schedule_progress (
+  schedule_id uuid not null,
+  materialised_until timestamp with time zone not null,
+  constraint schedule_progress_pkey PRIMARY KEY (schedule_id),
+  constraint schedule_progress_schedule_id_fkey FOREIGN KEY (schedule_id) REFERENCES public.schedules(id) ON DELETE CASCADE
+);
+comment on table private.schedule_progress is 'How far each active schedule''s occurrences have been made: all starting before materialised_until exist.';
+
 -- public.action_attachments -----------------------------------------------------------------------
 create table public.action_attachments (
   id uuid default gen_random_uuid() not null,
@@ -547,15 +556,23 @@ create table public.inspections (
   created_at timestamp with time zone default now() not null,
   updated_at timestamp with time zone default now() not null,
   hidden_item_keys text[] default '{}'::text[] not null,
+  schedule_id uuid,
+  occurrence_at timestamp with time zone,
+  canceled_reason text,
+  first_submitted_at timestamp with time zone,
+  missed_noted_at timestamp with time zone,
   constraint inspections_pkey PRIMARY KEY (id),
   constraint inspections_assignee_id_fkey FOREIGN KEY (assignee_id) REFERENCES auth.users(id) ON DELETE SET NULL,
   constraint inspections_canceled_by_fkey FOREIGN KEY (canceled_by) REFERENCES auth.users(id) ON DELETE SET NULL,
+  constraint inspections_canceled_reason_check CHECK (((canceled_reason IS NULL) OR ((canceled_reason = ANY (ARRAY['schedule paused'::text, 'schedule deleted'::text, 'schedule changed'::text, 'site archived'::text])) AND (status = 'canceled'::public.inspection_status)))),
   constraint inspections_created_by_fkey FOREIGN KEY (created_by) REFERENCES auth.users(id) ON DELETE SET NULL,
   constraint inspections_external_ref_check CHECK ((((char_length(external_ref) >= 1) AND (char_length(external_ref) <= 255)) AND (external_ref !~ '^\s|\s$'::text))),
+  constraint inspections_occurrence_check CHECK (((schedule_id IS NULL) = (occurrence_at IS NULL))),
   constraint inspections_org_id_external_ref_key UNIQUE (org_id, external_ref),
   constraint inspections_org_id_fkey FOREIGN KEY (org_id) REFERENCES public.organizations(id) ON DELETE CASCADE,
   constraint inspections_review_note_check CHECK (((char_length(review_note) >= 1) AND (char_length(review_note) <= 2000))),
   constraint inspections_reviewed_by_fkey FOREIGN KEY (reviewed_by) REFERENCES auth.users(id) ON DELETE SET NULL,
+  constraint inspections_schedule_id_fkey FOREIGN KEY (schedule_id) REFERENCES public.schedules(id),
   constraint inspections_site_id_fkey FOREIGN KEY (site_id) REFERENCES public.sites(id),
   constraint inspections_start_accuracy_m_check CHECK ((start_accuracy_m >= (0)::double precision)),
   constraint inspections_start_latitude_check CHECK (((start_latitude >= ('-90'::integer)::double precision) AND (start_latitude <= (90)::double precision))),
@@ -569,19 +586,27 @@ create table public.inspections (
 );
 comment on table public.inspections is 'One run of a pinned template version at a site.';
 comment on column public.inspections.hidden_item_keys is 'Items of the pinned version hidden by its visibility rules for the current answers, in definition order; kept by the answers trigger.';
+comment on column public.inspections.schedule_id is 'The schedule whose occurrence this inspection runs; null for one scheduled by hand.';
+comment on column public.inspections.occurrence_at is 'When the occurrence starts (its window opens); due_at is when it closes.';
+comment on column public.inspections.canceled_reason is 'Why the schedule canceled it (paused, deleted, changed, its site archived); null when a person canceled it.';
+comment on column public.inspections.first_submitted_at is 'The first submission: on time when not after due_at. A resubmission after changes keeps it.';
+comment on column public.inspections.missed_noted_at is 'When the background run found the occurrence missed and announced it (inspection.missed, once); missed itself is derived.';
 alter table public.inspections enable row level security;
 CREATE INDEX inspections_assignee_id_idx ON public.inspections USING btree (assignee_id);
 CREATE INDEX inspections_canceled_by_idx ON public.inspections USING btree (canceled_by);
 CREATE INDEX inspections_created_by_idx ON public.inspections USING btree (created_by);
 CREATE INDEX inspections_org_id_created_at_idx ON public.inspections USING btree (org_id, created_at DESC, id DESC);
+CREATE INDEX inspections_org_id_due_at_scheduled_idx ON public.inspections USING btree (org_id, due_at) WHERE (schedule_id IS NOT NULL);
 CREATE INDEX inspections_org_id_status_idx ON public.inspections USING btree (org_id, status);
 CREATE INDEX inspections_org_id_updated_at_idx ON public.inspections USING btree (org_id, updated_at);
 CREATE INDEX inspections_reviewed_by_idx ON public.inspections USING btree (reviewed_by);
+CREATE UNIQUE INDEX inspections_schedule_occurrence_key ON public.inspections USING btree (schedule_id, site_id, occurrence_at) WHERE ((schedule_id IS NOT NULL) AND (canceled_reason IS NULL));
 CREATE INDEX inspections_site_id_idx ON public.inspections USING btree (site_id);
 CREATE INDEX inspections_started_by_idx ON public.inspections USING btree (started_by);
 CREATE INDEX inspections_submitted_by_idx ON public.inspections USING btree (submitted_by);
 CREATE INDEX inspections_template_id_idx ON public.inspections USING btree (template_id);
 CREATE INDEX inspections_template_version_id_idx ON public.inspections USING btree (template_version_id);
+CREATE INDEX inspections_unnoted_occurrences_idx ON public.inspections USING btree (due_at) WHERE ((schedule_id IS NOT NULL) AND (first_submitted_at IS NULL) AND (missed_noted_at IS NULL) AND (status <> 'canceled'::public.inspection_status));
 CREATE TRIGGER inspections_broadcast_change AFTER INSERT OR UPDATE ON public.inspections FOR EACH ROW EXECUTE FUNCTION private.broadcast_organization_change('score', 'max_score', 'version', 'updated_at', 'hidden_item_keys');
 CREATE TRIGGER inspections_broadcast_progress AFTER UPDATE ON public.inspections FOR EACH ROW WHEN ((old.version IS DISTINCT FROM new.version)) EXECUTE FUNCTION private.broadcast_inspection_progress();
 CREATE TRIGGER inspections_enforce_mfa BEFORE INSERT OR DELETE OR UPDATE ON public.inspections FOR EACH ROW EXECUTE FUNCTION private.enforce_organization_mfa();
@@ -593,6 +618,7 @@ CREATE TRIGGER inspections_prepare BEFORE INSERT ON public.inspections FOR EACH 
 CREATE TRIGGER inspections_refuse_same_status BEFORE UPDATE OF status ON public.inspections FOR EACH ROW EXECUTE FUNCTION private.refuse_same_status();
 CREATE TRIGGER inspections_set_hidden_items BEFORE INSERT ON public.inspections FOR EACH ROW EXECUTE FUNCTION private.set_initially_hidden_items();
 CREATE TRIGGER inspections_set_updated_at BEFORE UPDATE ON public.inspections FOR EACH ROW EXECUTE FUNCTION private.set_updated_at();
+CREATE TRIGGER inspections_stamp_schedule_columns BEFORE UPDATE ON public.inspections FOR EACH ROW EXECUTE FUNCTION private.guard_schedule_columns_of_inspection();
 CREATE TRIGGER inspections_write_audit_log AFTER INSERT OR DELETE OR UPDATE ON public.inspections FOR EACH ROW EXECUTE FUNCTION private.write_audit_log('score', 'max_score', 'failed_count', 'version', 'hidden_item_keys');
 create policy "Members can read their organization's inspections" on public.inspections
   for select to authenticated
@@ -768,6 +794,108 @@ grant all on table public.profiles to service_role;
 grant select on table public.profiles to authenticated;
 grant update (display_name) on table public.profiles to authenticated;
 
+-- public.schedule_sites ---------------------------------------------------------------------------
+create table public.schedule_sites (
+  schedule_id uuid not null,
+  site_id uuid not null,
+  org_id uuid not null,
+  created_at timestamp with time zone default now() not null,
+  constraint schedule_sites_pkey PRIMARY KEY (schedule_id, site_id),
+  constraint schedule_sites_schedule_id_fkey FOREIGN KEY (schedule_id) REFERENCES public.schedules(id) ON DELETE CASCADE,
+  constraint schedule_sites_site_id_fkey FOREIGN KEY (site_id) REFERENCES public.sites(id) ON DELETE CASCADE
+);
+comment on table public.schedule_sites is 'The sites a schedule runs at (site groups will add groups beside them: private.schedule_site_ids).';
+alter table public.schedule_sites enable row level security;
+CREATE INDEX schedule_sites_org_id_idx ON public.schedule_sites USING btree (org_id);
+CREATE INDEX schedule_sites_site_id_idx ON public.schedule_sites USING btree (site_id);
+CREATE TRIGGER schedule_sites_cancel_removed AFTER DELETE ON public.schedule_sites REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION private.cancel_removed_schedule_sites();
+CREATE TRIGGER schedule_sites_check AFTER INSERT ON public.schedule_sites REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION private.check_schedule_sites();
+CREATE TRIGGER schedule_sites_copy_org_id BEFORE INSERT ON public.schedule_sites FOR EACH ROW EXECUTE FUNCTION private.prepare_schedule_sites();
+CREATE TRIGGER schedule_sites_enforce_mfa BEFORE INSERT OR DELETE ON public.schedule_sites FOR EACH ROW EXECUTE FUNCTION private.enforce_organization_mfa();
+CREATE TRIGGER schedule_sites_materialise AFTER INSERT ON public.schedule_sites REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION private.materialise_added_schedule_sites();
+CREATE TRIGGER schedule_sites_write_audit_log_after_delete AFTER DELETE ON public.schedule_sites REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION private.write_schedule_sites_audit_rows();
+CREATE TRIGGER schedule_sites_write_audit_log_after_insert AFTER INSERT ON public.schedule_sites REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION private.write_schedule_sites_audit_rows();
+create policy "Members can read their organization's schedule sites" on public.schedule_sites
+  for select to authenticated
+  using ((org_id IN ( SELECT private.org_ids_of_current_user() AS org_ids_of_current_user)));
+create policy "Owners, admins and managers can add sites to schedules" on public.schedule_sites
+  for insert to authenticated
+  with check ((org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin,manager}'::public.org_role[]) AS org_ids_of_current_user)));
+create policy "Owners, admins and managers can take sites off schedules" on public.schedule_sites
+  for delete to authenticated
+  using ((org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin,manager}'::public.org_role[]) AS org_ids_of_current_user)));
+grant all on table public.schedule_sites to service_role;
+grant select, delete on table public.schedule_sites to authenticated;
+grant insert (schedule_id, site_id) on table public.schedule_sites to authenticated;
+
+-- public.schedules --------------------------------------------------------------------------------
+create table public.schedules (
+  id uuid default gen_random_uuid() not null,
+  org_id uuid not null,
+  name text not null,
+  template_id uuid not null,
+  rrule text not null,
+  start_date date not null,
+  end_date date,
+  time_of_day time without time zone not null,
+  due_after interval not null,
+  assignee_id uuid,
+  rotation_user_ids uuid[] default '{}'::uuid[] not null,
+  title_pattern text default '{template} — {site} — {date}'::text not null,
+  paused_at timestamp with time zone,
+  deleted_at timestamp with time zone,
+  version integer default 1 not null,
+  created_by uuid default auth.uid(),
+  created_at timestamp with time zone default now() not null,
+  updated_at timestamp with time zone default now() not null,
+  constraint schedules_pkey PRIMARY KEY (id),
+  constraint schedules_assignee_id_fkey FOREIGN KEY (assignee_id) REFERENCES auth.users(id) ON DELETE SET NULL,
+  constraint schedules_check CHECK (((end_date >= start_date) AND (end_date <= '2100-12-31'::date))),
+  constraint schedules_created_by_fkey FOREIGN KEY (created_by) REFERENCES auth.users(id) ON DELETE SET NULL,
+  constraint schedules_due_after_check CHECK (((due_after >= '00:01:00'::interval) AND (due_after <= '366 days'::interval) AND (EXTRACT(year FROM due_after) = (0)::numeric) AND (EXTRACT(month FROM due_after) = (0)::numeric) AND (date_trunc('minute'::text, due_after) = due_after))),
+  constraint schedules_name_check CHECK ((((char_length(name) >= 1) AND (char_length(name) <= 120)) AND (name !~ '^\s|\s$'::text))),
+  constraint schedules_one_kind_of_assignee_check CHECK (((assignee_id IS NULL) OR (cardinality(rotation_user_ids) = 0))),
+  constraint schedules_org_id_fkey FOREIGN KEY (org_id) REFERENCES public.organizations(id) ON DELETE CASCADE,
+  constraint schedules_rotation_user_ids_check CHECK (((cardinality(rotation_user_ids) <= 100) AND (array_position(rotation_user_ids, NULL::uuid) IS NULL))),
+  constraint schedules_rrule_check CHECK ((private.recurrence_problem(rrule) IS NULL)),
+  constraint schedules_start_date_check CHECK (((start_date >= '2000-01-01'::date) AND (start_date <= '2100-12-31'::date))),
+  constraint schedules_template_id_fkey FOREIGN KEY (template_id) REFERENCES public.templates(id),
+  constraint schedules_time_of_day_check CHECK (((time_of_day)::interval = date_trunc('minute'::text, (time_of_day)::interval))),
+  constraint schedules_title_pattern_check CHECK ((((char_length(title_pattern) >= 1) AND (char_length(title_pattern) <= 200)) AND (title_pattern !~ '^\s|\s$'::text) AND (title_pattern !~ '[\x00-\x1f\x7f]'::text) AND (private.title_pattern_problem(title_pattern) IS NULL)))
+);
+comment on table public.schedules is 'Recurring inspection programmes: a template at sites by an RRULE, a local time of day and a due window; occurrences become inspections.';
+comment on column public.schedules.rrule is 'iCalendar RRULE of the supported subset (private.recurrence_problem), upper case; DTSTART is start_date at time_of_day.';
+comment on column public.schedules.due_after is 'An occurrence is due this long after it starts, counted in the site''s local wall-clock time.';
+comment on column public.schedules.rotation_user_ids is 'People who take the occurrences at each site in turn (the nth occurrence goes to the (n-1) mod len-th); empty for one assignee or nobody.';
+comment on column public.schedules.title_pattern is 'The title of each occurrence''s inspection: {site}, {date} (the local date, YYYY-MM-DD) and {template} filled in.';
+alter table public.schedules enable row level security;
+CREATE INDEX schedules_assignee_id_idx ON public.schedules USING btree (assignee_id);
+CREATE INDEX schedules_created_by_idx ON public.schedules USING btree (created_by);
+CREATE INDEX schedules_org_id_idx ON public.schedules USING btree (org_id, created_at DESC, id DESC);
+CREATE INDEX schedules_template_id_idx ON public.schedules USING btree (template_id);
+CREATE TRIGGER schedules_apply_change AFTER UPDATE ON public.schedules FOR EACH ROW EXECUTE FUNCTION private.apply_schedule_change();
+CREATE TRIGGER schedules_broadcast_change AFTER INSERT OR UPDATE ON public.schedules FOR EACH ROW EXECUTE FUNCTION private.broadcast_organization_change();
+CREATE TRIGGER schedules_enforce_mfa BEFORE INSERT OR DELETE OR UPDATE ON public.schedules FOR EACH ROW EXECUTE FUNCTION private.enforce_organization_mfa();
+CREATE TRIGGER schedules_enqueue_webhook_event AFTER INSERT OR UPDATE ON public.schedules FOR EACH ROW EXECUTE FUNCTION private.webhook_event_of_schedule_change();
+CREATE TRIGGER schedules_guard_change BEFORE UPDATE ON public.schedules FOR EACH ROW EXECUTE FUNCTION private.guard_schedule_change();
+CREATE TRIGGER schedules_prepare BEFORE INSERT ON public.schedules FOR EACH ROW EXECUTE FUNCTION private.prepare_schedule();
+CREATE TRIGGER schedules_set_updated_at BEFORE UPDATE ON public.schedules FOR EACH ROW EXECUTE FUNCTION private.set_updated_at();
+CREATE TRIGGER schedules_write_audit_log AFTER INSERT OR DELETE OR UPDATE ON public.schedules FOR EACH ROW EXECUTE FUNCTION private.write_audit_log('version');
+create policy "Members can read their organization's schedules" on public.schedules
+  for select to authenticated
+  using ((org_id IN ( SELECT private.org_ids_of_current_user() AS org_ids_of_current_user)));
+create policy "Owners, admins and managers can add schedules" on public.schedules
+  for insert to authenticated
+  with check ((org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin,manager}'::public.org_role[]) AS org_ids_of_current_user)));
+create policy "Owners, admins and managers can change, pause and delete schedu" on public.schedules
+  for update to authenticated
+  using ((org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin,manager}'::public.org_role[]) AS org_ids_of_current_user)))
+  with check ((org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin,manager}'::public.org_role[]) AS org_ids_of_current_user)));
+grant all on table public.schedules to service_role;
+grant select on table public.schedules to authenticated;
+grant insert (id, org_id, name, template_id, rrule, start_date, end_date, time_of_day, due_after, assignee_id, rotation_user_ids, title_pattern) on table public.schedules to authenticated;
+grant update (name, template_id, rrule, start_date, end_date, time_of_day, due_after, assignee_id, rotation_user_ids, title_pattern, paused_at, deleted_at) on table public.schedules to authenticated;
+
 -- public.sites ------------------------------------------------------------------------------------
 create table public.sites (
   id uuid default gen_random_uuid() not null,
@@ -803,6 +931,7 @@ CREATE INDEX sites_created_by_idx ON public.sites USING btree (created_by);
 CREATE INDEX sites_org_id_name_idx ON public.sites USING btree (org_id, name, id);
 CREATE INDEX sites_position_idx ON public.sites USING gist (org_id, private.site_point(latitude, longitude));
 CREATE INDEX sites_search_idx ON public.sites USING gin ((((((name || ' '::text) || COALESCE(address, ''::text)) || ' '::text) || COALESCE(external_ref, ''::text))) extensions.gin_trgm_ops);
+CREATE TRIGGER sites_apply_change_to_schedules AFTER UPDATE OF timezone, archived_at ON public.sites FOR EACH ROW WHEN (((old.timezone IS DISTINCT FROM new.timezone) OR (old.archived_at IS DISTINCT FROM new.archived_at))) EXECUTE FUNCTION private.apply_site_change_to_schedules();
 CREATE TRIGGER sites_broadcast_change AFTER INSERT OR DELETE OR UPDATE ON public.sites FOR EACH ROW EXECUTE FUNCTION private.broadcast_organization_change();
 CREATE TRIGGER sites_enforce_mfa BEFORE INSERT OR DELETE OR UPDATE ON public.sites FOR EACH ROW EXECUTE FUNCTION private.enforce_organization_mfa();
 CREATE TRIGGER sites_enqueue_webhook_event AFTER INSERT OR UPDATE ON public.sites FOR EACH ROW EXECUTE FUNCTION private.webhook_event_of_change('site');
@@ -836,6 +965,7 @@ create table public.template_versions (
   published_by uuid default auth.uid(),
   published_at timestamp with time zone default now() not null,
   item_count integer generated always as (private.template_item_count(definition)) stored,
+  initially_hidden_item_keys text[] generated always as (private.hidden_item_keys(definition, '{}'::jsonb)) stored,
   constraint template_versions_pkey PRIMARY KEY (id),
   constraint template_versions_definition_check CHECK (((private.template_definition_problem(definition) IS NULL) AND (private.template_item_count(definition) >= 1))),
   constraint template_versions_org_id_fkey FOREIGN KEY (org_id) REFERENCES public.organizations(id) ON DELETE CASCADE,
@@ -846,6 +976,7 @@ create table public.template_versions (
 );
 comment on table public.template_versions is 'Immutable published snapshots of a template; inspections pin one.';
 comment on column public.template_versions.item_count is 'How many items the definition has (private.template_item_count), stored for the inspection lists.';
+comment on column public.template_versions.initially_hidden_item_keys is 'The items the definition''s rules hide before any answer (private.hidden_item_keys with no answers), stored for new inspections.';
 alter table public.template_versions enable row level security;
 CREATE INDEX template_versions_org_id_idx ON public.template_versions USING btree (org_id);
 CREATE INDEX template_versions_published_by_idx ON public.template_versions USING btree (published_by);
@@ -1395,6 +1526,67 @@ begin
 end;
 $function$;
 
+-- private.apply_schedule_change() -----------------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.apply_schedule_change()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  at timestamptz := now();
+begin
+  if new.deleted_at is not null and old.deleted_at is null then
+    perform private.cancel_future_occurrences(new.id, at, 'schedule deleted');
+    delete from private.schedule_progress p where p.schedule_id = new.id;
+  elsif new.paused_at is not null and old.paused_at is null then
+    perform private.cancel_future_occurrences(new.id, at, 'schedule paused');
+    delete from private.schedule_progress p where p.schedule_id = new.id;
+  elsif new.paused_at is null and old.paused_at is not null then
+    -- Resumed: the occurrences that opened while it was paused and are still open, and the next ones.
+    perform private.record_schedule_progress(new.id,
+      (select m.complete_until from private.materialise_schedule(new.id, at, old.paused_at, true, null, private.schedule_budget(false)) m), false);
+  elsif new.paused_at is null
+        and (new.template_id, new.rrule, new.start_date, new.end_date, new.time_of_day, new.due_after, new.assignee_id,
+             new.rotation_user_ids, new.title_pattern)
+            is distinct from
+            (old.template_id, old.rrule, old.start_date, old.end_date, old.time_of_day, old.due_after, old.assignee_id,
+             old.rotation_user_ids, old.title_pattern) then
+    perform private.record_schedule_progress(new.id, private.resync_schedule(new.id, at, 'schedule changed'), false);
+  end if;
+  return null;
+end;
+$function$;
+
+-- private.apply_site_change_to_schedules() --------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.apply_site_change_to_schedules()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  at timestamptz := now();
+  schedule uuid;
+begin
+  for schedule in
+    select ss.schedule_id from public.schedule_sites ss
+    join public.schedules s on s.id = ss.schedule_id and s.paused_at is null and s.deleted_at is null
+    where ss.site_id = new.id
+  loop
+    if new.archived_at is not null and old.archived_at is null then
+      perform private.cancel_future_occurrences(schedule, at, 'site archived', array[new.id]);
+    elsif new.archived_at is null and old.archived_at is not null then
+      perform private.record_schedule_progress(schedule,
+        (select m.complete_until from private.materialise_schedule(schedule, at, old.archived_at, true, array[new.id], private.schedule_budget(false)) m), true);
+    elsif new.archived_at is null and new.timezone is distinct from old.timezone then
+      perform private.record_schedule_progress(schedule, private.resync_schedule(schedule, at, 'schedule changed', array[new.id]), true);
+    end if;
+  end loop;
+  return null;
+end;
+$function$;
+
 -- private.assert_template_definition(definition jsonb) --------------------------------------------
 CREATE OR REPLACE FUNCTION private.assert_template_definition(definition jsonb)
  RETURNS void
@@ -1579,6 +1771,46 @@ $function$;
 comment on function private.can_work_action(action uuid) is 'True when the caller works on this action: a manager or above of its organization, or the inspector it is assigned to.';
 grant execute on function private.can_work_action(action uuid) to authenticated, service_role;
 
+-- private.cancel_future_occurrences(schedule uuid, at timestamp with time zone, reason text, only_sites uuid[]) ---
+CREATE OR REPLACE FUNCTION private.cancel_future_occurrences(schedule uuid, at timestamp with time zone, reason text, only_sites uuid[] DEFAULT NULL::uuid[])
+ RETURNS integer
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  canceled integer;
+begin
+  update public.inspections i set status = 'canceled', canceled_reason = reason
+  where i.schedule_id = schedule and i.status = 'scheduled' and i.canceled_reason is null and i.occurrence_at > at
+    and (only_sites is null or i.site_id = any (only_sites));
+  get diagnostics canceled = row_count;
+  return canceled;
+end;
+$function$;
+
+-- private.cancel_removed_schedule_sites() ---------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.cancel_removed_schedule_sites()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  removed_from record;
+begin
+  for removed_from in
+    select r.schedule_id, array_agg(r.site_id) as site_ids from removed r
+    -- Not when the organization is being deleted (its sites and schedules go with it).
+    where exists (select 1 from public.organizations o where o.id = r.org_id)
+    group by r.schedule_id
+  loop
+    perform private.cancel_future_occurrences(removed_from.schedule_id, now(), 'schedule changed', removed_from.site_ids);
+  end loop;
+  return null;
+end;
+$function$;
+
 -- private.check_action_assignee(org uuid, assignee uuid) ------------------------------------------
 CREATE OR REPLACE FUNCTION private.check_action_assignee(org uuid, assignee uuid)
  RETURNS void
@@ -1613,6 +1845,91 @@ begin
     raise exception 'validation_failed'
       using detail = json_build_object('field', 'assignee_id',
         'message', 'Choose a member of this organization who can fill in inspections.')::text;
+  end if;
+end;
+$function$;
+
+-- private.check_schedule_people(org uuid, assignee uuid, rotation uuid[]) -------------------------
+CREATE OR REPLACE FUNCTION private.check_schedule_people(org uuid, assignee uuid, rotation uuid[])
+ RETURNS void
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  -- Definer: an API key cannot read memberships, yet may name members as assignees.
+  perform private.check_inspection_assignee(org, assignee);
+  if exists (
+    select 1 from unnest(rotation) r (user_id)
+    where not exists (
+      select 1 from public.memberships m
+      where m.org_id = org and m.user_id = r.user_id and m.role in ('owner', 'admin', 'manager', 'inspector')
+    )
+  ) then
+    raise exception 'validation_failed'
+      using detail = json_build_object('field', 'rotation_user_ids',
+        'message', 'Choose members of this organization who can fill in inspections.')::text;
+  end if;
+end;
+$function$;
+
+-- private.check_schedule_sites() ------------------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.check_schedule_sites()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  site_limit constant integer := 10000;
+  over uuid;
+begin
+  if exists (
+    select 1 from added a left join public.sites s on s.id = a.site_id
+    where s.org_id is distinct from a.org_id
+  ) then
+    raise exception 'validation_failed'
+      using detail = json_build_object('field', 'site_ids', 'message', 'Choose sites of this organization.')::text;
+  end if;
+  if exists (select 1 from added a join public.sites s on s.id = a.site_id where s.archived_at is not null) then
+    raise exception 'validation_failed'
+      using detail = json_build_object('field', 'site_ids', 'message', 'Some of these sites are archived. Choose active sites.')::text;
+  end if;
+  -- Locking each schedule serializes concurrent additions, so the limit holds under races.
+  perform 1 from public.schedules s where s.id in (select a.schedule_id from added a) order by s.id for no key update;
+  select a.schedule_id into over
+  from (select distinct a.schedule_id from added a) a
+  where (select count(*) from public.schedule_sites ss where ss.schedule_id = a.schedule_id) > site_limit
+  limit 1;
+  if over is not null then
+    raise exception 'limit_exceeded' using detail = json_build_object('n', site_limit, 'things', 'sites in a schedule')::text;
+  end if;
+  return null;
+end;
+$function$;
+
+-- private.check_schedule_template(org uuid, template uuid) ----------------------------------------
+CREATE OR REPLACE FUNCTION private.check_schedule_template(org uuid, template uuid)
+ RETURNS void
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  found record;
+begin
+  select t.org_id, t.status, t.latest_version into found from public.templates t where t.id = template;
+  if not found.org_id is not distinct from org then
+    raise exception 'validation_failed'
+      using detail = json_build_object('field', 'template_id', 'message', 'Choose a template of this organization.')::text;
+  end if;
+  if found.status = 'archived' then
+    raise exception 'validation_failed'
+      using detail = json_build_object('field', 'template_id', 'message', 'This template is archived. Choose an active template.')::text;
+  end if;
+  if found.latest_version is null then
+    raise exception 'validation_failed'
+      using detail = json_build_object('field', 'template_id', 'message', 'Publish this template before scheduling it.')::text;
   end if;
 end;
 $function$;
@@ -2387,6 +2704,70 @@ begin
 end;
 $function$;
 
+-- private.guard_schedule_change() -----------------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.guard_schedule_change()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  if old.deleted_at is not null then
+    raise exception 'invalid_transition'
+      using detail = json_build_object('thing', 'schedule', 'status', 'deleted', 'verb', case
+        when new.paused_at is not null and old.paused_at is null then 'paused'
+        when new.paused_at is null and old.paused_at is not null then 'resumed'
+        else 'edited'
+      end)::text;
+  end if;
+  if (new.org_id, new.created_by, new.created_at) is distinct from (old.org_id, old.created_by, old.created_at) then
+    raise exception 'forbidden';
+  end if;
+  if new.paused_at is distinct from old.paused_at and new.paused_at is not null then
+    new.paused_at := now();
+  end if;
+  if new.deleted_at is distinct from old.deleted_at then
+    new.deleted_at := now();
+  end if;
+  if new.template_id is distinct from old.template_id then
+    perform private.check_schedule_template(old.org_id, new.template_id);
+  end if;
+  if (new.assignee_id, new.rotation_user_ids) is distinct from (old.assignee_id, old.rotation_user_ids) then
+    perform private.check_schedule_people(old.org_id, new.assignee_id, new.rotation_user_ids);
+  end if;
+  new.rrule := upper(new.rrule);
+  new.version := old.version + 1;
+  return new;
+end;
+$function$;
+
+-- private.guard_schedule_columns_of_inspection() --------------------------------------------------
+CREATE OR REPLACE FUNCTION private.guard_schedule_columns_of_inspection()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+begin
+  if (new.schedule_id, new.occurrence_at) is distinct from (old.schedule_id, old.occurrence_at) then
+    raise exception 'forbidden';
+  end if;
+  -- A reason comes with the cancellation it explains, and stays.
+  if new.canceled_reason is distinct from old.canceled_reason
+     and not (new.status = 'canceled' and old.status <> 'canceled') then
+    raise exception 'forbidden';
+  end if;
+  -- Noted once: missed is announced once.
+  if old.missed_noted_at is not null and new.missed_noted_at is distinct from old.missed_noted_at then
+    raise exception 'forbidden';
+  end if;
+  -- The first submission is kept (submitted_at is stamped by inspections_enforce_transition).
+  new.first_submitted_at := coalesce(old.first_submitted_at,
+    case when new.status = 'submitted' and old.status is distinct from 'submitted' then new.submitted_at end);
+  return new;
+end;
+$function$;
+comment on function private.guard_schedule_columns_of_inspection() is 'Before-update trigger on inspections: schedule and occurrence fixed, a cancel reason only with the cancel, missed noted once, the first submission kept.';
+
 -- private.guard_template_change() -----------------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.guard_template_change()
  RETURNS trigger
@@ -2646,6 +3027,97 @@ $function$;
 comment on function private.lock_inspection(inspection_id uuid) is 'Locks an inspection of the caller''s organizations (no key update) and returns its status; no row when not theirs.';
 grant execute on function private.lock_inspection(inspection_id uuid) to authenticated, service_role;
 
+-- private.materialise_added_schedule_sites() ------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.materialise_added_schedule_sites()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  at timestamptz := now();
+  added_to record;
+begin
+  for added_to in select a.schedule_id, array_agg(a.site_id) as site_ids from added a group by a.schedule_id loop
+    -- A new schedule's first sites set its mark; more sites can only keep it or bring it down.
+    perform private.record_schedule_progress(added_to.schedule_id,
+      (select m.complete_until from private.materialise_schedule(added_to.schedule_id, at, null, true, added_to.site_ids,
+                                                                private.schedule_budget(false)) m), true)
+    from public.schedules s where s.id = added_to.schedule_id and s.paused_at is null and s.deleted_at is null;
+  end loop;
+  return null;
+end;
+$function$;
+
+-- private.materialise_schedule(schedule uuid, at timestamp with time zone, since timestamp with time zone, still_open boolean, only_sites uuid[], budget integer, OUT made integer, OUT complete_until timestamp with time zone) ---
+CREATE OR REPLACE FUNCTION private.materialise_schedule(schedule uuid, at timestamp with time zone, since timestamp with time zone, still_open boolean, only_sites uuid[] DEFAULT NULL::uuid[], budget integer DEFAULT NULL::integer, OUT made integer, OUT complete_until timestamp with time zone)
+ RETURNS record
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  due_after interval := (select s.due_after from public.schedules s where s.id = schedule);
+begin
+  with plan as (
+    select p.*, row_number() over (partition by p.site_id order by p.occurrence_at) as turn
+    from private.schedule_occurrence_plan(schedule,
+           -- An occurrence still open at `at` started less than due_after (and a daylight-saving hour) before it.
+           case when still_open then greatest(since, at - due_after - interval '1 day') else since end,
+           at + private.schedule_horizon(), only_sites) p
+    where not still_open or p.due_at > at
+  ), ranked as (
+    select plan.*, row_number() over (order by plan.turn, plan.occurrence_at, plan.site_id) as k from plan
+  ), inserted as (
+    insert into public.inspections (org_id, site_id, template_id, template_version_id, title, assignee_id, due_at, schedule_id, occurrence_at)
+    select r.org_id, r.site_id, r.template_id, r.template_version_id, r.title, r.assignee_id, r.due_at, schedule, r.occurrence_at
+    from ranked r
+    where budget is null or r.k <= budget
+    order by r.k
+    on conflict (schedule_id, site_id, occurrence_at) where schedule_id is not null and canceled_reason is null do nothing
+    returning 1
+  )
+  select (select count(*) from inserted)::integer,
+         coalesce((select min(r.occurrence_at) from ranked r where r.k > budget), at + private.schedule_horizon())
+  into made, complete_until;
+end;
+$function$;
+comment on function private.materialise_schedule(schedule uuid, at timestamp with time zone, since timestamp with time zone, still_open boolean, only_sites uuid[], budget integer, OUT made integer, OUT complete_until timestamp with time zone) is 'Makes a schedule''s inspections starting from `since` and before at + 14 days (only those still open at `at` when told), at most `budget`, next ones first; idempotent; answers how many and until when all exist.';
+
+-- private.materialise_schedules(at timestamp with time zone) --------------------------------------
+CREATE OR REPLACE FUNCTION private.materialise_schedules(at timestamp with time zone DEFAULT now())
+ RETURNS integer
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  due record;
+  result record;
+  made integer := 0;
+begin
+  for due in
+    select s.id, p.materialised_until
+    from public.schedules s
+    left join private.schedule_progress p on p.schedule_id = s.id
+    where s.paused_at is null and s.deleted_at is null
+      and (p.materialised_until is null or p.materialised_until < at + private.schedule_horizon())
+    -- The furthest behind first: a run that reaches its budget leaves the rest to the next.
+    order by p.materialised_until nulls first, s.id
+    for no key update of s skip locked
+  loop
+    exit when made >= private.schedule_budget(true);
+    select * into result
+    from private.materialise_schedule(due.id, at, due.materialised_until, due.materialised_until is null, null,
+                                      private.schedule_budget(true) - made);
+    made := made + result.made;
+    perform private.record_schedule_progress(due.id, result.complete_until, false);
+  end loop;
+  return made;
+end;
+$function$;
+comment on function private.materialise_schedules(at timestamp with time zone) is 'Background run: makes every active schedule''s occurrences up to at + 14 days from where it stopped; skips schedules being changed; answers how many.';
+
 -- private.missing_required_items(inspection uuid, version_id uuid) --------------------------------
 CREATE OR REPLACE FUNCTION private.missing_required_items(inspection uuid, version_id uuid)
  RETURNS text[]
@@ -2677,6 +3149,67 @@ begin
 end;
 $function$;
 grant execute on function private.missing_required_items(inspection uuid, version_id uuid) to service_role;
+
+-- private.note_missed_occurrences(at timestamp with time zone) ------------------------------------
+CREATE OR REPLACE FUNCTION private.note_missed_occurrences(at timestamp with time zone DEFAULT now())
+ RETURNS integer
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  noted integer;
+begin
+  with newly_missed as (
+    select i.id from public.inspections i
+    where i.schedule_id is not null and i.first_submitted_at is null and i.missed_noted_at is null and i.status <> 'canceled'
+      and i.due_at <= at
+    order by i.due_at
+    -- Another run holding some: they are its to announce.
+    for no key update skip locked
+  ), stamped as (
+    update public.inspections i set missed_noted_at = at
+    from newly_missed m where i.id = m.id
+    returning i.*
+  )
+  select count(*)::integer into noted
+  from stamped s
+  -- The event carries the inspection as the other inspection events do.
+  cross join lateral (select private.enqueue_webhook_event(s.org_id, 'inspection.missed', 'inspection', to_jsonb(s) - 'version')) e;
+  return noted;
+end;
+$function$;
+comment on function private.note_missed_occurrences(at timestamp with time zone) is 'Background run: stamps occurrences that became missed by `at` and sends inspection.missed for each, once; answers how many.';
+
+-- private.occurrence_missed(schedule_id uuid, status public.inspection_status, due_at timestamp with time zone, first_submitted_at timestamp with time zone, at timestamp with time zone) ---
+CREATE OR REPLACE FUNCTION private.occurrence_missed(schedule_id uuid, status public.inspection_status, due_at timestamp with time zone, first_submitted_at timestamp with time zone, at timestamp with time zone)
+ RETURNS boolean
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO ''
+AS $function$
+  select schedule_id is not null and status <> 'canceled' and first_submitted_at is null and due_at <= at;
+$function$;
+comment on function private.occurrence_missed(schedule_id uuid, status public.inspection_status, due_at timestamp with time zone, first_submitted_at timestamp with time zone, at timestamp with time zone) is 'Missed: a schedule''s occurrence, not canceled, due by `at` and never submitted (derived; still startable).';
+grant execute on function private.occurrence_missed(schedule_id uuid, status public.inspection_status, due_at timestamp with time zone, first_submitted_at timestamp with time zone, at timestamp with time zone) to authenticated, service_role;
+
+-- private.occurrence_title(pattern text, site_name text, template_name text, on_date date) --------
+CREATE OR REPLACE FUNCTION private.occurrence_title(pattern text, site_name text, template_name text, on_date date)
+ RETURNS text
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO ''
+AS $function$
+  select btrim(left(string_agg(case part
+      when '{site}' then site_name
+      when '{template}' then template_name
+      when '{date}' then to_char(on_date, 'YYYY-MM-DD')
+      else part
+    end, '' order by position), 120))
+  from regexp_matches(pattern, '\{(?:site|template|date)\}|[^{]+|\{', 'g') with ordinality m (parts, position)
+  cross join lateral (select m.parts[1] as part) p;
+$function$;
+grant execute on function private.occurrence_title(pattern text, site_name text, template_name text, on_date date) to authenticated, service_role;
 
 -- private.open_actions_for_failed_items() ---------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.open_actions_for_failed_items()
@@ -3083,6 +3616,50 @@ begin
 end;
 $function$;
 
+-- private.prepare_schedule() ----------------------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.prepare_schedule()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  schedule_limit constant integer := 1000;
+begin
+  -- Not theirs (RLS refuses it next): say nothing about another organization's template or people.
+  if private.is_client_request()
+     and (new.org_id is null or new.org_id not in (select private.org_ids_of_current_user('{owner,admin,manager}'))) then
+    return new;
+  end if;
+  -- Locking the organization serializes concurrent inserts, so the limit holds under races.
+  perform 1 from public.organizations o where o.id = new.org_id for no key update;
+  if (select count(*) from public.schedules s where s.org_id = new.org_id and s.deleted_at is null) >= schedule_limit then
+    raise exception 'limit_exceeded' using detail = json_build_object('n', schedule_limit, 'things', 'schedules')::text;
+  end if;
+  perform private.check_schedule_template(new.org_id, new.template_id);
+  perform private.check_schedule_people(new.org_id, new.assignee_id, new.rotation_user_ids);
+  new.rrule := upper(new.rrule);
+  new.name := coalesce(new.name, (select left(t.name, 120) from public.templates t where t.id = new.template_id));
+  new.paused_at := null;
+  new.deleted_at := null;
+  new.version := 1;
+  return new;
+end;
+$function$;
+
+-- private.prepare_schedule_sites() ----------------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.prepare_schedule_sites()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  new.org_id := (select s.org_id from public.schedules s where s.id = new.schedule_id);
+  return new;
+end;
+$function$;
+
 -- private.prepare_site() --------------------------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.prepare_site()
  RETURNS trigger
@@ -3186,6 +3763,20 @@ begin
   end if;
   return null;
 end;
+$function$;
+
+-- private.record_schedule_progress(schedule uuid, until timestamp with time zone, partial boolean) ---
+CREATE OR REPLACE FUNCTION private.record_schedule_progress(schedule uuid, until timestamp with time zone, partial boolean)
+ RETURNS void
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  insert into private.schedule_progress (schedule_id, materialised_until) values (schedule, until)
+  on conflict (schedule_id) do update set materialised_until = case
+    when partial then least(private.schedule_progress.materialised_until, excluded.materialised_until)
+    else excluded.materialised_until
+  end;
 $function$;
 
 -- private.record_webhook_attempt(delivery uuid, status_code integer, duration_ms integer, response_body text, error text) ---
@@ -3715,7 +4306,8 @@ begin
   end if;
   -- Deleting the user who published it sets published_by null; nothing else may change.
   if tg_op = 'UPDATE' and new.published_by is null
-     and to_jsonb(new) - 'published_by' - 'item_count' = to_jsonb(old) - 'published_by' - 'item_count' then
+     and to_jsonb(new) - 'published_by' - 'item_count' - 'initially_hidden_item_keys'
+       = to_jsonb(old) - 'published_by' - 'item_count' - 'initially_hidden_item_keys' then
     return new;
   end if;
   raise exception 'template versions are immutable' using errcode = '42501';
@@ -3763,6 +4355,42 @@ end;
 $function$;
 grant execute on function private.require_inspection_in_progress(inspection uuid) to authenticated, service_role;
 
+-- private.resync_schedule(schedule uuid, at timestamp with time zone, reason text, only_sites uuid[]) ---
+CREATE OR REPLACE FUNCTION private.resync_schedule(schedule uuid, at timestamp with time zone, reason text, only_sites uuid[] DEFAULT NULL::uuid[])
+ RETURNS timestamp with time zone
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  create temp table if not exists schedule_plan (
+    site_id uuid, template_id uuid, title text, assignee_id uuid, occurrence_at timestamptz, due_at timestamptz
+  ) on commit drop;
+  truncate schedule_plan;
+  insert into schedule_plan
+  select p.site_id, p.template_id, p.title, p.assignee_id, p.occurrence_at, p.due_at
+  from private.schedule_occurrence_plan(schedule, at, at + private.schedule_horizon(), only_sites) p
+  where p.occurrence_at > at;
+
+  update public.inspections i set status = 'canceled', canceled_reason = reason
+  where i.schedule_id = schedule and i.status = 'scheduled' and i.canceled_reason is null and i.occurrence_at > at
+    and (only_sites is null or i.site_id = any (only_sites))
+    and not exists (
+      select 1 from schedule_plan p
+      where p.site_id = i.site_id and p.occurrence_at = i.occurrence_at and p.template_id = i.template_id
+    );
+
+  update public.inspections i set title = p.title, assignee_id = p.assignee_id, due_at = p.due_at
+  from schedule_plan p
+  where i.schedule_id = schedule and i.status = 'scheduled' and i.canceled_reason is null and i.occurrence_at > at
+    and p.site_id = i.site_id and p.occurrence_at = i.occurrence_at and p.template_id = i.template_id
+    and (i.title, i.assignee_id, i.due_at) is distinct from (p.title, p.assignee_id, p.due_at);
+
+  return (select m.complete_until from private.materialise_schedule(schedule, at, at, false, only_sites, private.schedule_budget(false)) m);
+end;
+$function$;
+comment on function private.resync_schedule(schedule uuid, at timestamp with time zone, reason text, only_sites uuid[]) is 'Brings a schedule''s future, not yet started occurrences in line with it: updated in place, or canceled (with the reason) and made anew; answers until when all exist.';
+
 -- private.retire_expired_invitation(org uuid, address text) ---------------------------------------
 CREATE OR REPLACE FUNCTION private.retire_expired_invitation(org uuid, address text)
  RETURNS void
@@ -3777,6 +4405,119 @@ AS $function$
     and org in (select private.org_ids_of_current_user('{owner,admin}'));
 $function$;
 grant execute on function private.retire_expired_invitation(org uuid, address text) to authenticated;
+
+-- private.run_schedules(at timestamp with time zone) ----------------------------------------------
+CREATE OR REPLACE FUNCTION private.run_schedules(at timestamp with time zone DEFAULT now())
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  made integer := private.materialise_schedules(at);
+begin
+  return jsonb_build_object('made', made, 'missed', private.note_missed_occurrences(at));
+end;
+$function$;
+comment on function private.run_schedules(at timestamp with time zone) is 'The schedules'' background run: materialise every active schedule up to at + 14 days, then announce missed occurrences.';
+
+-- private.schedule_budget(background boolean) -----------------------------------------------------
+CREATE OR REPLACE FUNCTION private.schedule_budget(background boolean)
+ RETURNS integer
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+  select case when background then 20000 else 10000 end;
+$function$;
+
+-- private.schedule_horizon() ----------------------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.schedule_horizon()
+ RETURNS interval
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+  select interval '14 days';
+$function$;
+
+-- private.schedule_occurrence_plan(schedule uuid, from_at timestamp with time zone, to_at timestamp with time zone, only_sites uuid[]) ---
+CREATE OR REPLACE FUNCTION private.schedule_occurrence_plan(schedule uuid, from_at timestamp with time zone, to_at timestamp with time zone, only_sites uuid[] DEFAULT NULL::uuid[])
+ RETURNS TABLE(org_id uuid, site_id uuid, template_id uuid, template_version_id uuid, title text, assignee_id uuid, occurrence_at timestamp with time zone, due_at timestamp with time zone)
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  with s as (
+    select sc.* from public.schedules sc where sc.id = schedule and sc.paused_at is null and sc.deleted_at is null
+  ), version as (
+    select v.id, v.name
+    from s
+    join public.templates t on t.id = s.template_id and t.status = 'published'
+    join public.template_versions v on v.template_id = t.id and v.version = t.latest_version
+  )
+  select s.org_id, o.site_id, s.template_id, version.id,
+         private.occurrence_title(s.title_pattern, st.name, version.name, o.local_at::date),
+         m.user_id, o.occurrence_at, o.due_at
+  from s
+  cross join version
+  cross join lateral private.schedule_occurrences(s.id, from_at, to_at, only_sites) o
+  join public.sites st on st.id = o.site_id and st.archived_at is null
+  left join public.memberships m
+    on m.org_id = s.org_id and m.role in ('owner', 'admin', 'manager', 'inspector')
+   and m.user_id = coalesce(s.assignee_id,
+         case when cardinality(s.rotation_user_ids) > 0 then s.rotation_user_ids[(o.n - 1) % cardinality(s.rotation_user_ids) + 1] end);
+$function$;
+comment on function private.schedule_occurrence_plan(schedule uuid, from_at timestamp with time zone, to_at timestamp with time zone, only_sites uuid[]) is 'The inspections a schedule would make for its occurrences in [from_at, to_at): title, assignee (person or rotation turn), due time, version.';
+
+-- private.schedule_occurrences(schedule uuid, from_at timestamp with time zone, to_at timestamp with time zone, only_sites uuid[]) ---
+CREATE OR REPLACE FUNCTION private.schedule_occurrences(schedule uuid, from_at timestamp with time zone, to_at timestamp with time zone, only_sites uuid[] DEFAULT NULL::uuid[])
+ RETURNS TABLE(site_id uuid, n bigint, local_at timestamp without time zone, occurrence_at timestamp with time zone, due_at timestamp with time zone)
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  with s as (
+    select sc.*, (private.recurrence_of(sc.rrule)).until_at from public.schedules sc where sc.id = schedule
+  ), schedule_sites as (
+    select st.id, st.timezone
+    from public.sites st
+    where st.id in (select private.schedule_site_ids(schedule)) and (only_sites is null or st.id = any (only_sites))
+  ), local_times as (
+    select t.n, t.local_at
+    from s, private.recurrence_local_times(s.rrule, s.start_date, s.time_of_day,
+      -- Local dates two days either side of the instants cover every offset (UTC-12 to UTC+14).
+      (from_at at time zone 'UTC')::date - 2, least((to_at at time zone 'UTC')::date + 2, s.end_date),
+      cardinality(s.rotation_user_ids) > 0) t
+  ), zoned as (
+    select z.timezone, t.n, t.local_at,
+           private.instant_of_local_time(t.local_at, z.timezone) as occurrence_at,
+           private.instant_of_local_time(t.local_at + s.due_after, z.timezone) as due_at
+    from (select distinct schedule_sites.timezone from schedule_sites) z
+    cross join local_times t
+    cross join s
+  )
+  select st.id, zoned.n, zoned.local_at, zoned.occurrence_at, zoned.due_at
+  from zoned
+  join schedule_sites st on st.timezone = zoned.timezone
+  cross join s
+  where zoned.occurrence_at >= from_at and zoned.occurrence_at < to_at
+    and (s.until_at is null or zoned.occurrence_at <= s.until_at)
+  order by zoned.occurrence_at, st.id;
+$function$;
+comment on function private.schedule_occurrences(schedule uuid, from_at timestamp with time zone, to_at timestamp with time zone, only_sites uuid[]) is 'A schedule''s occurrences at its sites starting in [from_at, to_at), numbered, with local start, start and due instants (as the caller).';
+grant execute on function private.schedule_occurrences(schedule uuid, from_at timestamp with time zone, to_at timestamp with time zone, only_sites uuid[]) to authenticated, service_role;
+
+-- private.schedule_site_ids(schedule uuid) --------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.schedule_site_ids(schedule uuid)
+ RETURNS SETOF uuid
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  select ss.site_id from public.schedule_sites ss where ss.schedule_id = schedule;
+$function$;
+grant execute on function private.schedule_site_ids(schedule uuid) to authenticated, service_role;
 
 -- private.send_answers_saved(saved jsonb) ---------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.send_answers_saved(saved jsonb)
@@ -3864,7 +4605,7 @@ CREATE OR REPLACE FUNCTION private.set_initially_hidden_items()
 AS $function$
 begin
   new.hidden_item_keys := coalesce(
-    (select private.hidden_item_keys(v.definition, '{}') from public.template_versions v where v.id = new.template_version_id),
+    (select v.initially_hidden_item_keys from public.template_versions v where v.id = new.template_version_id),
     '{}'
   );
   return new;
@@ -4331,6 +5072,21 @@ $function$;
 comment on function private.template_visibility(definition jsonb, answer_values jsonb) is 'The hidden sections and items of a template definition for {item key: answer value}: {hidden_sections, hidden_items}.';
 grant execute on function private.template_visibility(definition jsonb, answer_values jsonb) to authenticated, service_role;
 
+-- private.title_pattern_problem(pattern text) -----------------------------------------------------
+CREATE OR REPLACE FUNCTION private.title_pattern_problem(pattern text)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO ''
+AS $function$
+  select case
+    when regexp_replace(pattern, '\{(site|date|template)\}', '', 'g') ~ '[{}]'
+      then 'Use only the placeholders {site}, {date} and {template}.'
+  end;
+$function$;
+comment on function private.title_pattern_problem(pattern text) is 'Why a schedule''s title pattern is refused (an unknown placeholder or a stray brace), or null; titlePatternProblem in _shared/schemas/schedules.ts says the same.';
+grant execute on function private.title_pattern_problem(pattern text) to authenticated, service_role;
+
 -- private.user_ids_sharing_an_org_with_current_user() ---------------------------------------------
 CREATE OR REPLACE FUNCTION private.user_ids_sharing_an_org_with_current_user()
  RETURNS SETOF uuid
@@ -4645,6 +5401,32 @@ begin
 end;
 $function$;
 
+-- private.webhook_event_of_schedule_change() ------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.webhook_event_of_schedule_change()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  event_type text;
+begin
+  if tg_op = 'INSERT' then
+    event_type := 'schedule.created';
+  elsif new.deleted_at is not null and old.deleted_at is null then
+    event_type := 'schedule.deleted';
+  elsif new.paused_at is not null and old.paused_at is null then
+    event_type := 'schedule.paused';
+  elsif to_jsonb(new) - 'updated_at' <> to_jsonb(old) - 'updated_at' then
+    event_type := 'schedule.updated';
+  end if;
+  if event_type is not null then
+    perform private.enqueue_webhook_event(new.org_id, event_type, 'schedule', to_jsonb(new) - 'version');
+  end if;
+  return null;
+end;
+$function$;
+
 -- private.webhook_event_types() -------------------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.webhook_event_types()
  RETURNS text[]
@@ -4654,10 +5436,11 @@ CREATE OR REPLACE FUNCTION private.webhook_event_types()
 AS $function$
   select array[
     'inspection.created', 'inspection.started', 'inspection.submitted', 'inspection.approved',
-    'inspection.changes_requested', 'inspection.canceled',
+    'inspection.changes_requested', 'inspection.canceled', 'inspection.missed',
     'action.created', 'action.in_progress', 'action.resolved', 'action.verified', 'action.reopened', 'action.canceled',
     'site.created', 'site.updated', 'site.archived',
     'template.created', 'template.updated', 'template.published', 'template.archived',
+    'schedule.created', 'schedule.updated', 'schedule.paused', 'schedule.deleted',
     'webhook.test'
   ]::text[];
 $function$;
@@ -4768,6 +5551,46 @@ begin
 end;
 $function$;
 comment on function private.write_audit_log() is 'After-row trigger: appends the change to audit_log; arguments list columns to leave out.';
+
+-- private.write_schedule_sites_audit_rows() -------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.write_schedule_sites_audit_rows()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  claims jsonb := nullif(current_setting('request.jwt.claims', true), '')::jsonb;
+  kind text := case
+    when claims ->> 'api_key_id' is not null then 'api_key'
+    when claims ->> 'role' = 'authenticated' and claims ->> 'sub' is not null then 'user'
+    else 'system'
+  end;
+begin
+  if tg_op = 'INSERT' then
+    insert into public.audit_log (org_id, actor_kind, actor_user_id, actor_api_key_id, action, entity, entity_id, before, after)
+    select min(a.org_id::text)::uuid, kind,
+           case when kind = 'user' then (claims ->> 'sub')::uuid end,
+           case when kind = 'api_key' then (claims ->> 'api_key_id')::uuid end,
+           'insert', 'schedule_sites', a.schedule_id, null,
+           jsonb_build_object('schedule_id', a.schedule_id, 'site_ids', jsonb_agg(a.site_id order by a.site_id))
+    from added a group by a.schedule_id;
+  else
+    insert into public.audit_log (org_id, actor_kind, actor_user_id, actor_api_key_id, action, entity, entity_id, before, after)
+    select min(r.org_id::text)::uuid, kind,
+           case when kind = 'user' then (claims ->> 'sub')::uuid end,
+           case when kind = 'api_key' then (claims ->> 'api_key_id')::uuid end,
+           'delete', 'schedule_sites', r.schedule_id,
+           jsonb_build_object('schedule_id', r.schedule_id, 'site_ids', jsonb_agg(r.site_id order by r.site_id)), null
+    from removed r
+    -- A schedule's organization being deleted takes its sites with it: nothing left to log against.
+    where exists (select 1 from public.organizations o where o.id = r.org_id)
+    group by r.schedule_id;
+  end if;
+  return null;
+end;
+$function$;
+comment on function private.write_schedule_sites_audit_rows() is 'After-statement trigger on schedule_sites: one audit entry per schedule with the site ids added or taken off.';
 
 ----------------------------------------------------------------------------------------------------
 -- Platform tables the migrations touch: their policies, the triggers calling project functions, the request roles' privileges
