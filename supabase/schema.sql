@@ -600,7 +600,7 @@ CREATE INDEX inspections_org_id_due_at_scheduled_idx ON public.inspections USING
 CREATE INDEX inspections_org_id_status_idx ON public.inspections USING btree (org_id, status);
 CREATE INDEX inspections_org_id_updated_at_idx ON public.inspections USING btree (org_id, updated_at);
 CREATE INDEX inspections_reviewed_by_idx ON public.inspections USING btree (reviewed_by);
-CREATE UNIQUE INDEX inspections_schedule_occurrence_key ON public.inspections USING btree (schedule_id, site_id, occurrence_at) WHERE ((schedule_id IS NOT NULL) AND (canceled_reason IS NULL));
+CREATE UNIQUE INDEX inspections_schedule_occurrence_key ON public.inspections USING btree (schedule_id, occurrence_at, site_id) WHERE ((schedule_id IS NOT NULL) AND (canceled_reason IS NULL));
 CREATE INDEX inspections_site_id_idx ON public.inspections USING btree (site_id);
 CREATE INDEX inspections_started_by_idx ON public.inspections USING btree (started_by);
 CREATE INDEX inspections_submitted_by_idx ON public.inspections USING btree (submitted_by);
@@ -1884,13 +1884,6 @@ declare
   site_limit constant integer := 10000;
   over uuid;
 begin
-  if exists (
-    select 1 from added a left join public.sites s on s.id = a.site_id
-    where s.org_id is distinct from a.org_id
-  ) then
-    raise exception 'validation_failed'
-      using detail = json_build_object('field', 'site_ids', 'message', 'Choose sites of this organization.')::text;
-  end if;
   if exists (select 1 from added a join public.sites s on s.id = a.site_id where s.archived_at is not null) then
     raise exception 'validation_failed'
       using detail = json_build_object('field', 'site_ids', 'message', 'Some of these sites are archived. Choose active sites.')::text;
@@ -3084,8 +3077,8 @@ end;
 $function$;
 comment on function private.materialise_schedule(schedule uuid, at timestamp with time zone, since timestamp with time zone, still_open boolean, only_sites uuid[], budget integer, OUT made integer, OUT complete_until timestamp with time zone) is 'Makes a schedule''s inspections starting from `since` and before at + 14 days (only those still open at `at` when told), at most `budget`, next ones first; idempotent; answers how many and until when all exist.';
 
--- private.materialise_schedules(at timestamp with time zone) --------------------------------------
-CREATE OR REPLACE FUNCTION private.materialise_schedules(at timestamp with time zone DEFAULT now())
+-- private.materialise_schedules(at timestamp with time zone, org uuid) ----------------------------
+CREATE OR REPLACE FUNCTION private.materialise_schedules(at timestamp with time zone DEFAULT now(), org uuid DEFAULT NULL::uuid)
  RETURNS integer
  LANGUAGE plpgsql
  SECURITY DEFINER
@@ -3100,7 +3093,7 @@ begin
     select s.id, p.materialised_until
     from public.schedules s
     left join private.schedule_progress p on p.schedule_id = s.id
-    where s.paused_at is null and s.deleted_at is null
+    where s.paused_at is null and s.deleted_at is null and (org is null or s.org_id = org)
       and (p.materialised_until is null or p.materialised_until < at + private.schedule_horizon())
     -- The furthest behind first: a run that reaches its budget leaves the rest to the next.
     order by p.materialised_until nulls first, s.id
@@ -3116,7 +3109,7 @@ begin
   return made;
 end;
 $function$;
-comment on function private.materialise_schedules(at timestamp with time zone) is 'Background run: makes every active schedule''s occurrences up to at + 14 days from where it stopped; skips schedules being changed; answers how many.';
+comment on function private.materialise_schedules(at timestamp with time zone, org uuid) is 'Background run: makes every active schedule''s occurrences up to at + 14 days from where it stopped; skips schedules being changed; answers how many.';
 
 -- private.missing_required_items(inspection uuid, version_id uuid) --------------------------------
 CREATE OR REPLACE FUNCTION private.missing_required_items(inspection uuid, version_id uuid)
@@ -3162,8 +3155,9 @@ declare
 begin
   with newly_missed as (
     select i.id from public.inspections i
+    -- The conditions of inspections_unnoted_occurrences_idx, then the one meaning of missed.
     where i.schedule_id is not null and i.first_submitted_at is null and i.missed_noted_at is null and i.status <> 'canceled'
-      and i.due_at <= at
+      and i.due_at <= at and private.occurrence_missed(i.schedule_id, i.status, i.due_at, i.first_submitted_at, at)
     order by i.due_at
     -- Another run holding some: they are its to announce.
     for no key update skip locked
@@ -3656,6 +3650,11 @@ CREATE OR REPLACE FUNCTION private.prepare_schedule_sites()
 AS $function$
 begin
   new.org_id := (select s.org_id from public.schedules s where s.id = new.schedule_id);
+  if new.org_id is not null and not exists (select 1 from public.sites st where st.id = new.site_id and st.org_id = new.org_id)
+     and (not private.is_client_request() or new.org_id in (select private.org_ids_of_current_user('{owner,admin,manager}'))) then
+    raise exception 'validation_failed'
+      using detail = json_build_object('field', 'site_ids', 'message', 'Choose sites of this organization.')::text;
+  end if;
   return new;
 end;
 $function$;
@@ -4470,8 +4469,8 @@ AS $function$
 $function$;
 comment on function private.schedule_occurrence_plan(schedule uuid, from_at timestamp with time zone, to_at timestamp with time zone, only_sites uuid[]) is 'The inspections a schedule would make for its occurrences in [from_at, to_at): title, assignee (person or rotation turn), due time, version.';
 
--- private.schedule_occurrences(schedule uuid, from_at timestamp with time zone, to_at timestamp with time zone, only_sites uuid[]) ---
-CREATE OR REPLACE FUNCTION private.schedule_occurrences(schedule uuid, from_at timestamp with time zone, to_at timestamp with time zone, only_sites uuid[] DEFAULT NULL::uuid[])
+-- private.schedule_occurrences(schedule uuid, from_at timestamp with time zone, to_at timestamp with time zone, only_sites uuid[], numbered boolean) ---
+CREATE OR REPLACE FUNCTION private.schedule_occurrences(schedule uuid, from_at timestamp with time zone, to_at timestamp with time zone, only_sites uuid[] DEFAULT NULL::uuid[], numbered boolean DEFAULT false)
  RETURNS TABLE(site_id uuid, n bigint, local_at timestamp without time zone, occurrence_at timestamp with time zone, due_at timestamp with time zone)
  LANGUAGE sql
  STABLE
@@ -4488,7 +4487,7 @@ AS $function$
     from s, private.recurrence_local_times(s.rrule, s.start_date, s.time_of_day,
       -- Local dates two days either side of the instants cover every offset (UTC-12 to UTC+14).
       (from_at at time zone 'UTC')::date - 2, least((to_at at time zone 'UTC')::date + 2, s.end_date),
-      cardinality(s.rotation_user_ids) > 0) t
+      numbered or cardinality(s.rotation_user_ids) > 0) t
   ), zoned as (
     select z.timezone, t.n, t.local_at,
            private.instant_of_local_time(t.local_at, z.timezone) as occurrence_at,
@@ -4505,8 +4504,8 @@ AS $function$
     and (s.until_at is null or zoned.occurrence_at <= s.until_at)
   order by zoned.occurrence_at, st.id;
 $function$;
-comment on function private.schedule_occurrences(schedule uuid, from_at timestamp with time zone, to_at timestamp with time zone, only_sites uuid[]) is 'A schedule''s occurrences at its sites starting in [from_at, to_at), numbered, with local start, start and due instants (as the caller).';
-grant execute on function private.schedule_occurrences(schedule uuid, from_at timestamp with time zone, to_at timestamp with time zone, only_sites uuid[]) to authenticated, service_role;
+comment on function private.schedule_occurrences(schedule uuid, from_at timestamp with time zone, to_at timestamp with time zone, only_sites uuid[], numbered boolean) is 'A schedule''s occurrences at its sites starting in [from_at, to_at), numbered, with local start, start and due instants (as the caller).';
+grant execute on function private.schedule_occurrences(schedule uuid, from_at timestamp with time zone, to_at timestamp with time zone, only_sites uuid[], numbered boolean) to authenticated, service_role;
 
 -- private.schedule_site_ids(schedule uuid) --------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.schedule_site_ids(schedule uuid)

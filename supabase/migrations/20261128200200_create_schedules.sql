@@ -278,8 +278,9 @@ create trigger schedules_write_audit_log after insert or update or delete on pub
 create trigger schedules_broadcast_change after insert or update on public.schedules
   for each row execute function private.broadcast_organization_change();
 
--- Before insert of schedule sites: the schedule's organization, and sites of it that are not archived.
--- Per statement, so adding 10,000 sites is one check and one count, not 10,000.
+-- Before insert of a schedule's site: the schedule's organization, and a site of it (before the
+-- foreign key's own check, so a made-up id is a field error too). Definer: the caller may not be a
+-- member; RLS refuses the row right after, and the message says nothing of another organization.
 create or replace function private.prepare_schedule_sites()
 returns trigger
 language plpgsql
@@ -288,9 +289,17 @@ set search_path = ''
 as $$
 begin
   new.org_id := (select s.org_id from public.schedules s where s.id = new.schedule_id);
+  if new.org_id is not null and not exists (select 1 from public.sites st where st.id = new.site_id and st.org_id = new.org_id)
+     and (not private.is_client_request() or new.org_id in (select private.org_ids_of_current_user('{owner,admin,manager}'))) then
+    raise exception 'validation_failed'
+      using detail = json_build_object('field', 'site_ids', 'message', 'Choose sites of this organization.')::text;
+  end if;
   return new;
 end;
 $$;
+
+-- After a statement adds schedule sites: none archived, and at most 10,000 a schedule. Per
+-- statement, so adding 10,000 sites is one check and one count, not 10,000.
 
 create or replace function private.check_schedule_sites()
 returns trigger
@@ -302,13 +311,6 @@ declare
   site_limit constant integer := 10000;
   over uuid;
 begin
-  if exists (
-    select 1 from added a left join public.sites s on s.id = a.site_id
-    where s.org_id is distinct from a.org_id
-  ) then
-    raise exception 'validation_failed'
-      using detail = json_build_object('field', 'site_ids', 'message', 'Choose sites of this organization.')::text;
-  end if;
   if exists (select 1 from added a join public.sites s on s.id = a.site_id where s.archived_at is not null) then
     raise exception 'validation_failed'
       using detail = json_build_object('field', 'site_ids', 'message', 'Some of these sites are archived. Choose active sites.')::text;

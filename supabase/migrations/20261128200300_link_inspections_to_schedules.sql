@@ -27,8 +27,9 @@ comment on column public.inspections.missed_noted_at is 'When the background run
 
 -- One inspection per schedule, site and occurrence: the materialiser's idempotency. Occurrences
 -- the schedule itself canceled (paused, changed) leave it, so a resumed schedule can make them
--- again; one a person canceled stays, so it is never made again.
-create unique index inspections_schedule_occurrence_key on public.inspections (schedule_id, site_id, occurrence_at)
+-- again; one a person canceled stays, so it is never made again. Occurrence before site: a
+-- schedule's occurrences in a range (the occurrences route) and its next one are read in order.
+create unique index inspections_schedule_occurrence_key on public.inspections (schedule_id, occurrence_at, site_id)
   where schedule_id is not null and canceled_reason is null;
 -- Compliance and the dashboard count occurrences by when they are due.
 create index inspections_org_id_due_at_scheduled_idx on public.inspections (org_id, due_at) where schedule_id is not null;

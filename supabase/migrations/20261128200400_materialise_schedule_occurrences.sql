@@ -35,10 +35,13 @@ create table private.schedule_progress (
 comment on table private.schedule_progress is 'How far each active schedule''s occurrences have been made: all starting before materialised_until exist.';
 
 -- A schedule's occurrences at its sites (or the `only_sites` among them) starting in
--- [from_at, to_at): each with the rule's number, its local start and the instants it starts and is
--- due in its site's time zone. Read as the caller (RLS applies): the occurrences route lists these.
+-- [from_at, to_at): each with the rule's number (when `numbered`, or the schedule has a rotation;
+-- otherwise null, and the expansion need not start at DTSTART), its local start and the instants
+-- it starts and is due in its site's time zone. Read as the caller (RLS applies): the occurrences route lists these.
 -- Local times are converted once per time zone, not once per site: sites share few zones.
-create or replace function private.schedule_occurrences(schedule uuid, from_at timestamptz, to_at timestamptz, only_sites uuid[] default null)
+create or replace function private.schedule_occurrences(
+  schedule uuid, from_at timestamptz, to_at timestamptz, only_sites uuid[] default null, numbered boolean default false
+)
 returns table (site_id uuid, n bigint, local_at timestamp, occurrence_at timestamptz, due_at timestamptz)
 language sql
 stable
@@ -55,7 +58,7 @@ as $$
     from s, private.recurrence_local_times(s.rrule, s.start_date, s.time_of_day,
       -- Local dates two days either side of the instants cover every offset (UTC-12 to UTC+14).
       (from_at at time zone 'UTC')::date - 2, least((to_at at time zone 'UTC')::date + 2, s.end_date),
-      cardinality(s.rotation_user_ids) > 0) t
+      numbered or cardinality(s.rotation_user_ids) > 0) t
   ), zoned as (
     select z.timezone, t.n, t.local_at,
            private.instant_of_local_time(t.local_at, z.timezone) as occurrence_at,
@@ -73,11 +76,11 @@ as $$
   order by zoned.occurrence_at, st.id;
 $$;
 
-comment on function private.schedule_occurrences(uuid, timestamptz, timestamptz, uuid[]) is
+comment on function private.schedule_occurrences(uuid, timestamptz, timestamptz, uuid[], boolean) is
   'A schedule''s occurrences at its sites starting in [from_at, to_at), numbered, with local start, start and due instants (as the caller).';
 
-revoke all on function private.schedule_occurrences(uuid, timestamptz, timestamptz, uuid[]) from public, anon;
-grant execute on function private.schedule_occurrences(uuid, timestamptz, timestamptz, uuid[]) to authenticated, service_role;
+revoke all on function private.schedule_occurrences(uuid, timestamptz, timestamptz, uuid[], boolean) from public, anon;
+grant execute on function private.schedule_occurrences(uuid, timestamptz, timestamptz, uuid[], boolean) to authenticated, service_role;
 
 -- The title of an occurrence: the pattern with {site}, {template} and {date} (the local date) filled
 -- in, in one pass (a site named "{date}" stays so), cut to an inspection title's 120 characters.
@@ -396,8 +399,9 @@ create trigger sites_apply_change_to_schedules after update of timezone, archive
 -- The background run's half (with private.note_missed_occurrences, next migration): every active
 -- schedule made up to `at` + the horizon, from where its last run stopped. Schedules another
 -- transaction is changing are skipped (that change makes its own occurrences); a second run at the
--- same time skips those the first holds. Answers how many inspections it made.
-create or replace function private.materialise_schedules(at timestamptz default now())
+-- same time skips those the first holds. Answers how many inspections it made. `org` limits the
+-- run to one organization's schedules (a test's own, among others running at the same time).
+create or replace function private.materialise_schedules(at timestamptz default now(), org uuid default null)
 returns integer
 language plpgsql
 security definer
@@ -412,7 +416,7 @@ begin
     select s.id, p.materialised_until
     from public.schedules s
     left join private.schedule_progress p on p.schedule_id = s.id
-    where s.paused_at is null and s.deleted_at is null
+    where s.paused_at is null and s.deleted_at is null and (org is null or s.org_id = org)
       and (p.materialised_until is null or p.materialised_until < at + private.schedule_horizon())
     -- The furthest behind first: a run that reaches its budget leaves the rest to the next.
     order by p.materialised_until nulls first, s.id
@@ -429,7 +433,7 @@ begin
 end;
 $$;
 
-comment on function private.materialise_schedules(timestamptz) is
+comment on function private.materialise_schedules(timestamptz, uuid) is
   'Background run: makes every active schedule''s occurrences up to at + 14 days from where it stopped; skips schedules being changed; answers how many.';
 
 revoke all on function private.schedule_horizon() from public, anon, authenticated;
@@ -443,4 +447,4 @@ revoke all on function private.apply_schedule_change() from public, anon, authen
 revoke all on function private.materialise_added_schedule_sites() from public, anon, authenticated;
 revoke all on function private.cancel_removed_schedule_sites() from public, anon, authenticated;
 revoke all on function private.apply_site_change_to_schedules() from public, anon, authenticated;
-revoke all on function private.materialise_schedules(timestamptz) from public, anon, authenticated;
+revoke all on function private.materialise_schedules(timestamptz, uuid) from public, anon, authenticated;

@@ -18,8 +18,9 @@ declare
 begin
   with newly_missed as (
     select i.id from public.inspections i
+    -- The conditions of inspections_unnoted_occurrences_idx, then the one meaning of missed.
     where i.schedule_id is not null and i.first_submitted_at is null and i.missed_noted_at is null and i.status <> 'canceled'
-      and i.due_at <= at
+      and i.due_at <= at and private.occurrence_missed(i.schedule_id, i.status, i.due_at, i.first_submitted_at, at)
     order by i.due_at
     -- Another run holding some: they are its to announce.
     for no key update skip locked
