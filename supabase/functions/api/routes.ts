@@ -27,6 +27,17 @@ import { getMe, patchMe } from './me.ts';
 import { listMembers, removeMember, updateMember } from './members.ts';
 import { createOrganization, deleteOrganization, getOrganization, listOrganizations, updateOrganization } from './orgs.ts';
 import { exportAnswersCsv, exportInspectionsCsv, inspectionReportPdf } from './reports.ts';
+import {
+  createSchedule,
+  deleteSchedule,
+  getCompliance,
+  getSchedule,
+  listScheduleOccurrences,
+  listSchedules,
+  pauseSchedule,
+  resumeSchedule,
+  updateSchedule,
+} from './schedules.ts';
 import { archiveSite, createSite, getSite, listSites, updateSite } from './sites.ts';
 import {
   createWebhook,
@@ -117,4 +128,13 @@ export const apiRoutes = {
   exportInspectionsCsv,
   exportAnswersCsv,
   inspectionReportPdf,
+  listSchedules,
+  createSchedule,
+  getSchedule,
+  updateSchedule,
+  deleteSchedule,
+  pauseSchedule,
+  resumeSchedule,
+  listScheduleOccurrences,
+  getCompliance,
 };

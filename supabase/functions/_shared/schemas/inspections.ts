@@ -100,6 +100,18 @@ export const inspectionListQuerySchema = pageQuerySchema.extend({
   assignee_id: idSchema.optional(),
   overdue: z.enum(['true', 'false'], { error: 'Use overdue=true or false.' }).transform((v) => v === 'true').optional(),
   updated_since: dateTimeSchema('Use an ISO date and time, e.g. 2026-12-01T09:00:00Z.').optional(),
+  /** The occurrences of one schedule (docs/schedules.md). */
+  schedule_id: idSchema.optional(),
+  /** Occurrences due and never submitted (true), or everything else (false). */
+  missed: z.enum(['true', 'false'], { error: 'Use missed=true or false.' }).transform((v) => v === 'true').optional(),
+  /**
+   * A schedule's occurrences by how they went (compliance's figures, docs/schedules.md): first
+   * submitted by the due time, after it, or due and never submitted (as missed=true).
+   */
+  outcome: z.enum(['on_time', 'late', 'missed'], { error: 'Use outcome=on_time, late or missed.' }).optional(),
+  /** Due from this time (included) and before that one (excluded): the dashboard's "this week". */
+  due_from: dateTimeSchema('Use an ISO date and time, e.g. 2026-12-01T09:00:00Z.').optional(),
+  due_to: dateTimeSchema('Use an ISO date and time, e.g. 2026-12-01T09:00:00Z.').optional(),
 });
 
 export type InspectionCreate = z.infer<typeof inspectionCreateSchema>;
@@ -154,6 +166,15 @@ export interface Inspection {
   reviewed_by: string | null;
   review_note: string | null;
   canceled_at: string | null;
+  /** Why the schedule canceled it (schedule paused, deleted or changed, site archived); null when a person did. */
+  canceled_reason: string | null;
+  /** The schedule whose occurrence this is, and when the occurrence starts; both null for one scheduled by hand. */
+  schedule_id: string | null;
+  occurrence_at: string | null;
+  /** The first submission: done on time when not after due_at, late otherwise. */
+  first_submitted_at: string | null;
+  /** Derived: a schedule's occurrence, not canceled, due and never submitted. It can still be started. */
+  missed: boolean;
   external_ref: string | null;
   version: number;
   created_at: string;
