@@ -18,9 +18,12 @@
 //    the plans of the hot queries.
 // 8. Reports (reports.ts, issue 16): 100k inspections as CSV and a 500-item, 50-photo PDF
 //    through the api function, with the function's peak RSS.
+// 9. Schedules (schedules.ts, issue 26): materialising one day for 10,000 sites across 100
+//    schedules against the same inserts made directly and the 5-minute period, and compliance over
+//    a year for 1,000 sites through the api function against the statement alone.
 //
 //   npm run bench             everything, as a readable table
-//   npm run bench -- reads    one part (startup, me, realtime, answers, webhooks, web, reads, reports)
+//   npm run bench -- reads    one part (startup, me, realtime, answers, webhooks, web, reads, reports, schedules)
 //   npm run bench -- --json   the web, request-path, answer-save and realtime figures and their ratios as JSON, under stable names
 //                             (with part names, only those parts)
 import { rmSync } from 'node:fs';
@@ -35,6 +38,7 @@ import { benchWeb, printWebFigures, WEB_BUDGETS, type WebFigures } from './web.t
 import { benchWebhooks } from './webhooks.ts';
 import { benchRequestPath } from './request-path.ts';
 import { benchReports } from './reports.ts';
+import { benchSchedules } from './schedules.ts';
 
 async function benchStartup(dir: string) {
   const runs = 3;
@@ -145,6 +149,7 @@ try {
   if (wanted('webhooks')) await benchWebhooks();
   if (wanted('reads')) Object.assign(out, await benchRequestPath({ json }));
   if (wanted('reports') && !json) await benchReports();
+  if (wanted('schedules') && !json) await benchSchedules();
   if (wanted('web')) {
     const figures = await benchWeb();
     if (json) Object.assign(out, webJson(figures));
