@@ -4,6 +4,7 @@
 // delete and their effect on the inspections, Idempotency-Key, and the occurrences route.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { recurrenceProblem } from '../../../supabase/functions/_shared/schemas/recurrence.ts';
+import { occurrenceTitle } from '../../../supabase/functions/_shared/schemas/schedules.ts';
 import { WEBHOOK_EVENT_TYPES } from '../../../supabase/functions/_shared/schemas/webhooks.ts';
 import {
   call, createPublishedTemplate, db, del, expectProblem, expectStatus, inspectionsPath, inspectionWorldAndStranger, patch, post,
@@ -64,6 +65,20 @@ describe('creating a schedule', () => {
     const listed = expectStatus(await call(world.inspector.client, `${schedulesPath(world.org.id)}?q=rotation`), 200);
     expect(listed.data.map((s: any) => s.id)).toEqual([created.id]);
     expect(listed.data[0]).not.toHaveProperty('sites');
+  });
+
+  it('titles occurrences as occurrenceTitle (the web\'s preview) says: placeholders filled once, cut to 120 characters', async () => {
+    const longName = `{date} ${'Very long site name '.repeat(6).trim()}`.slice(0, 120);
+    const site = expectStatus(await post(world.manager.client, `orgs/${world.org.id}/sites`, { name: longName }), 201);
+    const pattern = '{template} at {site} on {date} {site}';
+    const schedule = await createSchedule(world, [site.id], { rrule: 'FREQ=DAILY', due_after: 'PT12H', title_pattern: pattern });
+    const rows = await occurrenceRows(schedule.id);
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) {
+      expect(row.title).toBe(occurrenceTitle(pattern, longName, world.template.name, row.occurrence_at.toISOString().slice(0, 10)));
+      expect([...row.title].length).toBeLessThanOrEqual(120);
+    }
+    expect(rows[0].title.startsWith(`${world.template.name} at {date} Very`)).toBe(true);
   });
 
   it('refuses what the rules refuse, per field, in the words of the database\'s checks, and writes nothing', async () => {
