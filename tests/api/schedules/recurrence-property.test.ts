@@ -1,7 +1,8 @@
 // One meaning of recurrence (issue 26, part 2): fast-check generates RRULEs of the supported subset,
 // start dates, local times and time zones, and compares the database's expansion
 // (private.recurrence_instants, what makes the inspections) with the maintained `rrule` package:
-//   1. the same occurrences, with the same numbers, local times and instants, between two instants;
+//   1. the same occurrences, with the same numbers, local times and instants, between two instants
+//      (and the same instants when the expansion, unnumbered, starts at the range's period);
 //   2. zod's check of a rule (recurrenceProblem, the api's field error) and the database's
 //      (private.recurrence_problem, a check constraint of schedules) refuse the same texts with the
 //      same words, on rules spoiled in every way the checks know.
@@ -252,6 +253,14 @@ describe('the database expands a rule as the rrule package does, in each time zo
         counts.occurrences += want.length;
         counts.skippedOrRepeated = unusual.size;
         expect(actual, JSON.stringify(c)).toEqual(want);
+        // Unnumbered (what the materialiser asks when no rotation needs the numbers): the
+        // expansion starts at the period holding `from` instead of DTSTART's; the same times.
+        const unnumbered = await sql<{ at: string }[]>`
+          select to_char(occurrence_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at
+          from private.recurrence_instants(${c.rule}, ${c.startDate}::date, ${c.time}::time, ${c.zone},
+                                           ${new Date(c.from).toISOString()}::timestamptz, ${new Date(c.to).toISOString()}::timestamptz, false)
+        `;
+        expect(unnumbered.map((row) => row.at).sort(), `unnumbered ${JSON.stringify(c)}`).toEqual(want.map((o) => o.at).sort());
       }),
       { numRuns: 3000 },
     );
