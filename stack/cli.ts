@@ -10,6 +10,7 @@ import { ensurePortsFree, startStack, PortInUseError, type StackStatus } from '.
 import { startPostgres } from './postgres/index.ts';
 import { prepareDatabase } from './postgres/database.ts';
 import { runSupabaseCli } from './supabase-cli.ts';
+import { buildWebApp, serveWebApp } from './web.ts';
 import { isAlive, isProcessOf } from './os.ts';
 
 const DEMO_LOGIN = { email: 'owner@demo.fieldcheck.test', password: 'fieldcheck-demo-1' };
@@ -104,9 +105,28 @@ function banner(status: StackStatus, webUrl?: string): string {
   return lines.join('\n');
 }
 
-async function startWeb(status: StackStatus): Promise<{ url: string; close(): Promise<void> } | undefined> {
+/**
+ * The web app on localhost:5173. `npm start`: the production build, as users get it (service
+ * worker, manifest, every chunk precached for offline use), rebuilt only when its sources changed.
+ * `npm run dev`: Vite's dev server with hot reload and no service worker.
+ */
+async function startWeb(status: StackStatus, mode: 'build' | 'dev'): Promise<{ url: string; close(): Promise<void> } | undefined> {
   const configFile = path.join(projectRoot, 'web', 'vite.config.ts');
   if (!existsSync(configFile)) return undefined;
+  const portInUse = (error: unknown) =>
+    (error as NodeJS.ErrnoException).code === 'EADDRINUSE' || (error as Error).message?.includes('already in use')
+      ? new PortInUseError(`Port ${WEB_PORT} (the web app) is already in use by another program. Stop it, or run with PORT=<other port> npm start.`)
+      : error;
+  if (mode === 'build') {
+    const outDir = path.join(path.dirname(loadConfig(overrides).dataDir), 'web');
+    const { built } = await buildWebApp({ apiUrl: status.API_URL, publishableKey: status.PUBLISHABLE_KEY, outDir, log: (m) => console.log(`[web] ${m}`) });
+    if (!built) console.log('[web] Web app unchanged since the last build: serving it as it is.');
+    try {
+      return await serveWebApp({ outDir, port: WEB_PORT });
+    } catch (error) {
+      throw portInUse(error);
+    }
+  }
   process.env.VITE_SUPABASE_URL = status.API_URL;
   process.env.VITE_SUPABASE_PUBLISHABLE_KEY = status.PUBLISHABLE_KEY;
   const { createServer } = await import('vite');
@@ -115,10 +135,7 @@ async function startWeb(status: StackStatus): Promise<{ url: string; close(): Pr
     await server.listen();
   } catch (error) {
     await server.close();
-    if ((error as Error).message?.includes('already in use')) {
-      throw new PortInUseError(`Port ${WEB_PORT} (the web app) is already in use by another program. Stop it, or run with PORT=<other port> npm start.`);
-    }
-    throw error;
+    throw portInUse(error);
   }
   return { url: `http://localhost:${WEB_PORT}`, close: () => server.close() };
 }
@@ -153,8 +170,8 @@ function onShutdown(fn: () => Promise<void>, { withParent = false }: { withParen
   }, 1000).unref();
 }
 
-/** `npm start`: the stack and the web app in the foreground; Ctrl-C stops both. */
-async function startForeground(): Promise<void> {
+/** `npm start` (the built app) or `npm run dev` (hot reload): the stack and the web app in the foreground; Ctrl-C stops both. */
+async function startForeground(webMode: 'build' | 'dev'): Promise<void> {
   const config = loadConfig(overrides);
   const running = readRunning(config);
   if (running?.mode === 'foreground') {
@@ -181,7 +198,7 @@ async function startForeground(): Promise<void> {
   }
   let web: Awaited<ReturnType<typeof startWeb>>;
   try {
-    web = await startWeb(status);
+    web = await startWeb(status, webMode);
   } catch (error) {
     await stopStack();
     throw error;
@@ -192,6 +209,7 @@ async function startForeground(): Promise<void> {
     await stopStack();
   }, { withParent: true });
   console.log(banner(status, web?.url));
+  if (webMode === 'dev') console.log('Development mode: hot reload, no service worker (offline use needs `npm start`).');
   console.log(`Ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s. Press Ctrl-C to stop.`);
 }
 
@@ -304,11 +322,11 @@ async function main(): Promise<void> {
   const command = args.find((a) => !a.startsWith('-')) ?? 'help';
   const json = args.includes('json') && (args.includes('-o') || args.includes('--output'));
   if (useSupabase) {
-    process.exit(await runSupabaseCli(command, { background: args.includes('--background'), web: args.includes('--web'), json }));
+    process.exit(await runSupabaseCli(command, { background: args.includes('--background'), web: args.includes('--web'), dev: args.includes('--dev'), json }));
   }
   switch (command) {
     case 'start':
-      return args.includes('--background') ? startBackground() : startForeground();
+      return args.includes('--background') ? startBackground() : startForeground(args.includes('--dev') ? 'dev' : 'build');
     case 'serve':
       return serve();
     case 'status':
@@ -318,7 +336,7 @@ async function main(): Promise<void> {
     case 'db-reset':
       return dbReset();
     default:
-      console.log('Usage: node stack/cli.ts <start [--background|--web]|status [-o json]|stop|db-reset> [--supabase]');
+      console.log('Usage: node stack/cli.ts <start [--background|--web [--dev]]|status [-o json]|stop|db-reset> [--supabase]');
   }
 }
 

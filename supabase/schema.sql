@@ -467,10 +467,7 @@ CREATE TRIGGER audit_log_append_only BEFORE DELETE OR UPDATE ON public.audit_log
 CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON public.audit_log FOR EACH STATEMENT EXECUTE FUNCTION private.refuse_audit_log_change();
 create policy "Members can read the audit entries of what they may read" on public.audit_log
   for select to authenticated
-  using (((entity <> 'invitations'::text) AND (org_id IN ( SELECT private.org_ids_of_current_user() AS org_ids_of_current_user))));
-create policy "Owners and admins can read their organization's whole audit log" on public.audit_log
-  for select to authenticated
-  using ((org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin}'::public.org_role[]) AS org_ids_of_current_user)));
+  using (((org_id IN ( SELECT private.org_ids_of_current_user() AS org_ids_of_current_user)) AND ((entity <> 'invitations'::text) OR (org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin}'::public.org_role[]) AS org_ids_of_current_user)))));
 grant select on table public.audit_log to authenticated, service_role;
 
 -- public.idempotency_keys -------------------------------------------------------------------------
@@ -2014,14 +2011,7 @@ begin
       'status', case when old.confirmed_at is null then 'pending' else 'confirmed' end, 'verb', 'changed')::text;
   end if;
   perform private.require_action_workable(new.action_id);
-  if not exists (
-    select 1 from storage.objects o
-    where o.bucket_id = 'evidence' and o.name = new.object_path
-      and (o.metadata ->> 'size')::bigint = new.byte_size
-      and o.metadata ->> 'mimetype' = new.content_type
-  ) then
-    raise exception 'validation_failed' using detail = json_build_object('field', 'file', 'message', 'Upload the photo as declared before confirming it.')::text;
-  end if;
+  perform private.require_photo_stored_as_declared(new.object_path, new.byte_size, new.content_type);
   new.confirmed_at := now();
   return new;
 end;
@@ -2039,14 +2029,7 @@ begin
       'status', case when old.confirmed_at is null then 'pending' else 'confirmed' end, 'verb', 'changed')::text;
   end if;
   perform private.require_inspection_in_progress(new.inspection_id);
-  if not exists (
-    select 1 from storage.objects o
-    where o.bucket_id = 'evidence' and o.name = new.object_path
-      and (o.metadata ->> 'size')::bigint = new.byte_size
-      and o.metadata ->> 'mimetype' = new.content_type
-  ) then
-    raise exception 'validation_failed' using detail = json_build_object('field', 'file', 'message', 'Upload the photo as declared before confirming it.')::text;
-  end if;
+  perform private.require_photo_stored_as_declared(new.object_path, new.byte_size, new.content_type);
   new.confirmed_at := now();
   return new;
 end;
@@ -2237,14 +2220,17 @@ grant execute on function private.definition_has_visibility_rules(definition jso
 -- private.distance_m(lat1 double precision, lng1 double precision, lat2 double precision, lng2 double precision) ---
 CREATE OR REPLACE FUNCTION private.distance_m(lat1 double precision, lng1 double precision, lat2 double precision, lng2 double precision)
  RETURNS double precision
- LANGUAGE sql
+ LANGUAGE plpgsql
  IMMUTABLE PARALLEL SAFE
+ SET search_path TO ''
 AS $function$
-  select 2 * 6371008.8 * pg_catalog.asin(pg_catalog.sqrt(
+begin
+  return 2 * 6371008.8 * pg_catalog.asin(pg_catalog.sqrt(
     pg_catalog.power(pg_catalog.sin(pg_catalog.radians(lat2 - lat1) / 2), 2)
     + pg_catalog.cos(pg_catalog.radians(lat1)) * pg_catalog.cos(pg_catalog.radians(lat2))
       * pg_catalog.power(pg_catalog.sin(pg_catalog.radians(lng2 - lng1) / 2), 2)
   ));
+end;
 $function$;
 grant execute on function private.distance_m(lat1 double precision, lng1 double precision, lat2 double precision, lng2 double precision) to authenticated, service_role;
 
@@ -3306,6 +3292,40 @@ AS $function$
 $function$;
 grant execute on function private.photo_extension(content_type text) to authenticated, service_role;
 
+-- private.photo_object_changeable(object_name text, uploading boolean) ----------------------------
+CREATE OR REPLACE FUNCTION private.photo_object_changeable(object_name text, uploading boolean)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  with photo as (
+    select a.uploaded_by, a.confirmed_at, a.created_at
+    from public.attachments a
+    join public.inspections i on i.id = a.inspection_id
+    where a.object_path = object_name
+      and i.status = 'in_progress'
+      and private.can_fill_inspection(a.inspection_id)
+    union all
+    select a.uploaded_by, a.confirmed_at, a.created_at
+    from public.action_attachments a
+    join public.actions x on x.id = a.action_id
+    where a.object_path = object_name
+      and x.status in ('open', 'in_progress')
+      and private.can_work_action(a.action_id)
+  )
+  select exists (
+    select 1
+    from photo
+    where not uploading
+       or (photo.uploaded_by = (select auth.uid())
+           and photo.confirmed_at is null
+           and photo.created_at > now() - interval '2 hours')
+  );
+$function$;
+comment on function private.photo_object_changeable(object_name text, uploading boolean) is 'True when an evidence object is a photo (of an inspection or an action) whose parent the caller may change now; with uploading, a pending photo the caller checked in within two hours.';
+grant execute on function private.photo_object_changeable(object_name text, uploading boolean) to authenticated;
+
 -- private.point_template_at_version() -------------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.point_template_at_version()
  RETURNS trigger
@@ -4313,6 +4333,36 @@ begin
 end;
 $function$;
 
+-- private.remove_photo_of_deleted_object() --------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.remove_photo_of_deleted_object()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+begin
+  if current_user <> 'authenticated' then
+    return null;
+  end if;
+  delete from public.attachments a where a.object_path = old.name;
+  if found then
+    return null;
+  end if;
+  delete from public.action_attachments a where a.object_path = old.name;
+  if found then
+    return null;
+  end if;
+  -- The delete policies admit only files whose row the caller may remove; should one ever admit
+  -- more, the file stays rather than leave its row behind (a row the caller can see: every member
+  -- sees their organization's photos, and no policy admits another organization's files).
+  if exists (select 1 from public.attachments a where a.object_path = old.name)
+     or exists (select 1 from public.action_attachments a where a.object_path = old.name) then
+    raise exception 'The photo''s row cannot be removed with its file.' using errcode = 'insufficient_privilege';
+  end if;
+  return null;
+end;
+$function$;
+comment on function private.remove_photo_of_deleted_object() is 'After a person''s Storage delete of an evidence object: removes the photo row naming it, as that person.';
+
 -- private.require_action_workable(action uuid) ----------------------------------------------------
 CREATE OR REPLACE FUNCTION private.require_action_workable(action uuid)
  RETURNS public.actions
@@ -4353,6 +4403,27 @@ begin
 end;
 $function$;
 grant execute on function private.require_inspection_in_progress(inspection uuid) to authenticated, service_role;
+
+-- private.require_photo_stored_as_declared(object_name text, byte_size bigint, content_type text) ---
+CREATE OR REPLACE FUNCTION private.require_photo_stored_as_declared(object_name text, byte_size bigint, content_type text)
+ RETURNS void
+ LANGUAGE plpgsql
+ STABLE
+ SET search_path TO ''
+AS $function$
+begin
+  if not exists (
+    select 1 from storage.objects o
+    where o.bucket_id = 'evidence' and o.name = object_name
+      and (o.metadata ->> 'size')::bigint = byte_size
+      and o.metadata ->> 'mimetype' = content_type
+  ) then
+    raise exception 'validation_failed' using detail = json_build_object('field', 'file', 'message', 'Upload the photo as declared before confirming it.')::text;
+  end if;
+end;
+$function$;
+comment on function private.require_photo_stored_as_declared(object_name text, byte_size bigint, content_type text) is 'Raises validation_failed unless the evidence object is stored with the declared size and type (confirming a photo).';
+grant execute on function private.require_photo_stored_as_declared(object_name text, byte_size bigint, content_type text) to authenticated, service_role;
 
 -- private.resync_schedule(schedule uuid, at timestamp with time zone, reason text, only_sites uuid[]) ---
 CREATE OR REPLACE FUNCTION private.resync_schedule(schedule uuid, at timestamp with time zone, reason text, only_sites uuid[] DEFAULT NULL::uuid[])
@@ -4628,14 +4699,17 @@ grant execute on function private.set_updated_at() to public;
 -- private.site_point(latitude double precision, longitude double precision) -----------------------
 CREATE OR REPLACE FUNCTION private.site_point(latitude double precision, longitude double precision)
  RETURNS extensions.cube
- LANGUAGE sql
+ LANGUAGE plpgsql
  IMMUTABLE PARALLEL SAFE
+ SET search_path TO ''
 AS $function$
-  select case when latitude is null or longitude is null then null else extensions.cube(array[
+begin
+  return case when latitude is null or longitude is null then null else extensions.cube(array[
     pg_catalog.cos(pg_catalog.radians(latitude)) * pg_catalog.cos(pg_catalog.radians(longitude)),
     pg_catalog.cos(pg_catalog.radians(latitude)) * pg_catalog.sin(pg_catalog.radians(longitude)),
     pg_catalog.sin(pg_catalog.radians(latitude))
-  ]::double precision[]) end
+  ]::double precision[]) end;
+end;
 $function$;
 comment on function private.site_point(latitude double precision, longitude double precision) is 'A position as a point on the unit sphere, for nearest-first ordering with <-> on sites_position_idx.';
 grant execute on function private.site_point(latitude double precision, longitude double precision) to authenticated, service_role;
@@ -4732,6 +4806,29 @@ end;
 $function$;
 comment on function private.take_request_token(bucket text, capacity integer, per_second double precision) is 'Token bucket: takes one token of the named bucket if there is one; says when to retry and when it is full.';
 grant execute on function private.take_request_token(bucket text, capacity integer, per_second double precision) to service_role;
+
+-- private.take_request_token_or_stop(bucket text, capacity integer, per_second double precision) ---
+CREATE OR REPLACE FUNCTION private.take_request_token_or_stop(bucket text, capacity integer, per_second double precision)
+ RETURNS TABLE(allowed boolean, remaining integer, retry_after_s integer, full_in_s integer)
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+declare
+  taken record;
+begin
+  select t.allowed, t.remaining, t.retry_after_s, t.full_in_s into taken
+  from private.take_request_token(bucket, capacity, per_second) t;
+  if not taken.allowed then
+    -- FC429: the api answers 429 with the numbers in the detail (RateLimit, Retry-After).
+    raise exception 'rate limited' using
+      errcode = 'FC429',
+      detail = json_build_object('remaining', taken.remaining, 'retry_after_s', taken.retry_after_s, 'full_in_s', taken.full_in_s)::text;
+  end if;
+  return query select taken.allowed, taken.remaining, taken.retry_after_s, taken.full_in_s;
+end;
+$function$;
+comment on function private.take_request_token_or_stop(bucket text, capacity integer, per_second double precision) is 'take_request_token, raising FC429 (the numbers as JSON in its detail) when no token is left, so a message it starts stops there.';
+grant execute on function private.take_request_token_or_stop(bucket text, capacity integer, per_second double precision) to service_role;
 
 -- private.template_definition_problem(definition jsonb) -------------------------------------------
 CREATE OR REPLACE FUNCTION private.template_definition_problem(definition jsonb)
@@ -5631,34 +5728,17 @@ grant all on table storage.buckets to postgres with grant option;
 
 -- storage.objects ---------------------------------------------------------------------------------
 -- row level security: on
+CREATE TRIGGER evidence_objects_remove_photo_rows AFTER DELETE ON storage.objects FOR EACH ROW WHEN ((old.bucket_id = 'evidence'::text)) EXECUTE FUNCTION private.remove_photo_of_deleted_object();
 create policy "Members can read their organization's evidence and exports" on storage.objects
   for select to authenticated
   using (((bucket_id = ANY (ARRAY['evidence'::text, 'exports'::text])) AND ((storage.foldername(name))[1] IN ( SELECT (org_id.org_id)::text AS org_id
    FROM private.org_ids_of_current_user() org_id(org_id)))));
-create policy "People filling an inspection can upload the photo they checked " on storage.objects
-  for insert to authenticated
-  with check (((bucket_id = 'evidence'::text) AND (EXISTS ( SELECT 1
-   FROM (public.attachments a
-     JOIN public.inspections i ON ((i.id = a.inspection_id)))
-  WHERE ((a.object_path = objects.name) AND (a.uploaded_by = ( SELECT auth.uid() AS uid)) AND (a.confirmed_at IS NULL) AND (a.created_at > (now() - '02:00:00'::interval)) AND (i.status = 'in_progress'::public.inspection_status) AND private.can_fill_inspection(a.inspection_id))))));
-create policy "People filling an inspection in progress can delete its photos" on storage.objects
+create policy "People changing photos can delete them" on storage.objects
   for delete to authenticated
-  using (((bucket_id = 'evidence'::text) AND (EXISTS ( SELECT 1
-   FROM (public.attachments a
-     JOIN public.inspections i ON ((i.id = a.inspection_id)))
-  WHERE ((a.object_path = objects.name) AND (i.status = 'in_progress'::public.inspection_status) AND private.can_fill_inspection(a.inspection_id))))));
-create policy "People working an action can upload the photo they checked in" on storage.objects
+  using (((bucket_id = 'evidence'::text) AND private.photo_object_changeable(name, false)));
+create policy "People changing photos can upload the photo they checked in" on storage.objects
   for insert to authenticated
-  with check (((bucket_id = 'evidence'::text) AND (EXISTS ( SELECT 1
-   FROM (public.action_attachments a
-     JOIN public.actions x ON ((x.id = a.action_id)))
-  WHERE ((a.object_path = objects.name) AND (a.uploaded_by = ( SELECT auth.uid() AS uid)) AND (a.confirmed_at IS NULL) AND (a.created_at > (now() - '02:00:00'::interval)) AND (x.status = ANY (ARRAY['open'::public.action_status, 'in_progress'::public.action_status])) AND private.can_work_action(a.action_id))))));
-create policy "People working an open action can delete its photos" on storage.objects
-  for delete to authenticated
-  using (((bucket_id = 'evidence'::text) AND (EXISTS ( SELECT 1
-   FROM (public.action_attachments a
-     JOIN public.actions x ON ((x.id = a.action_id)))
-  WHERE ((a.object_path = objects.name) AND (x.status = ANY (ARRAY['open'::public.action_status, 'in_progress'::public.action_status])) AND private.can_work_action(a.action_id))))));
+  with check (((bucket_id = 'evidence'::text) AND private.photo_object_changeable(name, true)));
 grant all on table storage.objects to anon, authenticated, service_role;
 grant all on table storage.objects to postgres with grant option;
 

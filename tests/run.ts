@@ -9,6 +9,7 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { startStack, type RunningStack } from '../stack/server.ts';
 import { portIsFree } from '../stack/os.ts';
+import { buildWebApp, serveWebApp } from '../stack/web.ts';
 import { runDbSuite, type SuiteResult } from './db/run.ts';
 import { freeStackPorts, privateStackFolder } from './support/private-stack.ts';
 import { supabaseCliStack, type TestStack } from './support/stack-status.ts';
@@ -75,20 +76,16 @@ async function runDeno(filters: string[]): Promise<SuiteResult> {
 }
 
 /**
- * The web app as it ships: a production build (with its service worker, which offline reloads
- * need) served by `vite preview` on `port`.
+ * The web app as `npm start` serves it (stack/web.ts): the production build, with its service
+ * worker (which offline reloads need), on `port`.
  */
 async function startWeb(apiUrl: string, publishableKey: string, port: number, workDir: string) {
-  process.env.VITE_SUPABASE_URL = apiUrl;
-  process.env.VITE_SUPABASE_PUBLISHABLE_KEY = publishableKey;
-  const { build, preview } = await import('vite');
-  const configFile = path.join(root, 'web', 'vite.config.ts');
-  const outDir = path.join(workDir, 'web-dist');
   const t = Date.now();
-  await build({ configFile, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
-  const server = await preview({ configFile, logLevel: 'warn', build: { outDir }, preview: { port, strictPort: true } });
+  const outDir = path.join(workDir, 'web-dist');
+  await buildWebApp({ apiUrl, publishableKey, outDir, force: true });
+  const server = await serveWebApp({ outDir, port });
   console.log(`Web app built and served in ${((Date.now() - t) / 1000).toFixed(1)} s`);
-  return { close: () => server.close() };
+  return server;
 }
 
 /**

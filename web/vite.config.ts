@@ -39,6 +39,39 @@ function findApiDocsOnlyChunks(): Plugin {
     },
   };
 }
+/**
+ * `npm run dev` serves the app on the same origin as `npm start` (localhost:5173), where the built
+ * app's service worker may be installed: it would keep answering every page with the old build.
+ * The dev server answers the worker's update check with a worker that removes itself and reloads
+ * the open pages once, so the dev server's own code runs from then on.
+ */
+function removeServiceWorkerInDev(): Plugin {
+  const selfRemovingWorker = `self.addEventListener('install', () => self.skipWaiting());
+self.addEventListener('activate', (event) => {
+  event.waitUntil((async () => {
+    await self.registration.unregister();
+    for (const name of await caches.keys()) await caches.delete(name);
+    for (const client of await self.clients.matchAll({ type: 'window' })) client.navigate(client.url);
+  })());
+});
+`;
+  return {
+    name: 'fieldcheck-remove-service-worker-in-dev',
+    apply: 'serve',
+    configureServer(server) {
+      server.middlewares.use('/sw.js', (_request, response) => {
+        response.setHeader('Content-Type', 'text/javascript');
+        response.setHeader('Cache-Control', 'no-store');
+        response.end(selfRemovingWorker);
+      });
+    },
+  };
+}
+
+// The data a visit keeps on the device is forgotten when the build changes (its shape may have):
+// stack/web.ts sets the build's id from its sources; any other build gets the time it was made.
+process.env.VITE_BUILD_ID ??= new Date().toISOString();
+
 const schemasDir = fileURLToPath(new URL('../supabase/functions/_shared/schemas', import.meta.url));
 
 export default defineConfig({
@@ -46,10 +79,11 @@ export default defineConfig({
   plugins: [
     react(),
     findApiDocsOnlyChunks(),
+    removeServiceWorkerInDev(),
     // The installable app shell (issue 12, docs/offline.md): a manifest, and a service worker that
     // precaches the built app so a page opened before going offline reloads offline. It asks the
     // user before switching to a new version (registerType 'prompt', web/src/app/update-prompt.tsx).
-    // The dev server runs without it: offline reloads need a build (`vite build` + `vite preview`).
+    // `npm start` serves this build (stack/web.ts); `npm run dev` runs without it.
     VitePWA({
       registerType: 'prompt',
       injectRegister: false,
@@ -76,6 +110,11 @@ export default defineConfig({
         // Every route of the app is index.html; the api, auth and storage are on the project's origin.
         navigateFallback: 'index.html',
         cleanupOutdatedCaches: true,
+        // The first worker takes charge of the page that installed it, at once: otherwise that first
+        // visit's later requests (a screen's or a component's lazily loaded code) bypass the
+        // precache, and going offline before a reload leaves them unreachable (issue 23). A later
+        // worker still waits for the user's "Reload" (registerType 'prompt').
+        clientsClaim: true,
         runtimeCaching: [
           {
             // Photo thumbnails: signed download URLs of evidence, kept for a day so an inspection

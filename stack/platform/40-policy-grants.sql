@@ -8,8 +8,9 @@
 --      which gives `postgres` the owner's right to manage their policies;
 --   2. an event trigger refuses every other owner-only command `postgres` could now run on them
 --      (ALTER TABLE — including DISABLE TRIGGER and DISABLE ROW LEVEL SECURITY —, CREATE INDEX,
---      DROP TABLE, dropping Storage's delete protection …) with hosted's error,
---      "must be owner of table …".
+--      DROP TABLE, dropping Storage's delete protection …) with the error Postgres gives a
+--      non-owner there: "must be owner of table …", but "must be owner of relation …" for
+--      DROP TRIGGER and "must be owner of index …" for dropping or altering an index.
 -- So a migration may manage its policies on these tables exactly as on hosted, and nothing more.
 
 create role local_stack_policy_grants nologin noinherit;
@@ -40,7 +41,11 @@ begin
     for command in select * from pg_event_trigger_dropped_objects() loop
       if command.schema_name in ('storage', 'realtime')
          and (command.object_type not in ('policy', 'trigger') or command.object_identity like 'protect\_%') then
-        raise exception 'must be owner of table %', split_part(command.object_identity, '.', 2)
+        -- Postgres's words (aclcheck_error) name the relation of a trigger, the index itself, and
+        -- the table for everything else; address_names[2] is the relation (or index) in each case.
+        raise exception 'must be owner of % %',
+          case tg_tag when 'DROP TRIGGER' then 'relation' when 'DROP INDEX' then 'index' else 'table' end,
+          command.address_names[2]
           using errcode = '42501';
       end if;
     end loop;
@@ -57,6 +62,12 @@ begin
              command.objid)::regclass
       into target;
     if target in ('storage.objects'::regclass, 'storage.buckets'::regclass, 'realtime.messages'::regclass) then
+      -- Creating an index is refused by its table; altering or commenting on one, by the index.
+      if command.command_tag <> 'CREATE INDEX' and target <> command.objid
+         and exists (select 1 from pg_catalog.pg_index i where i.indexrelid = command.objid) then
+        raise exception 'must be owner of index %', (select relname from pg_catalog.pg_class where oid = command.objid)
+          using errcode = '42501';
+      end if;
       raise exception 'must be owner of table %', (select relname from pg_catalog.pg_class where oid = target)
         using errcode = '42501';
     end if;

@@ -10,6 +10,7 @@ import path from 'node:path';
 import postgres from 'postgres';
 import { startStack } from '../../stack/server.ts';
 import { freeStackPorts, privateStackFolder } from '../support/private-stack.ts';
+import { currentAnswersStatement, lockInspectionStatement, saveStatements } from '../../supabase/functions/api/answer-statements.ts';
 import { load, type LoadResult, signUpBenchUser } from './measure.ts';
 
 const CONCURRENCY = 10;
@@ -140,8 +141,9 @@ export async function benchAnswerSave(options: { json: boolean } = { json: false
       for (const answer of body.answers) state.versions.set(answer.item_key, answer.version);
     };
 
-    // The statements of api/answers.ts's careful path (under the lock, with bind parameters), as
-    // the same caller: a direct-SQL reference for the function's own two round trips.
+    // The statements of api/answers.ts's careful path (under the lock), imported from the function
+    // (api/answer-statements.ts), as the same caller: a direct-SQL reference for the function's
+    // own two round trips.
     const direct = async (worker: number, n: number) => {
       const state = directState[worker];
       const batch = batchValues(n);
@@ -156,41 +158,18 @@ export async function benchAnswerSave(options: { json: boolean } = { json: false
                  set_config('request.jwt.claim.role', 'authenticated', true)
         `;
         await tx`select private.current_org_role(${org.id}::uuid) as role`;
-        await tx`
-          select l.status, private.inspection_status_label(l.status) as status_label, l.assignee_id, v.definition
-          from private.lock_inspection(${state.id}) l
-          join public.template_versions v on v.id = l.template_version_id
-          where l.org_id = ${org.id}
-        `;
-        const current = await tx`
-          select a.item_key, a.value, a.note, a.failed, a.answered_by, p.display_name as answered_by_name, a.answered_at, a.version
-          from public.answers a left join public.profiles p on p.user_id = a.answered_by
-          where a.inspection_id = ${state.id} and a.item_key in ${tx(keys)}
-        `;
+        await tx.unsafe(lockInspectionStatement(org.id, state.id).text);
+        const current = await tx.unsafe<Array<{ item_key: string; version: number }>>(currentAnswersStatement(state.id, keys).text);
         for (const row of current) {
           if (row.version !== state.versions.get(row.item_key)) throw new Error('The direct side lost track of its versions');
         }
-        const known = new Set(current.map((row) => row.item_key));
-        const saved = await tx`
-          with input as (
-            select e ->> 'item_key' as item_key, e -> 'value' as value, e ->> 'note' as note, (e ->> 'exists')::boolean as known, n
-            from jsonb_array_elements(${tx.json(batch.map((a) => ({ ...a, exists: known.has(a.item_key) })) as never)}) with ordinality as t (e, n)
-          ), updated as (
-            update public.answers a set value = i.value, note = i.note
-            from input i
-            where i.known and a.inspection_id = ${state.id} and a.item_key = i.item_key
-            returning a.*
-          ), inserted as (
-            insert into public.answers (org_id, inspection_id, item_key, value, note)
-            select ${org.id}, ${state.id}, item_key, value, note from input where not known order by n
-            returning *
-          ), saved as (
-            select * from updated union all select * from inserted
-          )
-          select a.item_key, a.value, a.note, a.failed, a.answered_by, p.display_name as answered_by_name, a.answered_at, a.version
-          from saved a left join public.profiles p on p.user_id = a.answered_by
-        `;
-        await tx`select id, score, max_score, failed_count, version from public.inspections where id = ${state.id}`;
+        const versions = new Map(current.map((row) => [row.item_key, row.version]));
+        const [save, totals] = saveStatements(
+          { org: org.id, id: state.id },
+          batch.map((a) => ({ ...a, version: versions.get(a.item_key) ?? null })),
+        );
+        const saved = await tx.unsafe<Array<{ item_key: string; version: number }>>(save.text);
+        await tx.unsafe(totals.text);
         for (const row of saved) state.versions.set(row.item_key, row.version);
       });
     };
@@ -236,12 +215,13 @@ export async function benchAnswerSave(options: { json: boolean } = { json: false
           select set_config('role', 'authenticated', true),
                  set_config('request.jwt.claims', ${JSON.stringify(workers[0].claims)}, true),
                  set_config('request.jwt.claim.sub', ${workers[0].claims.sub}, true)`;
-        // Five answers that exist already, saved again as api/answers.ts saves them (an update).
-        const [plan] = await tx`
-          explain (analyze, format json)
-          update public.answers a set value = e -> 'value', note = e ->> 'note'
-          from jsonb_array_elements(${tx.json(batchValues(run) as never)}) e
-          where a.inspection_id = ${viaFunctionState[0].id} and a.item_key = e ->> 'item_key'`;
+        // Five answers that exist already, saved again by api/answers.ts's own statement (an update).
+        const state = viaFunctionState[0];
+        const [save] = saveStatements(
+          { org: org.id, id: state.id },
+          batchValues(run).map((a) => ({ ...a, version: state.versions.get(a.item_key) ?? null })),
+        );
+        const [plan] = await tx.unsafe(`explain (analyze, format json) ${save.text}`);
         profiles.push(plan['QUERY PLAN'][0]);
         throw discard;
       }).catch((error) => {

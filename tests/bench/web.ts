@@ -12,26 +12,15 @@ import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 import postgres from 'postgres';
 import { startStack } from '../../stack/server.ts';
 import { freePort } from '../../stack/os.ts';
+import { buildWebApp, serveWebApp } from '../../stack/web.ts';
 import { CHROMIUM_PATH, launchBrowser } from '../support/browser.ts';
 import { freeStackPorts, privateStackFolder } from '../support/private-stack.ts';
 
-const root = path.resolve(import.meta.dirname, '..', '..');
 /** Issue 12: initial JS ≤ 150 KB gzipped on these pages; Lighthouse ≥ 95, CLS ≤ 0.1; typing ≤ 100 ms; usable ≤ 1 s. */
 export const WEB_BUDGETS = { initialJsKb: 150, lighthouse: 95, cls: 0.1, inputDelayMs: 100, usableMs: 1000 };
 const DEMO_INSPECTOR = 'inspector@demo.fieldcheck.test';
 const DEMO_PASSWORD = 'fieldcheck-demo-1';
 const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
-
-/** Builds the web app for `apiUrl` into `outDir` and serves it with `vite preview` on `port`. */
-export async function buildAndServeWeb(apiUrl: string, publishableKey: string, outDir: string, port: number) {
-  process.env.VITE_SUPABASE_URL = apiUrl;
-  process.env.VITE_SUPABASE_PUBLISHABLE_KEY = publishableKey;
-  const { build, preview } = await import('vite');
-  const configFile = path.join(root, 'web', 'vite.config.ts');
-  await build({ configFile, logLevel: 'warn', build: { outDir, emptyOutDir: true } });
-  const server = await preview({ configFile, logLevel: 'warn', build: { outDir }, preview: { port, strictPort: true } });
-  return { url: `http://localhost:${port}`, close: () => server.close() };
-}
 
 /** A template of 50 sections × 10 items and an inspection of it in progress, assigned to the demo inspector. */
 async function bigInspection(dbUrl: string): Promise<{ slug: string; id: string }> {
@@ -168,7 +157,9 @@ export async function benchWeb(): Promise<WebFigures> {
     log: () => {},
   });
   const distDir = path.join(dir, 'web-dist');
-  const web = await buildAndServeWeb(stack.config.apiUrl, stack.status.PUBLISHABLE_KEY, distDir, webPort);
+  // Served as `npm start` serves it (stack/web.ts).
+  await buildWebApp({ apiUrl: stack.config.apiUrl, publishableKey: stack.status.PUBLISHABLE_KEY, outDir: distDir, force: true });
+  const web = await serveWebApp({ outDir: distDir, port: webPort });
   const browser = await launchBrowser();
   try {
     const big = await bigInspection(stack.config.dbUrl);

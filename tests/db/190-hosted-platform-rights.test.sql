@@ -2,7 +2,7 @@
 -- no superuser and has only the rights hosted gives it (stack/platform/*.sql, docs/local-stack.md).
 -- Each refusal is paired with what hosted still allows, so neither side can pass by accident.
 begin;
-select plan(24);
+select plan(26);
 
 create function public.tests_no_op() returns trigger language plpgsql as $$ begin return new; end $$;
 
@@ -44,11 +44,16 @@ select lives_ok($$create policy "tests see nothing" on realtime.messages for sel
   'postgres creates a policy on realtime.messages');
 select throws_ok('alter table storage.objects disable trigger protect_objects_delete', '42501',
   'must be owner of table objects', 'postgres cannot switch off Storage''s delete protection');
+-- Postgres words a refused DROP TRIGGER by the relation, an index by the index, the rest by the table.
 select throws_ok('drop trigger protect_objects_delete on storage.objects', '42501',
-  'must be owner of table objects', '... nor drop it');
+  'must be owner of relation objects', '... nor drop it');
 select throws_ok('alter table storage.objects disable row level security', '42501',
   'must be owner of table objects', '... nor turn off RLS on storage.objects');
 select throws_ok('create index tests_objects_owner on storage.objects (owner)', '42501', null, '... nor index it');
+select throws_ok('drop index storage.bucketid_objname', '42501',
+  'must be owner of index bucketid_objname', '... nor drop its indexes');
+select throws_ok('alter index storage.bucketid_objname set (fillfactor = 50)', '42501',
+  'must be owner of index bucketid_objname', '... nor alter them');
 select throws_ok('drop table storage.buckets cascade', '42501',
   'must be owner of table buckets', '... nor drop Storage''s tables');
 select throws_ok('alter table realtime.messages add column mine int', '42501', null, '... nor change realtime.messages');

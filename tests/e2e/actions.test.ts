@@ -101,6 +101,23 @@ async function smallJpeg(page: Page): Promise<Buffer> {
   return Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64');
 }
 
+/** A JPEG of `width` × `height` from Chromium's own encoder: a phone camera's photo is far wider than a phone's screen. */
+async function jpegOfSize(page: Page, width: number, height: number): Promise<Buffer> {
+  const dataUrl = await page.evaluate(
+    ([w, h]) => {
+      const canvas = document.createElement('canvas');
+      canvas.width = w;
+      canvas.height = h;
+      const context = canvas.getContext('2d')!;
+      context.fillStyle = '#a52';
+      context.fillRect(0, 0, w, h);
+      return canvas.toDataURL('image/jpeg', 0.6);
+    },
+    [width, height],
+  );
+  return Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64');
+}
+
 /** The count on a dashboard tile, by its label. */
 function tile(page: Page, label: string) {
   return page.getByRole('link', { name: new RegExp(`^\\d+\\s*${label}$`) });
@@ -137,8 +154,13 @@ describe('corrective actions in the web app', () => {
       expect.stringContaining('Floor is clean — Fail'),
       expect.stringContaining('Fridge temperature — 8 °C'),
     ]);
-    expect(await failed.getByRole('link', { name: 'Action' }).count()).toBe(2);
+    // The inspection's actions are a read of their own, which may arrive after the failed items show.
+    await expect.poll(() => failed.getByRole('link', { name: 'Action' }).count(), { timeout: UI_TIMEOUT }).toBe(2);
     await manager.getByRole('button', { name: 'Approve' }).click();
+    // Approving asks first: it is final, and the failed items' actions stay open.
+    const confirm = manager.getByRole('dialog', { name: 'Approve this inspection?' });
+    await confirm.getByText('Its 2 failed items keep their corrective actions, open until each fix is verified.').waitFor();
+    await confirm.getByRole('button', { name: 'Approve' }).click();
     await manager.getByRole('definition').filter({ hasText: /^Approved$/ }).waitFor();
     await feed.getByText(`${w.manager.name} approved`, { exact: false }).first().waitFor();
 
@@ -241,5 +263,35 @@ describe('corrective actions in the web app', () => {
     await inspector.getByRole('heading', { level: 1, name: 'Replace the cracked bin lid' }).waitFor();
     await inspector.getByText('item “Bins are closed”').waitFor();
     await inspector.getByRole('button', { name: 'Start work' }).waitFor();
+  });
+
+  it('a direct link to an action with a photo of the fix, opened as the first page on a phone, sizes the photo and does not scroll sideways', async () => {
+    const w = await world();
+    const inspectionId = await answeredInspection(w);
+    await api(w.inspector.client, `orgs/${w.orgId}/inspections/${inspectionId}/submit`, 'POST');
+    const [floor] = await sql<{ id: string }[]>`select id from public.actions where inspection_id = ${inspectionId} and item_key = 'floor'`;
+    const actionPath = `orgs/${w.orgId}/actions/${floor.id}`;
+    await api(w.inspector.client, `${actionPath}/transition`, 'POST', { to: 'in_progress' });
+
+    const page = await openPage(phone());
+    // A camera-sized photo of the fix, checked in, uploaded and confirmed through the api.
+    const photo = await jpegOfSize(page, 1600, 1200);
+    const created = await api<{ attachment: { id: string }; upload: { path: string; token: string } }>(w.inspector.client, `${actionPath}/attachments`, 'POST', {
+      content_type: 'image/jpeg',
+      byte_size: photo.length,
+    });
+    const { error } = await w.inspector.client.storage.from('evidence').uploadToSignedUrl(created.upload.path, created.upload.token, photo, { contentType: 'image/jpeg' });
+    expect(error).toBeNull();
+    await api(w.inspector.client, `${actionPath}/attachments/${created.attachment.id}/confirm`, 'POST');
+
+    // Signed in, then the action's address is the first page the app loads (no run page before it).
+    await signInToOrganization(page, w.manager.email, w.slug);
+    await page.goto(`/o/${w.slug}/actions/${floor.id}`);
+    const thumbnail = page.getByRole('img', { name: 'Photo 1 of the fix' });
+    await thumbnail.waitFor();
+    await expect.poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(1600);
+    // A thumbnail, not the photo at its own size.
+    expect((await thumbnail.boundingBox())!.width).toBeLessThanOrEqual(120);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
   });
 });

@@ -272,6 +272,10 @@ describe('inspections in the web app', () => {
     expect(await missing.count()).toBe(0);
     await saveState(a, 'Saved').waitFor();
     await submit.click();
+    // Submitting asks first, saying what follows.
+    const confirm = a.getByRole('dialog', { name: 'Submit this inspection?' });
+    await confirm.getByText('items answered', { exact: false }).waitFor();
+    await confirm.getByRole('button', { name: 'Submit inspection' }).click();
     await a.getByRole('definition').filter({ hasText: /^Submitted$/ }).waitFor();
 
     // Read-only once submitted: no submit, no photo adding, no answer control enabled (an item's

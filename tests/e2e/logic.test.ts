@@ -226,6 +226,10 @@ describe('conditional logic in the web app', () => {
     // Yes again would ask for the hood; No it is, and the inspection goes in without it.
     await inspector.getByRole('status').filter({ hasText: /^Saved$/ }).waitFor();
     await inspector.getByRole('button', { name: 'Submit inspection' }).click();
+    const confirm = inspector.getByRole('dialog', { name: 'Submit this inspection?' });
+    // Hidden items count for nothing: none failed, so no action will open.
+    await confirm.getByText('No item failed: no corrective actions will open.').waitFor();
+    await confirm.getByRole('button', { name: 'Submit inspection' }).click();
     await inspector.getByRole('definition').filter({ hasText: /^Submitted$/ }).waitFor();
     const [row] = await sql`select status, failed_count, hidden_item_keys from public.inspections where id = ${inspection.id}`;
     expect(row).toEqual({ status: 'submitted', failed_count: 0, hidden_item_keys: ['fridge', 'hood'] });

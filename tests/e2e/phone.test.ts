@@ -171,6 +171,31 @@ describe('the inspections list', () => {
     await tryAgain.click();
     await page.getByRole('list', { name: 'Inspections' }).getByText('Freezer walk', { exact: false }).waitFor();
   });
+
+  it('every list screen offers one "Try again" when its list can\'t be read, and the list comes back', async () => {
+    const page = await openPage(phone());
+    await signInToOrganization(page, w.manager.email, w.slug);
+    const screens = [
+      { path: '/sites', resource: 'sites', area: page.getByRole('main'), list: page.getByRole('list', { name: 'Sites' }) },
+      { path: '/templates', resource: 'templates', area: page.getByRole('main'), list: page.getByRole('list', { name: 'Templates' }) },
+      { path: '/actions', resource: 'actions', area: page.getByRole('region', { name: 'All actions' }), list: page.getByRole('region', { name: 'All actions' }).getByRole('status').filter({ hasText: /action/ }) },
+      { path: '/settings', resource: 'audit-log', area: page.getByRole('region', { name: 'Audit log' }), list: page.getByRole('list', { name: 'Audit log' }) },
+    ];
+    for (const screen of screens) {
+      // The network refuses the list for a moment (a route mock: the network is outside the product).
+      const isList = (url: URL) => new RegExp(`/functions/v1/api/orgs/[^/]+/${screen.resource}$`).test(url.pathname);
+      await page.route(isList, (route) => route.fulfill({ status: 503, contentType: 'application/problem+json', body: '{"code":"service_unavailable","status":503,"title":"x","detail":"x","type":"x","request_id":"x"}' }));
+      await page.goto(`/o/${w.slug}${screen.path}`);
+      const tryAgain = screen.area.getByRole('button', { name: 'Try again' });
+      await tryAgain.first().waitFor({ timeout: 20_000 });
+      await screen.area.getByRole('alert').filter({ hasText: 'The service is briefly unavailable.' }).waitFor();
+      expect(await tryAgain.count(), screen.path).toBe(1);
+      await page.unroute(isList);
+      await tryAgain.click();
+      await screen.list.waitFor();
+      expect(await tryAgain.count(), screen.path).toBe(0);
+    }
+  });
 });
 
 describe('forms', () => {
@@ -201,6 +226,87 @@ describe('forms', () => {
     await form.getByRole('button', { name: 'Schedule inspection' }).click();
     await page.getByRole('heading', { level: 1, name: 'Late walk' }).waitFor();
     await page.getByRole('definition').filter({ hasText: 'Overdue' }).waitFor();
+  });
+
+  it('a due time is typed on the site\'s clock with its zone in the label, and every time shown names its zone', async () => {
+    // A manager in London schedules for the site in Los Angeles: 09:00 typed is nine at the site.
+    const page = await openPage({ ...phone(), timezoneId: 'Europe/London' });
+    await signInToOrganization(page, w.manager.email, w.slug);
+    await page.goto(`/o/${w.slug}/inspections`);
+    await page.getByRole('button', { name: 'Schedule inspection' }).click();
+    const form = page.getByRole('form', { name: 'Schedule an inspection' });
+    await form.getByLabel("Due (the site's time)").waitFor();
+    await form.getByLabel('Search by name or address').fill('Quay');
+    await form.getByLabel('Site', { exact: true }).selectOption({ index: 1 });
+    await form.getByLabel('Template').selectOption({ index: 1 });
+    await form.getByLabel('Due (Pacific Time, PST)').fill('2030-01-15T09:00');
+    await form.getByText('That is Jan 15, 2030, 5:00 PM GMT on this device.').waitFor();
+    // Summer on the site's clock: the label follows the date (PDT).
+    await form.getByLabel(/^Due \(Pacific Time/).fill('2030-07-15T09:00');
+    await form.getByLabel('Due (Pacific Time, PDT)').waitFor();
+    await form.getByLabel(/^Due \(Pacific Time/).fill('2030-01-15T09:00');
+    const title = `Zoned walk ${uniqueSuffix()}`;
+    await form.getByLabel('Title').fill(title);
+    await form.getByRole('button', { name: 'Schedule inspection' }).click();
+    await page.getByRole('heading', { level: 1, name: title }).waitFor();
+    await page.getByRole('definition').filter({ hasText: 'Jan 15, 2030, 9:00 AM PST' }).waitFor();
+    const [scheduled] = await sql<{ id: string; due_at: Date }[]>`select id, due_at from public.inspections where title = ${title}`;
+    expect(scheduled.due_at.toISOString()).toBe('2030-01-15T17:00:00.000Z');
+
+    // The step in the activity feed and the audit log reads on the site's clock, named.
+    await page.goto(`/o/${w.slug}`);
+    const step = page.getByRole('list', { name: 'Latest activity' }).getByRole('listitem').filter({ hasText: `scheduled ${title}` });
+    expect(await step.locator('time').textContent()).toMatch(/ (PST|PDT)$/);
+    await page.goto(`/o/${w.slug}/settings`);
+    const entry = page.getByRole('list', { name: 'Audit log' }).getByRole('listitem').filter({ hasText: `scheduled ${title}` });
+    expect(await entry.locator('time').textContent()).toMatch(/ (PST|PDT)$/);
+    // Something not at a site (a member joining) reads on this device's clock, named too.
+    const joined = page.getByRole('list', { name: 'Audit log' }).getByRole('listitem').filter({ hasText: 'as manager' }).first();
+    expect(await joined.locator('time').textContent()).toMatch(/ GMT(\+1)?$/);
+
+    // An action at the site: its history reads on the site's clock, and its due time is edited on it.
+    const action = await api<{ id: string }>(w.manager.client, `orgs/${w.orgId}/actions`, 'POST', { site_id: w.siteId, title: `Zoned fix ${uniqueSuffix()}` });
+    await page.goto(`/o/${w.slug}/actions/${action.id}`);
+    expect(await page.getByRole('list', { name: 'History' }).locator('time').first().textContent()).toMatch(/ (PST|PDT)$/);
+    await page.getByRole('button', { name: 'Edit or reassign' }).click();
+    const edit = page.getByRole('form', { name: 'Edit the action' });
+    await edit.getByLabel(/^Due \(Pacific Time, P[SD]T\)$/).fill('2030-07-01T09:00');
+    await edit.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('definition').filter({ hasText: 'Jul 1, 2030, 9:00 AM PDT' }).waitFor();
+    const [saved] = await sql<{ due_at: Date }[]>`select due_at from public.actions where id = ${action.id}`;
+    expect(saved.due_at.toISOString()).toBe('2030-07-01T16:00:00.000Z');
+    expect(await scrollsSideways(page)).toBe(false);
+  });
+
+  it('a message goes when what it describes changes: a field\'s error once the field is changed, "… item added." once published', async () => {
+    const page = await openPage(phone());
+    await signInToOrganization(page, w.manager.email, w.slug);
+    await page.goto(`/o/${w.slug}/inspections`);
+    await page.getByRole('button', { name: 'Schedule inspection' }).click();
+    const form = page.getByRole('form', { name: 'Schedule an inspection' });
+    await form.getByRole('button', { name: 'Schedule inspection' }).click();
+    await form.getByText('Choose a published template.').waitFor();
+    await form.getByText('Choose a site.').waitFor();
+    await form.getByLabel('Template').selectOption({ index: 1 });
+    await expect.poll(() => form.getByText('Choose a published template.').count()).toBe(0);
+    expect(await form.getByLabel('Template').getAttribute('aria-invalid')).toBeNull();
+    // The other field's message is still true, and stays.
+    expect(await form.getByText('Choose a site.').count()).toBe(1);
+
+    // The template editor's "added" announcement is about editing, not about the published version.
+    const template = await api<{ id: string }>(w.manager.client, `orgs/${w.orgId}/templates`, 'POST', { name: `Stale check ${uniqueSuffix()}`, definition: DEFINITION });
+    await page.goto(`/o/${w.slug}/templates/${template.id}`);
+    const arrival = page.getByRole('region', { name: /^Arrival/ });
+    await arrival.getByLabel('New item kind').selectOption({ label: 'Pass / fail' });
+    await arrival.getByRole('button', { name: 'Add item' }).click();
+    await page.getByRole('status').filter({ hasText: 'Pass / fail item added.' }).waitFor();
+    await arrival.getByRole('group', { name: 'Item 3 · Pass / fail', exact: true }).getByLabel('Label', { exact: true }).fill('Lights work');
+    await page.getByRole('button', { name: 'Publish' }).click();
+    await page.getByRole('status').filter({ hasText: 'Version 1 published.' }).waitFor();
+    expect(await page.getByRole('status').filter({ hasText: 'item added' }).count()).toBe(0);
+    // Editing after publishing: "published" is no longer what the page shows.
+    await page.getByLabel('Template name').fill('Stale check, renamed');
+    expect(await page.getByRole('status').filter({ hasText: 'Version 1 published.' }).count()).toBe(0);
   });
 
   it('a template with several sections opens folded, with a jump list to each section', async () => {

@@ -63,7 +63,7 @@ describe('the first load', () => {
       await run.getByRole('group', { name: 'Scale is level', exact: true }).waitFor();
     });
 
-    console.log(`first load, gzipped JS: sign-in ${signInKb.toFixed(0)} KB, dashboard ${dashboardKb.toFixed(0)} KB, run page ${runKb.toFixed(0)} KB`);
+    console.log(`first load, gzipped JS: sign-in ${signInKb.toFixed(2)} KB, dashboard ${dashboardKb.toFixed(2)} KB, run page ${runKb.toFixed(2)} KB`);
     expect(signInKb).toBeGreaterThan(0);
     expect(signInKb).toBeLessThanOrEqual(BUDGET_KB);
     expect(dashboardKb).toBeLessThanOrEqual(BUDGET_KB);

@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { apiDocument } from '../../supabase/functions/api/openapi.ts';
 import { apiRoutes } from '../../supabase/functions/api/routes.ts';
 import { openApiPath } from '../../supabase/functions/_shared/openapi.ts';
+import { z } from 'zod';
 
 type Operation = {
   operationId: string;
@@ -12,7 +13,23 @@ type Operation = {
   requestBody?: { content: Record<string, { schema: Record<string, unknown> }> };
   responses: Record<string, unknown>;
 };
-const document = apiDocument() as { openapi: string; paths: Record<string, Record<string, Operation>> };
+const document = apiDocument() as {
+  openapi: string;
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, unknown> };
+};
+
+type Found = { at: string; value: unknown; holder: Record<string, unknown> };
+
+/** Every value under `json` whose key is `key`, with where it is and the object that holds it. */
+function valuesOf(json: unknown, key: string, at = '#'): Found[] {
+  if (json === null || typeof json !== 'object') return [];
+  const holder = json as Record<string, unknown>;
+  return Object.entries(holder).flatMap(([k, value]) => [
+    ...(k === key ? [{ at, value, holder }] : []),
+    ...valuesOf(value, key, `${at}/${k}`),
+  ]);
+}
 
 Deno.test('every route of the router is in the document, and nothing else', () => {
   const documented = Object.entries(document.paths).flatMap(([path, operations]) =>
@@ -47,4 +64,43 @@ Deno.test('each operation names its path parameters, its query and its body from
   assert.ok(created.responses['201']);
   const removal = document.paths['/orgs/{org}/members/{user_id}'].delete.responses;
   assert.ok(removal['204'] && !removal['200'], 'a removal answers 204');
+});
+
+Deno.test('every reference in the document names one of its components, and answers name the properties they may have', () => {
+  const components = document.components.schemas;
+  for (const { at, value } of valuesOf(document, '$ref')) {
+    const target = String(value);
+    if (target.startsWith('#/components/responses/')) continue;
+    assert.ok(target.startsWith('#/components/schemas/') && Object.hasOwn(components, target.split('/').at(-1)!), `${at}: ${target}`);
+  }
+  // The answers' objects forbid what they do not name, so an answer that grew a field fails the
+  // API spec test (tests/api/spec/responses.test.ts). Problem documents may carry more (RFC 9457).
+  const { Problem: _problem, ...answers } = components;
+  const objects = valuesOf(answers, 'type').filter(({ value }) => value === 'object');
+  assert.ok(objects.length > 40, 'the answers have object schemas');
+  for (const { at, holder } of objects) {
+    if (holder.properties) assert.equal(holder.additionalProperties, false, `${at} forbids properties it does not name`);
+  }
+  // The component of a route's answer is the one its zod schema names (siteSchema is `Site`).
+  const siteAnswer = document.paths['/orgs/{org}/sites/{id}'].get.responses['200'] as { content: Record<string, { schema: unknown }> };
+  assert.deepEqual(siteAnswer.content['application/json'].schema, { $ref: '#/components/schemas/Site' });
+});
+
+Deno.test('no two response schemas share a name (zod would keep the last one silently)', async () => {
+  const schemasDir = new URL('../../supabase/functions/_shared/schemas/', import.meta.url);
+  const owners = new Map<string, { schema: z.ZodType; where: string }>();
+  for await (const entry of Deno.readDir(schemasDir)) {
+    if (!entry.name.endsWith('.ts')) continue;
+    const module: Record<string, unknown> = await import(new URL(entry.name, schemasDir).href);
+    for (const [name, value] of Object.entries(module)) {
+      if (!(value instanceof z.ZodType)) continue;
+      const id = z.globalRegistry.get(value)?.id;
+      if (!id) continue;
+      const owner = owners.get(id);
+      assert.ok(!owner || owner.schema === value, `${id} names both ${owner?.where} and ${entry.name} ${name}`);
+      owners.set(id, { schema: value, where: `${entry.name} ${name}` });
+    }
+  }
+  const components = Object.keys(document.components.schemas).filter((name) => name !== 'Problem');
+  for (const name of components) assert.ok(owners.has(name), `${name} is an exported schema of _shared/schemas`);
 });

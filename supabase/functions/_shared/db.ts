@@ -121,7 +121,8 @@ export type Rows = postgres.Row[];
  * the hot reads (issue 15): without BEGIN, COMMIT and the describe step of bind parameters, a
  * read went from five round trips to one. The values are literals made by `inline`
  * (sql-literal.ts). `first` runs ahead of the settings, as the connection's own role: the
- * request's rate-limit token (http.ts). Returns its rows and each statement's rows, in order.
+ * request's rate-limit token (http.ts), which stops the whole message when none is left. Returns its
+ * rows and each statement's rows, in order.
  */
 export async function runAsCallerWith(
   principal: Principal,

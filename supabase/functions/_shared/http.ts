@@ -40,6 +40,17 @@ type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 type AnySchema = z.ZodType;
 const noParams = z.strictObject({});
 
+/**
+ * What a route answers (docs/openapi.md): a named zod schema of `_shared/schemas` (its
+ * `.meta({ id })` names it in openapi.json), a page of them, or a file by its media type.
+ */
+export type ResponseSpec = AnySchema | { list: AnySchema } | { file: string };
+
+/** What a handler returns for `R`: the schema's output type, a page of it, or a Response. */
+export type AnswerOf<R extends ResponseSpec | undefined> = R extends AnySchema ? z.output<R>
+  : R extends { list: infer S extends AnySchema } ? { data: z.output<S>[]; next_cursor: string | null }
+  : unknown;
+
 export interface RouteContext<P, Q, B> {
   req: Request;
   requestId: string;
@@ -70,6 +81,7 @@ export interface RouteDefinition<
   P extends AnySchema = typeof noParams,
   Q extends AnySchema = typeof noParams,
   B extends AnySchema | undefined = undefined,
+  R extends ResponseSpec | undefined = undefined,
 > {
   method: Method;
   /** Path below the function, with `:name` segments, e.g. `/orgs/:org/sites/:id`. */
@@ -82,12 +94,13 @@ export interface RouteDefinition<
   /** The route answers 204 with no body (its handler returns nothing). */
   empty?: boolean;
   /**
-   * What a success answers, for openapi.json: an interface of `_shared/schemas` by name, or a
-   * page of them (`{ data, next_cursor }`). Their JSON Schemas are generated from the TypeScript
-   * (`npm run openapi:responses`, docs/openapi.md). Every route that answers data names one;
-   * a file (a CSV, a PDF) is named by its media type: `{ file: 'text/csv' }` (docs/reports.md).
+   * What a success answers: a named response schema of `_shared/schemas` (`siteSchema`), or a
+   * page of them (`{ list: siteSchema }`, answered as `{ data, next_cursor }`). openapi.json
+   * describes the answer with zod's JSON Schema of it, and the handler must return its output
+   * type (docs/openapi.md). Every route that answers data names one; a file (a CSV, a PDF) is
+   * named by its media type: `{ file: 'text/csv' }` (docs/reports.md).
    */
-  response?: string | { list: string } | { file: string };
+  response?: R;
   /**
    * Only a signed-in user calls this route (their profile, their organizations, members,
    * invitations, keys, webhooks, settings); an API key gets 403 before anything runs.
@@ -109,21 +122,22 @@ export interface RouteDefinition<
   commitsOwnWork?: boolean;
   handler: (
     ctx: RouteContext<z.output<P>, z.output<Q>, B extends AnySchema ? z.output<B> : undefined>,
-  ) => Promise<unknown>;
+  ) => Promise<AnswerOf<R> | Response>;
 }
 
 export interface Route {
   method: Method;
   segments: string[];
-  definition: RouteDefinition<AnySchema, AnySchema, AnySchema | undefined>;
+  definition: RouteDefinition<AnySchema, AnySchema, AnySchema | undefined, ResponseSpec | undefined>;
 }
 
-/** Declares a route; the generics carry the schemas' output types to the handler. */
+/** Declares a route; the generics carry the schemas' output types to the handler and its answer. */
 export function route<
   P extends AnySchema = typeof noParams,
   Q extends AnySchema = typeof noParams,
   B extends AnySchema | undefined = undefined,
->(definition: RouteDefinition<P, Q, B>): Route {
+  R extends ResponseSpec | undefined = undefined,
+>(definition: RouteDefinition<P, Q, B, R>): Route {
   const segments = definition.path.split('/').filter(Boolean);
   // Without a declared schema, each `:name` segment is still a required, non-empty string.
   const params = definition.params ??
@@ -131,7 +145,7 @@ export function route<
   return {
     method: definition.method,
     segments,
-    definition: { ...definition, params } as unknown as RouteDefinition<AnySchema, AnySchema, AnySchema | undefined>,
+    definition: { ...definition, params } as unknown as Route['definition'],
   };
 }
 
@@ -386,7 +400,8 @@ export function createHandler(options: HandlerOptions): (req: Request) => Promis
     const principal = await options.authenticator().authenticate(req);
     const limiter = options.rateLimiter?.();
     // The request's token from its caller's bucket (rate-limit.ts) is taken before the request's
-    // first database work: with the statements of a one-round-trip read (`read`), otherwise in a
+    // first database work: at the head of a one-round-trip read's message (`read`), where a
+    // refusal stops the message before any of the read's statements runs, otherwise in a
     // statement of its own. A request that never reaches the database (bad input, no SQL) takes
     // it on the way out; a caller over the limit gets the 429 either way.
     let tokenTaken = !limiter;
@@ -402,6 +417,9 @@ export function createHandler(options: HandlerOptions): (req: Request) => Promis
       try {
         result = await runAsCallerWith(principal, statements, { first: limiter!.statement(principal) });
       } catch (error) {
+        // Refused: the message stopped at its first statement, nothing of the read ran.
+        const refused = limiter!.refusal(principal, error);
+        if (refused) throw refused;
         // The message failed as a whole, its token too: the request still counts.
         Object.assign(answerHeaders, await limiter!.take(principal));
         throw error;

@@ -1,6 +1,7 @@
 // The API's OpenAPI 3.1 document (issue 13, docs/openapi.md), generated from the route table: each
-// route's path, query and body are described by the very zod schemas that parse them (zod 4's
-// JSON Schema output), so the document cannot drift from what the router accepts. Every route
+// route's path, query and body are described by the very zod schemas that parse them, and its
+// answer by the zod schema its handler's return type is inferred from (zod 4's JSON Schema
+// output), so the document cannot drift from what the router accepts and answers. Every route
 // answers errors as RFC 9457 problem documents with the catalogue's codes (docs/product.md §8).
 import { z } from 'zod';
 import type { Route } from './http.ts';
@@ -14,11 +15,6 @@ export interface OpenApiOptions {
   description: string;
   /** Where the API is served, e.g. `/functions/v1/api` (relative to the project's URL). */
   serverUrl: string;
-  /**
-   * Component schemas of what routes answer, by name (generated from the TypeScript answers:
-   * openapi-responses.json), plus those zod supplies (a template's definition).
-   */
-  responseSchemas: Record<string, unknown>;
 }
 
 /** `/orgs/:org/sites/:id` → `/orgs/{org}/sites/{id}`. */
@@ -30,6 +26,9 @@ export function openApiPath(route: Route): string {
 function inputSchema(schema: z.ZodType): JsonSchema {
   const json = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
   delete json.$schema;
+  // A named (`.meta({ id })`) schema inside a request would come out as `#/$defs/…`, which means
+  // nothing at this place of the document: requests use the unnamed schemas.
+  if (json.$defs) throw new Error(`A request schema holds named schemas (${Object.keys(json.$defs).join(', ')}): use unnamed ones`);
   return json;
 }
 
@@ -60,14 +59,25 @@ function problemResponses(method: Route['method']): Record<string, JsonSchema> {
   return Object.fromEntries([...statuses].sort().map((status) => [status, { $ref: `#/components/responses/Problem${status}` }]));
 }
 
+/** The component name of an answer's schema: its `.meta({ id })` (docs/openapi.md). */
+function componentName(schema: z.ZodType): string {
+  const id = z.globalRegistry.get(schema)?.id;
+  if (!id) throw new Error("A route's response schema is named with .meta({ id: 'Name' }) (docs/openapi.md)");
+  return id;
+}
+
+/** The schema of what a route answers, or of each item of a page; none for a file. */
+function itemSchemaOf(response: Route['definition']['response']): z.ZodType | undefined {
+  if (response === undefined || response instanceof z.ZodType) return response;
+  return 'list' in response ? response.list : undefined;
+}
+
 /** A route's success body: its named answer, or a page of them. A route that answers data must name one. */
-function responseSchema(response: Route['definition']['response'], known: Record<string, unknown>): JsonSchema {
-  if (response === undefined) throw new Error('A route that answers data declares its `response` (docs/openapi.md)');
-  if (typeof response === 'object' && 'file' in response) throw new Error('A file is described by fileContent');
-  const name = typeof response === 'string' ? response : response.list;
-  if (!Object.hasOwn(known, name)) throw new Error(`No schema for ${name}: run npm run openapi:responses`);
-  const item = { $ref: `#/components/schemas/${name}` };
-  if (typeof response === 'string') return item;
+function responseSchema(response: Route['definition']['response']): JsonSchema {
+  const schema = itemSchemaOf(response);
+  if (schema === undefined) throw new Error('A route that answers data declares its `response` (docs/openapi.md)');
+  const item = { $ref: `#/components/schemas/${componentName(schema)}` };
+  if (response === schema) return item;
   return {
     type: 'object',
     required: ['data', 'next_cursor'],
@@ -79,17 +89,57 @@ function responseSchema(response: Route['definition']['response'], known: Record
   };
 }
 
+/** The names `$ref`s in `json` point at under `#/components/schemas/`. */
+function referencedComponents(json: unknown, found = new Set<string>()): Set<string> {
+  if (Array.isArray(json)) {
+    for (const value of json) referencedComponents(value, found);
+  } else if (json !== null && typeof json === 'object') {
+    for (const [key, value] of Object.entries(json)) {
+      if (key === '$ref' && typeof value === 'string' && value.startsWith('#/components/schemas/')) {
+        found.add(value.slice('#/components/schemas/'.length));
+      } else {
+        referencedComponents(value, found);
+      }
+    }
+  }
+  return found;
+}
+
+/**
+ * The JSON Schemas of the routes' answers and of the named schemas they refer to, as
+ * `components.schemas`, by name, in name order: zod writes every named schema of its registry
+ * (the output side of transforms, unknown keys forbidden), and those the routes reach are kept.
+ */
+function responseComponents(routes: Route[]): Record<string, JsonSchema> {
+  const { schemas } = z.toJSONSchema(z.globalRegistry, {
+    io: 'output',
+    unrepresentable: 'any',
+    target: 'draft-2020-12',
+    uri: (id) => `#/components/schemas/${id}`,
+  }) as { schemas: Record<string, JsonSchema> };
+  const wanted = new Set<string>();
+  const queue = routes.flatMap(({ definition: { response } }) => {
+    const schema = itemSchemaOf(response);
+    return schema ? [componentName(schema)] : [];
+  });
+  for (let name = queue.pop(); name !== undefined; name = queue.pop()) {
+    if (wanted.has(name)) continue;
+    if (!Object.hasOwn(schemas, name)) throw new Error(`No schema is named ${name}`);
+    wanted.add(name);
+    queue.push(...referencedComponents(schemas[name]));
+  }
+  return Object.fromEntries(
+    [...wanted].sort().map((name) => {
+      const { $schema: _draft, $id: _id, ...schema } = schemas[name];
+      return [name, schema];
+    }),
+  );
+}
+
 /** The body of a route that answers a file (a CSV or a PDF report) rather than JSON. */
 function fileContent(mediaType: string): JsonSchema {
   const text = mediaType.startsWith('text/');
   return { [mediaType]: { schema: text ? { type: 'string' } : { type: 'string', format: 'binary' } } };
-}
-
-/** The JSON Schema of what the api answers for a zod schema (the output side of transforms). */
-export function outputSchema(schema: z.ZodType): JsonSchema {
-  const json = z.toJSONSchema(schema, { io: 'output', unrepresentable: 'any', target: 'draft-2020-12' }) as JsonSchema;
-  delete json.$schema;
-  return json;
 }
 
 /** The tag of a route: the resource it is about (the last named segment of its path). */
@@ -149,9 +199,9 @@ export function openApiDocument(routes: Record<string, Route>, options: OpenApiO
       : {
         [String(definition.status ?? 200)]: {
           description: definition.status === 201 ? 'Created.' : definition.status === 202 ? 'Accepted.' : 'OK.',
-          content: typeof definition.response === 'object' && 'file' in definition.response
+          content: definition.response && !(definition.response instanceof z.ZodType) && 'file' in definition.response
             ? fileContent(definition.response.file)
-            : { 'application/json': { schema: responseSchema(definition.response, options.responseSchemas) } },
+            : { 'application/json': { schema: responseSchema(definition.response) } },
         },
       };
     const operation: JsonSchema = {
@@ -202,7 +252,7 @@ export function openApiDocument(routes: Record<string, Route>, options: OpenApiO
             'An organization API key (`fck_…`), made by an owner or admin in Settings. It acts in its organization with its role (manager, inspector or viewer), 600 requests a minute with bursts of 60.',
         },
       },
-      schemas: { ...options.responseSchemas, Problem: PROBLEM_SCHEMA },
+      schemas: { ...responseComponents(Object.values(routes)), Problem: PROBLEM_SCHEMA },
       responses: problemComponents(),
     },
   };

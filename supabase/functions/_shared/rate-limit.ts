@@ -1,6 +1,8 @@
 // Request rate limits (docs/product.md §9, docs/api-keys.md): one token bucket per caller in Postgres
 // (private.take_request_token), shared by every instance of the function. Taken in a statement of
-// its own before the request runs, so requests that fail or roll back count too.
+// its own before the request runs, so requests that fail or roll back count too; or, for a
+// one-round-trip read, by a statement at the head of its message that stops the message when no
+// token is left (private.take_request_token_or_stop), so a refused read runs none of its statements.
 import type { Principal } from './auth.ts';
 import { database, type Sql } from './db.ts';
 import { ApiError } from './errors.ts';
@@ -27,11 +29,17 @@ export interface RateLimiter {
   take(principal: Principal): Promise<Record<string, string>>;
   /**
    * The statement that takes the token, to send ahead of a one-round-trip read (db.ts,
-   * runAsCallerWith), and what its rows mean: the headers, or a 429 carrying them.
+   * runAsCallerWith): it raises when no token is left, which stops the message there, so none of
+   * the read's statements runs. `settle` reads its rows (the headers); `refusal` its error.
    */
   statement(principal: Principal): InlineSql;
   settle(principal: Principal, rows: readonly Record<string, unknown>[]): Record<string, string>;
+  /** The 429 carrying the headers when `error` is the statement's refusal; otherwise undefined. */
+  refusal(principal: Principal, error: unknown): ApiError | undefined;
 }
+
+/** The SQLSTATE of private.take_request_token_or_stop's refusal. */
+const RATE_LIMITED_SQLSTATE = 'FC429';
 
 interface Taken {
   allowed: boolean;
@@ -63,9 +71,15 @@ export function createRateLimiter(sql: () => Sql): RateLimiter {
     // Literals rather than bind parameters: one round trip instead of two (sql-literal.ts).
     statement(principal) {
       const { bucket, policy } = policyOf(principal);
-      return inline`select allowed, remaining, retry_after_s, full_in_s from private.take_request_token(${bucket}, ${policy.burst}, ${
+      return inline`select allowed, remaining, retry_after_s, full_in_s from private.take_request_token_or_stop(${bucket}, ${policy.burst}, ${
         policy.perMinute / 60
       })`;
+    },
+    refusal(principal, error) {
+      const { code, detail } = (error ?? {}) as { code?: unknown; detail?: unknown };
+      if (code !== RATE_LIMITED_SQLSTATE || typeof detail !== 'string') return undefined;
+      const taken = JSON.parse(detail) as Pick<Taken, 'remaining' | 'retry_after_s' | 'full_in_s'>;
+      return ApiError.rateLimited(taken.retry_after_s, rateLimitHeaders(policyOf(principal).policy, taken));
     },
     settle(principal, rows) {
       const { policy } = policyOf(principal);
@@ -75,7 +89,13 @@ export function createRateLimiter(sql: () => Sql): RateLimiter {
       return headers;
     },
     async take(principal) {
-      return limiter.settle(principal, await sql().unsafe(limiter.statement(principal).text));
+      let rows: Record<string, unknown>[];
+      try {
+        rows = await sql().unsafe(limiter.statement(principal).text);
+      } catch (error) {
+        throw limiter.refusal(principal, error) ?? error;
+      }
+      return limiter.settle(principal, rows);
     },
   };
   return limiter;

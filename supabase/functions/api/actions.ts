@@ -15,9 +15,11 @@ import {
   ACTION_WORKERS,
   actionCreateSchema,
   type ActionDetail,
+  actionDetailSchema,
   type ActionEvent,
   actionListQuerySchema,
   type ActionMove,
+  actionSchema,
   type ActionStatus,
   actionTransitionSchema,
   actionUpdateSchema,
@@ -126,7 +128,7 @@ function givenFields(body: Record<string, unknown>): Record<string, unknown> {
 
 export const listActions = route({
   method: 'GET',
-  response: { list: 'Action' },
+  response: { list: actionSchema },
   path: '/orgs/:org/actions',
   params: orgParams,
   query: actionListQuerySchema,
@@ -157,7 +159,7 @@ export const listActions = route({
 
 export const createAction = route({
   method: 'POST',
-  response: 'Action',
+  response: actionSchema,
   path: '/orgs/:org/actions',
   params: orgParams,
   body: actionCreateSchema,
@@ -190,7 +192,7 @@ type ActionEventRow = Omit<ActionEvent, 'id' | 'at'> & { id: string; at: Date };
 
 export const getAction = route({
   method: 'GET',
-  response: 'ActionDetail',
+  response: actionDetailSchema,
   path: '/orgs/:org/actions/:id',
   params: actionParams,
   handler: async ({ principal, params, db }): Promise<ActionDetail> => {
@@ -223,7 +225,7 @@ export const getAction = route({
 
 export const patchAction = route({
   method: 'PATCH',
-  response: 'Action',
+  response: actionSchema,
   path: '/orgs/:org/actions/:id',
   params: actionParams,
   body: actionUpdateSchema,
@@ -242,7 +244,7 @@ export const patchAction = route({
 
 export const transitionAction = route({
   method: 'POST',
-  response: 'Action',
+  response: actionSchema,
   path: '/orgs/:org/actions/:id/transition',
   params: actionParams,
   body: actionTransitionSchema,

@@ -10,14 +10,21 @@ import { z } from 'zod';
 import postgres from 'postgres';
 import { runAsCaller, type Tx } from '../_shared/db.ts';
 import { ApiError } from '../_shared/errors.ts';
-import { inline, type InlineSql } from '../_shared/sql-literal.ts';
+import { inline } from '../_shared/sql-literal.ts';
 import { fieldErrorsOf, route } from '../_shared/http.ts';
-import { type Answer, type AnswersSaved, answersBatchSchema } from '../_shared/schemas/answers.ts';
+import { type Answer, answersBatchSchema, type AnswersSaved, answersSavedSchema } from '../_shared/schemas/answers.ts';
 import { idSchema, type Role } from '../_shared/schemas/common.ts';
 import type { FieldError } from '../_shared/schemas/errors.ts';
 import { canFillInspection, INSPECTION_FILLERS } from '../_shared/schemas/inspections.ts';
 import { answerValueSchemaFor, itemsOf, type TemplateDefinition, type TemplateItem } from '../_shared/schemas/templates.ts';
 import { iso, requireRole, roleAllowed, roleStatement, userIdOf } from './access.ts';
+import {
+  type AnswerToSave,
+  CHECKED_INSPECTION_COLUMNS,
+  currentAnswersStatement,
+  lockInspectionStatement,
+  saveStatements,
+} from './answer-statements.ts';
 
 const answersParams = z.strictObject({ org: idSchema, id: idSchema });
 
@@ -33,14 +40,6 @@ export interface AnswerRow extends Omit<Answer, 'answered_at'> {
   answered_at: Date;
 }
 
-/** An AnswerRow's columns of answers rows named `a`, with their author's profile as `p`. */
-const ANSWER_COLUMNS = inline`
-  a.item_key, a.value, a.note, a.failed, a.answered_by, p.display_name as answered_by_name, a.answered_at, a.version
-`;
-
-/** Answers with their author's name; also the `answers` of an inspection's detail (inspections.ts reads it in one round trip). */
-export const SELECT_ANSWERS = inline`select ${ANSWER_COLUMNS} from public.answers a left join public.profiles p on p.user_id = a.answered_by`;
-
 export function answerOf(row: AnswerRow): Answer {
   return {
     item_key: row.item_key,
@@ -54,27 +53,18 @@ export function answerOf(row: AnswerRow): Answer {
   };
 }
 
-/** What a batch is checked against: the inspection `l` and its pinned version `v`. */
-const CHECKED_INSPECTION_COLUMNS = inline`select l.status, private.inspection_status_label(l.status) as status_label, l.assignee_id, v.definition`;
-
 /**
  * The inspection, locked until the transaction ends, with its pinned version's definition; 404
  * unless it is in this organization. Without bind parameters, so that it goes in the same round
  * trip as the statements around it (sql-literal.ts).
  */
 async function lockInspection(tx: Tx, orgId: string, id: string): Promise<LockedInspection> {
-  const [row] = await tx.unsafe<LockedInspection[]>(inline`
-    ${CHECKED_INSPECTION_COLUMNS}
-    from private.lock_inspection(${id}) l
-    join public.template_versions v on v.id = l.template_version_id
-    where l.org_id = ${orgId}
-  `.text);
+  const [row] = await tx.unsafe<LockedInspection[]>(lockInspectionStatement(orgId, id).text);
   if (!row) throw ApiError.notFound('inspection');
   return row;
 }
 
 type AnswersBatch = z.infer<typeof answersBatchSchema>;
-type SaveParams = z.infer<typeof answersParams>;
 type TotalsRow = { id: string; score: string; max_score: string; failed_count: number; version: number };
 
 /**
@@ -82,7 +72,13 @@ type TotalsRow = { id: string; score: string; max_score: string; failed_count: n
  * meets them (403 assignee, 409 state, 422 values, 409 stale): the batch's rows to write, or the
  * error that refuses it.
  */
-function prepareBatch(role: Role, userId: string | null, inspection: LockedInspection, currentRows: AnswerRow[], body: AnswersBatch) {
+function prepareBatch(
+  role: Role,
+  userId: string | null,
+  inspection: LockedInspection,
+  currentRows: AnswerRow[],
+  body: AnswersBatch,
+): AnswerToSave[] {
   if (!canFillInspection(role, userId, inspection)) throw ApiError.forbidden('This inspection is assigned to someone else.');
   if (inspection.status !== 'in_progress') throw ApiError.invalidTransition(inspection.status_label, 'answered');
 
@@ -122,40 +118,6 @@ function prepareBatch(role: Role, userId: string | null, inspection: LockedInspe
   }));
 }
 
-/**
- * The batch's one statement and the totals it leaves. Existing answers are updated and new ones
- * inserted, rather than one `insert … on conflict do update`: an upsert runs every before-row
- * trigger twice for a row that exists (insert, then update), which was half the batch's SQL time
- * (issue 15). The statement triggers still see one batch: one answers_saved message and one
- * score update after both parts (private.finish_answers_statement in supabase/schema.sql). Sent
- * together, the totals are read after the save's statement triggers have scored it.
- */
-function saveStatements(params: SaveParams, batch: ReturnType<typeof prepareBatch>): InlineSql[] {
-  // A row exists when it has a version (versions start at 1).
-  const rows = JSON.stringify(batch.map(({ item_key, value, note, version }) => ({ item_key, value, note, exists: version !== null })));
-  return [
-    inline`
-      with input as (
-        select e ->> 'item_key' as item_key, e -> 'value' as value, e ->> 'note' as note, (e ->> 'exists')::boolean as known, n
-        from jsonb_array_elements(${rows}::jsonb) with ordinality as t (e, n)
-      ), updated as (
-        update public.answers a set value = i.value, note = i.note
-        from input i
-        where i.known and a.inspection_id = ${params.id} and a.item_key = i.item_key
-        returning a.*
-      ), inserted as (
-        insert into public.answers (org_id, inspection_id, item_key, value, note)
-        select ${params.org}, ${params.id}, item_key, value, note from input where not known order by n
-        returning *
-      ), saved as (
-        select * from updated union all select * from inserted
-      )
-      select ${ANSWER_COLUMNS} from saved a left join public.profiles p on p.user_id = a.answered_by
-    `,
-    inline`select id, score, max_score, failed_count, version from public.inspections where id = ${params.id}`,
-  ];
-}
-
 function savedOf(body: AnswersBatch, saved: AnswerRow[], totals: TotalsRow): AnswersSaved {
   const byKey = new Map(saved.map((row) => [row.item_key, row]));
   return {
@@ -175,14 +137,14 @@ const CHANGED_SINCE_READ = 'FC409';
 
 export const saveAnswers = route({
   method: 'PUT',
-  response: 'AnswersSaved',
+  response: answersSavedSchema,
   path: '/orgs/:org/inspections/:id/answers',
   params: answersParams,
   body: answersBatchSchema,
   handler: async ({ principal, params, body, db, read }): Promise<AnswersSaved> => {
     const userId = userIdOf(principal);
     const keys = body.answers.map((answer) => answer.item_key);
-    const currentAnswers = inline`${SELECT_ANSWERS} where a.inspection_id = ${params.id} and a.item_key in ${keys}`;
+    const currentAnswers = currentAnswersStatement(params.id, keys);
 
     // Two round trips (issue 15): read what the batch is checked against, then write it in one
     // message (one implicit transaction) that first locks the inspection and stops if anything

@@ -6,7 +6,15 @@ import type { Tx } from '../_shared/db.ts';
 import { ApiError } from '../_shared/errors.ts';
 import { route } from '../_shared/http.ts';
 import { decodeCursor, pageOf } from '../_shared/pagination.ts';
-import { type ApiKey, apiKeyCreateSchema, type ApiKeyRole, type ApiKeyStatus, type CreatedApiKey } from '../_shared/schemas/api-keys.ts';
+import {
+  type ApiKey,
+  apiKeyCreateSchema,
+  type ApiKeyRole,
+  apiKeySchema,
+  type ApiKeyStatus,
+  type CreatedApiKey,
+  createdApiKeySchema,
+} from '../_shared/schemas/api-keys.ts';
 import { idSchema, pageQuerySchema } from '../_shared/schemas/common.ts';
 import { iso, MEMBER_MANAGERS, requireRole } from './access.ts';
 import { orgParams } from './orgs.ts';
@@ -53,7 +61,7 @@ function apiKeyOf(row: ApiKeyRow): ApiKey {
 
 export const listApiKeys = route({
   method: 'GET',
-  response: { list: 'ApiKey' },
+  response: { list: apiKeySchema },
   path: '/orgs/:org/api-keys',
   usersOnly: true,
   summary: "List the organization's API keys, newest first (owners and admins)",
@@ -77,7 +85,7 @@ export const listApiKeys = route({
 
 export const createApiKey = route({
   method: 'POST',
-  response: 'CreatedApiKey',
+  response: createdApiKeySchema,
   path: '/orgs/:org/api-keys',
   usersOnly: true,
   status: 201,

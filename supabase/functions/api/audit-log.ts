@@ -6,7 +6,7 @@
 import type { Tx } from '../_shared/db.ts';
 import { route } from '../_shared/http.ts';
 import { decodeCursor, pageOf } from '../_shared/pagination.ts';
-import { activityQuerySchema, type AuditEntry, auditLogQuerySchema } from '../_shared/schemas/audit.ts';
+import { activityQuerySchema, type AuditEntry, auditEntrySchema, auditLogQuerySchema } from '../_shared/schemas/audit.ts';
 import type { Role } from '../_shared/schemas/common.ts';
 import { iso, requireRole } from './access.ts';
 import { orgParams } from './orgs.ts';
@@ -39,6 +39,22 @@ const selectEntries = (tx: Tx) => tx`
            end,
            l.after ->> 'title', l.before ->> 'title', l.after ->> 'name', l.before ->> 'name', l.after ->> 'email', l.before ->> 'email'
          ) as subject,
+         case l.entity
+           when 'sites' then coalesce(l.after, l.before) ->> 'timezone'
+           when 'inspections' then (
+             select s.timezone from public.sites s where s.id = (coalesce(l.after, l.before) ->> 'site_id')::uuid)
+           when 'actions' then (
+             select s.timezone from public.sites s where s.id = (coalesce(l.after, l.before) ->> 'site_id')::uuid)
+           when 'answers' then (
+             select s.timezone from public.inspections i join public.sites s on s.id = i.site_id
+             where i.id = (coalesce(l.after, l.before) ->> 'inspection_id')::uuid)
+           when 'attachments' then (
+             select s.timezone from public.inspections i join public.sites s on s.id = i.site_id
+             where i.id = (coalesce(l.after, l.before) ->> 'inspection_id')::uuid)
+           when 'action_attachments' then (
+             select s.timezone from public.actions a join public.sites s on s.id = a.site_id
+             where a.id = (coalesce(l.after, l.before) ->> 'action_id')::uuid)
+         end as site_timezone,
          l.before, l.after,
          -- The cursor keeps microseconds: JavaScript dates stop at milliseconds.
          to_char(l.at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at_key
@@ -57,6 +73,7 @@ function entryOf(row: AuditRow): AuditEntry {
     actor_id: row.actor_id,
     actor_name: row.actor_name,
     subject: row.subject,
+    site_timezone: row.site_timezone,
     before: row.before,
     after: row.after,
   };
@@ -67,7 +84,7 @@ const afterCursor = (tx: Tx, after: unknown[] | null) =>
 
 export const listAuditLog = route({
   method: 'GET',
-  response: { list: 'AuditEntry' },
+  response: { list: auditEntrySchema },
   path: '/orgs/:org/audit-log',
   params: orgParams,
   query: auditLogQuerySchema,
@@ -93,7 +110,7 @@ export const listAuditLog = route({
 
 export const listActivity = route({
   method: 'GET',
-  response: { list: 'AuditEntry' },
+  response: { list: auditEntrySchema },
   path: '/orgs/:org/activity',
   params: orgParams,
   query: activityQuerySchema,

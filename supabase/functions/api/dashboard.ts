@@ -3,7 +3,7 @@
 // status, open and overdue ones; and the caller's own work.
 import { route } from '../_shared/http.ts';
 import { ACTION_STATUSES, type ActionStatus } from '../_shared/schemas/actions.ts';
-import type { Dashboard } from '../_shared/schemas/dashboard.ts';
+import { type Dashboard, dashboardSchema } from '../_shared/schemas/dashboard.ts';
 import { INSPECTION_STATUSES, type InspectionStatus } from '../_shared/schemas/inspections.ts';
 import { inline } from '../_shared/sql-literal.ts';
 import { requireUser, roleAllowed, roleStatement } from './access.ts';
@@ -21,7 +21,7 @@ function countsBy<S extends string>(statuses: readonly S[], rows: { status: S; n
 
 export const getDashboard = route({
   method: 'GET',
-  response: 'Dashboard',
+  response: dashboardSchema,
   path: '/orgs/:org/dashboard',
   usersOnly: true,
   params: orgParams,

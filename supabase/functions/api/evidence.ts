@@ -69,6 +69,8 @@ function supabaseUrl(): string {
 export interface StorageCaller {
   apikey: string;
   authorization: string;
+  /** An API key's request, which reaches Storage as the service role. */
+  serviceRole: boolean;
 }
 
 /**
@@ -80,9 +82,9 @@ export interface StorageCaller {
 export function storageCallerOf(req: Request, principal: Principal): StorageCaller {
   if (principal.kind === 'api_key') {
     const serviceKey = Deno.env.get('SUPABASE_SERVICE_ROLE_KEY') ?? '';
-    return { apikey: serviceKey, authorization: `Bearer ${serviceKey}` };
+    return { apikey: serviceKey, authorization: `Bearer ${serviceKey}`, serviceRole: true };
   }
-  return { apikey: Deno.env.get('SUPABASE_ANON_KEY') ?? '', authorization: req.headers.get('authorization') ?? '' };
+  return { apikey: Deno.env.get('SUPABASE_ANON_KEY') ?? '', authorization: req.headers.get('authorization') ?? '', serviceRole: false };
 }
 
 /** Storage as `caller`. */
@@ -164,9 +166,85 @@ async function firstBytes(caller: StorageCaller, path: string): Promise<Uint8Arr
   return bytes.subarray(0, HEADER_BYTES);
 }
 
-export async function removeObject(caller: StorageCaller, path: string): Promise<void> {
+/** Removes the object at `path`; how many Storage removed (0: none there, or not the caller's to remove). */
+async function removeObject(caller: StorageCaller, path: string): Promise<number> {
   const response = await storage(caller, `object/${BUCKET}`, { method: 'DELETE', ...jsonBody({ prefixes: [path] }) });
   if (!response.ok) throw await storageFailure(response, 'remove the object');
+  const removed = await response.json().catch(() => null);
+  return Array.isArray(removed) ? removed.length : 0;
+}
+
+/** The two tables of photo rows. */
+export type PhotoTable = 'attachments' | 'action_attachments';
+
+/** Runs `work` in a savepoint that is always rolled back: SQL's rules are asked, nothing is kept. */
+async function rolledBack(tx: Tx, work: (sp: Tx) => Promise<void>): Promise<void> {
+  const undo = new Error('rolled back on purpose');
+  try {
+    await tx.savepoint(async (sp) => {
+      await work(sp);
+      throw undo;
+    });
+  } catch (error) {
+    if (error !== undo) throw error;
+  }
+}
+
+/**
+ * Removes a photo, row and file together, the row's removal audited once, as the caller. `find`
+ * runs the route's checks and returns the row; it runs in the transaction that deletes the row.
+ *
+ * A person's Storage delete of a photo's file takes its row along, in Storage's own transaction
+ * and as that person (20261128130300), so that a file deleted around the api leaves no row
+ * behind. So for a person, the row's delete is first tried and rolled back — a refusal is
+ * answered as what it is (403, 409, mfa_required) and Storage is not asked — then Storage removes
+ * the file and the row. Only a row that had no file (a photo checked in and never uploaded) is
+ * then deleted here. No transaction of ours holds the row while Storage works: Storage's
+ * transaction must lock it.
+ *
+ * An API key reaches Storage as the service role, whose deletes take no row along: its row is
+ * deleted first, as the key, and the file after it inside the same transaction, so that if
+ * Storage fails the row comes back and the photo stays whole.
+ */
+export async function removePhoto(
+  caller: StorageCaller,
+  db: RouteContext<unknown, unknown, unknown>['db'],
+  table: PhotoTable,
+  find: (tx: Tx) => Promise<PhotoRow>,
+): Promise<void> {
+  const rows = (tx: Tx) => tx('public.' + table);
+  const deleteRow = (tx: Tx, id: string) => tx`delete from ${rows(tx)} where id = ${id} returning id`;
+  if (caller.serviceRole) {
+    await db(async (tx) => {
+      const row = await find(tx);
+      if ((await deleteRow(tx, row.id)).length === 0) throw ApiError.forbidden();
+      await removeObject(caller, row.object_path);
+    });
+    return;
+  }
+  const row = await db(async (tx) => {
+    const found = await find(tx);
+    await rolledBack(tx, async (sp) => {
+      if ((await deleteRow(sp, found.id)).length === 0) throw ApiError.forbidden();
+    });
+    return found;
+  });
+  // Twice at most: an upload that lands on a pending photo's path between the two steps is removed too.
+  for (let attempt = 0; attempt < 2; attempt++) {
+    if (await removeObject(caller, row.object_path) > 0) return;
+    const removedAlone = await db(async (tx) => {
+      const [deleted] = await tx`
+        delete from ${rows(tx)} where id = ${row.id}
+          and not exists (select 1 from storage.objects o where o.bucket_id = ${BUCKET} and o.name = ${row.object_path})
+        returning id
+      `;
+      if (deleted) return true;
+      const [left] = await tx`select 1 from ${rows(tx)} where id = ${row.id}`;
+      return !left;
+    });
+    if (removedAlone) return;
+  }
+  throw ApiError.forbidden();
 }
 
 /**
@@ -177,14 +255,10 @@ export async function removeObject(caller: StorageCaller, path: string): Promise
 export async function checkUploadedPhoto(
   caller: StorageCaller,
   db: RouteContext<unknown, unknown, unknown>['db'],
-  table: 'attachments' | 'action_attachments',
+  table: PhotoTable,
   row: PhotoRow,
 ): Promise<void> {
-  const discard = () =>
-    db(async (tx: Tx) => {
-      await tx`delete from ${tx('public.' + table)} where id = ${row.id}`;
-      await removeObject(caller, row.object_path);
-    });
+  const discard = () => removePhoto(caller, db, table, () => Promise.resolve(row));
   const size = await storedSize(caller, row.object_path);
   if (size === null) throw ApiError.validation([{ field: 'file', message: 'Upload the photo before confirming it.' }]);
   if (size !== Number(row.byte_size)) {

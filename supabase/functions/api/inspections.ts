@@ -12,18 +12,21 @@ import { decodeCursor, pageOf } from '../_shared/pagination.ts';
 import { idSchema, type Role } from '../_shared/schemas/common.ts';
 import {
   type Inspection,
+  INSPECTION_MANAGERS,
   inspectionCreateSchema,
   type InspectionDetail,
-  INSPECTION_MANAGERS,
+  inspectionDetailSchema,
   inspectionListQuerySchema,
   inspectionReviewSchema,
+  inspectionSchema,
   inspectionStartSchema,
   type InspectionStatus,
   inspectionUpdateSchema,
 } from '../_shared/schemas/inspections.ts';
 import { iso, requireRole, roleAllowed, roleStatement } from './access.ts';
 import { mailNewAssignees } from './action-mail.ts';
-import { answerOf, type AnswerRow, SELECT_ANSWERS } from './answers.ts';
+import { SELECT_ANSWERS } from './answer-statements.ts';
+import { answerOf, type AnswerRow } from './answers.ts';
 import { attachmentOf, type AttachmentRow } from './attachments.ts';
 import { orgParams } from './orgs.ts';
 import { SELECT_TEMPLATE_VERSIONS, templateVersionOf, type TemplateVersionRow } from './templates.ts';
@@ -83,6 +86,7 @@ type InspectionFilterQuery = {
   outcome?: 'on_time' | 'late' | 'missed';
   due_from?: string;
   due_to?: string;
+  due_before?: string;
 };
 
 /**
@@ -96,7 +100,7 @@ function inspectionFilterSql(orgId: string, query: InspectionFilterQuery): Inlin
     and ${query.status ? inline`i.status in ${query.status}` : inline`true`}
     and ${query.q ? inline`(i.title ilike ${containsPattern(query.q)} or s.name ilike ${containsPattern(query.q)})` : inline`true`}
     and ${query.site_id ? inline`i.site_id = ${query.site_id}` : inline`true`}
-    and ${query.assignee_id ? inline`i.assignee_id = ${query.assignee_id}` : inline`true`}
+    and ${query.assignee_id === 'none' ? inline`i.assignee_id is null` : query.assignee_id ? inline`i.assignee_id = ${query.assignee_id}` : inline`true`}
     and ${query.overdue === undefined ? inline`true` : query.overdue ? OVERDUE : inline`not ${OVERDUE}`}
     and ${query.schedule_id ? inline`i.schedule_id = ${query.schedule_id}` : inline`true`}
     and ${query.missed === undefined ? inline`true` : query.missed ? MISSED : inline`not ${MISSED}`}
@@ -105,6 +109,7 @@ function inspectionFilterSql(orgId: string, query: InspectionFilterQuery): Inlin
     and ${query.due_to ? inline`i.due_at < ${query.due_to}::timestamptz` : inline`true`}
     -- Inclusive: a change in the same instant as the caller's last sync is not missed.
     and ${query.updated_since ? inline`i.updated_at >= ${query.updated_since}::timestamptz` : inline`true`}
+    and ${query.due_before ? inline`i.due_at < ${query.due_before}::timestamptz` : inline`true`}
   `;
 }
 
@@ -209,7 +214,7 @@ async function updateInspection(tx: Tx, orgId: string, id: string, changes: Reco
 
 export const listInspections = route({
   method: 'GET',
-  response: { list: 'Inspection' },
+  response: { list: inspectionSchema },
   path: '/orgs/:org/inspections',
   params: orgParams,
   query: inspectionListQuerySchema,
@@ -231,7 +236,7 @@ export const listInspections = route({
 
 export const createInspection = route({
   method: 'POST',
-  response: 'Inspection',
+  response: inspectionSchema,
   path: '/orgs/:org/inspections',
   params: orgParams,
   body: inspectionCreateSchema,
@@ -248,7 +253,7 @@ export const createInspection = route({
 
 export const getInspection = route({
   method: 'GET',
-  response: 'InspectionDetail',
+  response: inspectionDetailSchema,
   path: '/orgs/:org/inspections/:id',
   params: inspectionParams,
   handler: async ({ params, read }): Promise<InspectionDetail> => {
@@ -276,7 +281,7 @@ export const getInspection = route({
 
 export const patchInspection = route({
   method: 'PATCH',
-  response: 'Inspection',
+  response: inspectionSchema,
   path: '/orgs/:org/inspections/:id',
   params: inspectionParams,
   body: inspectionUpdateSchema,
@@ -302,7 +307,7 @@ async function moveTo(
 
 export const startInspection = route({
   method: 'POST',
-  response: 'Inspection',
+  response: inspectionSchema,
   path: '/orgs/:org/inspections/:id/start',
   params: inspectionParams,
   body: inspectionStartSchema,
@@ -319,7 +324,7 @@ export const startInspection = route({
 
 export const submitInspection = route({
   method: 'POST',
-  response: 'Inspection',
+  response: inspectionSchema,
   path: '/orgs/:org/inspections/:id/submit',
   params: inspectionParams,
   handler: async ({ params, db, afterCommit }) => {
@@ -338,7 +343,7 @@ export const submitInspection = route({
 
 export const reviewInspection = route({
   method: 'POST',
-  response: 'Inspection',
+  response: inspectionSchema,
   path: '/orgs/:org/inspections/:id/review',
   params: inspectionParams,
   body: inspectionReviewSchema,
@@ -350,7 +355,7 @@ export const reviewInspection = route({
 
 export const cancelInspection = route({
   method: 'POST',
-  response: 'Inspection',
+  response: inspectionSchema,
   path: '/orgs/:org/inspections/:id/cancel',
   params: inspectionParams,
   handler: async ({ params, db }) => {

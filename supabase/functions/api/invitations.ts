@@ -11,12 +11,15 @@ import { decodeCursor, pageOf } from '../_shared/pagination.ts';
 import { idSchema, pageQuerySchema, type Role } from '../_shared/schemas/common.ts';
 import {
   type AcceptedInvitation,
+  acceptedInvitationSchema,
   type Invitation,
+  INVITATION_LIFETIME_DAYS,
   invitationCreateSchema,
   type InvitationPreview,
+  invitationPreviewSchema,
+  invitationSchema,
   type InvitationStatus,
   invitationTokenSchema,
-  INVITATION_LIFETIME_DAYS,
 } from '../_shared/schemas/members.ts';
 import { iso, MEMBER_MANAGERS, requireRole, requireUser } from './access.ts';
 import { orgParams } from './orgs.ts';
@@ -83,7 +86,7 @@ const listQuery = pageQuerySchema.extend({
 
 export const listInvitations = route({
   method: 'GET',
-  response: { list: 'Invitation' },
+  response: { list: invitationSchema },
   path: '/orgs/:org/invitations',
   usersOnly: true,
   params: orgParams,
@@ -108,7 +111,7 @@ export const listInvitations = route({
 
 export const createInvitation = route({
   method: 'POST',
-  response: 'Invitation',
+  response: invitationSchema,
   path: '/orgs/:org/invitations',
   usersOnly: true,
   params: orgParams,
@@ -147,7 +150,7 @@ async function inviteAndMail(tx: Tx, orgId: string, email: string, role: Role, i
 
 export const resendInvitation = route({
   method: 'POST',
-  response: 'Invitation',
+  response: invitationSchema,
   path: '/orgs/:org/invitations/:id/resend',
   usersOnly: true,
   status: 201,
@@ -203,7 +206,7 @@ export const revokeInvitation = route({
 
 export const previewInvitation = route({
   method: 'POST',
-  response: 'InvitationPreview',
+  response: invitationPreviewSchema,
   path: '/invitations/preview',
   usersOnly: true,
   body: invitationTokenSchema,
@@ -220,7 +223,7 @@ export const previewInvitation = route({
 
 export const acceptInvitation = route({
   method: 'POST',
-  response: 'AcceptedInvitation',
+  response: acceptedInvitationSchema,
   path: '/invitations/accept',
   usersOnly: true,
   body: invitationTokenSchema,

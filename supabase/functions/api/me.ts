@@ -6,7 +6,7 @@ import type { Rows, Tx } from '../_shared/db.ts';
 import { ApiError } from '../_shared/errors.ts';
 import { inline, type InlineSql } from '../_shared/sql-literal.ts';
 import { route } from '../_shared/http.ts';
-import { type Me, type Membership, profileUpdateSchema } from '../_shared/schemas/profile.ts';
+import { type Me, type Membership, meSchema, profileUpdateSchema } from '../_shared/schemas/profile.ts';
 import { iso, requireUser } from './access.ts';
 
 interface ProfileRow {
@@ -51,7 +51,7 @@ async function readMe(tx: Tx, user: UserPrincipal): Promise<Me> {
 
 export const getMe = route({
   method: 'GET',
-  response: 'Me',
+  response: meSchema,
   path: '/me',
   usersOnly: true,
   handler: async ({ principal, read }) => {
@@ -63,7 +63,7 @@ export const getMe = route({
 
 export const patchMe = route({
   method: 'PATCH',
-  response: 'Me',
+  response: meSchema,
   path: '/me',
   usersOnly: true,
   body: profileUpdateSchema,

@@ -6,7 +6,7 @@ import { ApiError } from '../_shared/errors.ts';
 import { route } from '../_shared/http.ts';
 import { decodeCursor, pageOf } from '../_shared/pagination.ts';
 import { idSchema, pageQuerySchema, type Role } from '../_shared/schemas/common.ts';
-import { type Member, memberUpdateSchema } from '../_shared/schemas/members.ts';
+import { type Member, memberSchema, memberUpdateSchema } from '../_shared/schemas/members.ts';
 import { iso, MEMBER_MANAGERS, requireRole, requireUser } from './access.ts';
 import { orgParams } from './orgs.ts';
 
@@ -46,7 +46,7 @@ function checkOwnerRule(callerRole: Role, targetRole: Role, newRole?: Role) {
 
 export const listMembers = route({
   method: 'GET',
-  response: { list: 'Member' },
+  response: { list: memberSchema },
   path: '/orgs/:org/members',
   params: orgParams,
   query: pageQuerySchema,
@@ -68,7 +68,7 @@ export const listMembers = route({
 
 export const updateMember = route({
   method: 'PATCH',
-  response: 'Member',
+  response: memberSchema,
   path: '/orgs/:org/members/:user_id',
   usersOnly: true,
   params: memberParams,

@@ -1,7 +1,5 @@
 // The api function's OpenAPI document, built once from its route table (docs/openapi.md).
-import responseSchemas from '../_shared/openapi-responses.json' with { type: 'json' };
-import { openApiDocument, outputSchema } from '../_shared/openapi.ts';
-import { definitionSchema } from '../_shared/schemas/templates.ts';
+import { openApiDocument } from '../_shared/openapi.ts';
 import { apiRoutes } from './routes.ts';
 
 let built: unknown;
@@ -16,8 +14,6 @@ export function apiDocument(): unknown {
       'Send `Authorization: Bearer <token>`: a signed-in user\'s access token, or an organization API key (`fck_…`) made in Settings. Errors are RFC 9457 problem documents with a catalogue `code`. ' +
       'A POST may carry an `Idempotency-Key`; lists are paged with `cursor` and `limit`.',
     serverUrl: '/functions/v1/api',
-    // The answers' schemas come from their TypeScript; a template's definition from its zod schema.
-    responseSchemas: { ...responseSchemas, TemplateDefinition: outputSchema(definitionSchema) },
   });
   return built;
 }

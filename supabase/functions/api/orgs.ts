@@ -8,6 +8,7 @@ import { idSchema, pageQuerySchema, type Role } from '../_shared/schemas/common.
 import {
   type Organization,
   organizationCreateSchema,
+  organizationSchema,
   organizationUpdateSchema,
   slugFromName,
 } from '../_shared/schemas/organizations.ts';
@@ -58,7 +59,7 @@ async function readOrganization(tx: Tx, orgId: string): Promise<Organization> {
 
 export const listOrganizations = route({
   method: 'GET',
-  response: { list: 'Organization' },
+  response: { list: organizationSchema },
   path: '/orgs',
   usersOnly: true,
   query: pageQuerySchema,
@@ -78,7 +79,7 @@ export const listOrganizations = route({
 
 export const createOrganization = route({
   method: 'POST',
-  response: 'Organization',
+  response: organizationSchema,
   path: '/orgs',
   usersOnly: true,
   body: organizationCreateSchema,
@@ -118,7 +119,7 @@ function randomSuffix(): string {
 
 export const getOrganization = route({
   method: 'GET',
-  response: 'Organization',
+  response: organizationSchema,
   path: '/orgs/:org',
   params: orgParams,
   handler: async ({ params, db }) => {
@@ -128,7 +129,7 @@ export const getOrganization = route({
 
 export const updateOrganization = route({
   method: 'PATCH',
-  response: 'Organization',
+  response: organizationSchema,
   path: '/orgs/:org',
   usersOnly: true,
   params: orgParams,

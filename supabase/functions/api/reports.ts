@@ -8,6 +8,13 @@
 // written, when the download is aborted (the stream is canceled, the cursor closed, the
 // transaction rolled back) or when the database fails (the body is cut off, never finished
 // silently short).
+//
+// Because an export holds a pooled connection and an open transaction while it waits on its
+// reader, it is bounded three ways (issue 24, finding 3; docs/reports.md, "Slow readers"): a
+// function instance streams at most `exportLimits.slots` exports at once (others get 503 with
+// Retry-After), a reader slower than `minBytesPerSecond` while the export waits on it is cut,
+// and Postgres ends the export's session if its transaction sits idle longer than
+// `idleInTransactionSeconds` whatever the function does.
 import { z } from 'zod';
 import { attachmentDisposition, csvBoolean, csvHeader, csvNumber, csvPlain, csvRecord, csvText, UTF8_BOM } from '../_shared/csv.ts';
 import type { Tx } from '../_shared/db.ts';
@@ -24,15 +31,97 @@ import { orgParams } from './orgs.ts';
 import { buildInspectionReport, readReportData } from './report-pdf.ts';
 
 type ReportQuery = z.output<typeof reportQuerySchema>;
-/** A query read batch by batch (postgres.js `cursor()`). */
-interface CursorSource {
-  cursor(rows: number): AsyncIterable<unknown[]>;
-}
+/** The export's query, not yet run: it becomes the body of an SQL cursor (`declare … cursor for`). */
+type ExportQuery = ReturnType<Tx['unsafe']>;
 
 /** Rows fetched per round trip of the cursor: large enough to keep the database busy, small enough to keep memory flat. */
 const CURSOR_BATCH = 1000;
 /** Bytes queued ahead of a slow client before the cursor waits (back-pressure). */
 const STREAM_HIGH_WATER_BYTES = 256 * 1024;
+/** A batch's text is handed to the body in pieces of at most this, so the reader's pace is seen finely. */
+const PIECE_BYTES = 64 * 1024;
+
+/**
+ * What an export holds to (docs/reports.md, "Slow readers"). A deployed function uses these;
+ * the test stack's fixture function (tests/fixtures/functions/export-limits) sets smaller ones
+ * so a test does not wait minutes.
+ */
+export const exportLimits = {
+  /** Exports one function instance streams at once: each holds one of its 5 pooled connections. */
+  slots: 2,
+  /** Retry-After of the 503 when every slot is taken: an export of 100 000 rows takes ~4 s. */
+  busyRetryAfterSeconds: 5,
+  /**
+   * Below this many bytes a second, over a window the export spent mostly waiting on its reader,
+   * the export is cut. 0: never. 16 KB/s is 128 kbit/s, a third of the slowest mobile profile
+   * browsers emulate (Chrome's "Slow 3G", 400 kbit/s); a 25 MB export would take 26 minutes.
+   */
+  minBytesPerSecond: 16 * 1024,
+  /**
+   * The window over which the reader's pace is judged. Long, because the function sees the
+   * reader's pace through the socket buffers between, in bursts: measured through the local
+   * gateway, ~10 MB of buffers let a reader's progress through ~1.5 MB at a time, ~94 s apart
+   * at 16 KB/s (docs/reports.md, "Slow readers").
+   */
+  rateWindowSeconds: 120,
+  /**
+   * Postgres ends the export's session when its transaction sits idle this long (set on the
+   * transaction): a backstop that holds whatever the function does, above the longest the rate
+   * rule lets an export wait (two windows).
+   */
+  idleInTransactionSeconds: 300,
+};
+
+/** Exports this function instance is streaming now. */
+let exportsStreaming = 0;
+
+/** The export was cut because its reader took the body too slowly. */
+class SlowReaderCut extends Error {
+  constructor(bytesPerSecond: number) {
+    super(`export cut: the reader took ${Math.round(bytesPerSecond)} bytes/s, below the minimum of ${exportLimits.minBytesPerSecond}`);
+    this.name = 'SlowReaderCut';
+  }
+}
+
+/**
+ * Judges the reader's pace: `taken` counts the bytes the client has taken from the body. Over
+ * each window of `rateWindowSeconds` in which the export spent at least half the time waiting
+ * on the client (the database or the function being the slow side does not count against the
+ * reader), it must take `minBytesPerSecond` × the window, or `wait` throws SlowReaderCut.
+ */
+function readerPace(taken: () => number) {
+  const windowMs = exportLimits.rateWindowSeconds * 1000;
+  let windowStart = Date.now();
+  let takenAtStart = taken();
+  let waitedMs = 0;
+  const judge = (now: number) => {
+    const elapsedMs = now - windowStart;
+    if (elapsedMs < windowMs) return;
+    const rate = ((taken() - takenAtStart) * 1000) / elapsedMs;
+    if (exportLimits.minBytesPerSecond > 0 && waitedMs >= elapsedMs / 2 && rate < exportLimits.minBytesPerSecond) throw new SlowReaderCut(rate);
+    windowStart = now;
+    takenAtStart = taken();
+    waitedMs = 0;
+  };
+  return {
+    /** Waits for `ready` (the body has room), judging each window that ends meanwhile. */
+    async wait(ready: Promise<void>): Promise<void> {
+      // One promise for every round below; if it rejects after a round the timer won, its
+      // rejection is still handled (by the race that returns it, or here).
+      const room = ready.then(() => true as const);
+      room.catch(() => undefined);
+      for (;;) {
+        judge(Date.now());
+        const started = Date.now();
+        let timer: ReturnType<typeof setTimeout> | undefined;
+        const windowOver = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), Math.max(1, windowStart + windowMs - started))));
+        const roomAgain = await Promise.race([room, windowOver]).finally(() => clearTimeout(timer));
+        waitedMs += Date.now() - started;
+        if (roomAgain) return;
+      }
+    },
+  };
+}
 
 /**
  * `column` (a timestamptz) in `zone` (a site's IANA zone) as ISO 8601 with that zone's offset,
@@ -47,6 +136,12 @@ const localIso = (tx: Tx, column: string, zone: string) => {
       `to_char(greatest(${local} - ${utc}, ${utc} - ${local}), 'HH24:MI')`,
   );
 };
+
+/**
+ * `column` (a timestamptz) in UTC as `YYYY-MM-DD HH:MM:SS`: the one form of a date-time that
+ * Excel, LibreOffice and Google Sheets all read as a date when they open a CSV (docs/reports.md).
+ */
+const utcDateTime = (tx: Tx, column: string) => tx.unsafe(`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD HH24:MI:SS')`);
 
 interface InspectionCsvRow {
   id: string;
@@ -80,10 +175,17 @@ interface InspectionCsvRow {
   start_outside_geofence: boolean | null;
   created_at: string;
   updated_at: string;
+  due_at_utc: string | null;
+  started_at_utc: string | null;
+  submitted_at_utc: string | null;
+  reviewed_at_utc: string | null;
+  created_at_utc: string;
+  updated_at_utc: string;
 }
 
 function selectInspectionRows(tx: Tx, orgId: string, query: ReportQuery) {
   const at = (column: string) => localIso(tx, column, 's.timezone');
+  const utc = (column: string) => utcDateTime(tx, column);
   return tx<InspectionCsvRow[]>`
     select i.id, i.title, i.status, i.site_id, s.name as site_name, s.external_ref as site_external_ref, s.timezone as site_timezone,
            i.external_ref, i.template_id, v.name as template_name, v.version as template_version,
@@ -92,7 +194,9 @@ function selectInspectionRows(tx: Tx, orgId: string, query: ReportQuery) {
            ${at('i.submitted_at')} as submitted_at, i.submitted_by, pu.display_name as submitted_by_name,
            ${at('i.reviewed_at')} as reviewed_at, i.reviewed_by, pr.display_name as reviewed_by_name,
            i.score, i.max_score, i.failed_count, round(i.start_distance_m)::int as start_distance_m, i.start_outside_geofence,
-           ${at('i.created_at')} as created_at, ${at('i.updated_at')} as updated_at
+           ${at('i.created_at')} as created_at, ${at('i.updated_at')} as updated_at,
+           ${utc('i.due_at')} as due_at_utc, ${utc('i.started_at')} as started_at_utc, ${utc('i.submitted_at')} as submitted_at_utc,
+           ${utc('i.reviewed_at')} as reviewed_at_utc, ${utc('i.created_at')} as created_at_utc, ${utc('i.updated_at')} as updated_at_utc
     from public.inspections i
     join public.sites s on s.id = i.site_id
     join public.template_versions v on v.id = i.template_version_id
@@ -146,6 +250,12 @@ function inspectionRecord(row: InspectionCsvRow): string {
     csvBoolean(row.start_outside_geofence),
     csvPlain(row.created_at),
     csvPlain(row.updated_at),
+    csvPlain(row.due_at_utc),
+    csvPlain(row.started_at_utc),
+    csvPlain(row.submitted_at_utc),
+    csvPlain(row.reviewed_at_utc),
+    csvPlain(row.created_at_utc),
+    csvPlain(row.updated_at_utc),
   ]);
 }
 
@@ -170,6 +280,7 @@ interface AnswerCsvRow {
   answered_by: string | null;
   answered_by_name: string | null;
   answered_at: string | null;
+  answered_at_utc: string | null;
   photo_count: number;
   hidden: boolean;
 }
@@ -182,7 +293,7 @@ function selectAnswerRows(tx: Tx, orgId: string, query: ReportQuery) {
            item.value ->> 'key' as item_key, item.value ->> 'label' as item_label, item.value ->> 'kind' as item_kind,
            item.value ->> 'unit' as item_unit,
            a.value, a.failed, a.note, a.answered_by, p.display_name as answered_by_name,
-           ${localIso(tx, 'a.answered_at', 's.timezone')} as answered_at,
+           ${localIso(tx, 'a.answered_at', 's.timezone')} as answered_at, ${utcDateTime(tx, 'a.answered_at')} as answered_at_utc,
            photos.n as photo_count, (item.value ->> 'key') = any (i.hidden_item_keys) as hidden
     from public.inspections i
     join public.sites s on s.id = i.site_id
@@ -202,6 +313,7 @@ function selectAnswerRows(tx: Tx, orgId: string, query: ReportQuery) {
 }
 
 function answerRecord(row: AnswerCsvRow): string {
+  const isNumber = row.item_kind === 'number';
   return csvRecord([
     csvPlain(row.inspection_id),
     csvText(row.inspection_title),
@@ -224,6 +336,10 @@ function answerRecord(row: AnswerCsvRow): string {
     csvPlain(row.answered_at),
     csvNumber(row.photo_count),
     csvBoolean(row.hidden),
+    // A number column: a negative reading stays a number, never gets the text's apostrophe.
+    csvNumber(isNumber && typeof row.value === 'number' ? row.value : null),
+    csvText(isNumber ? row.item_unit : null),
+    csvPlain(row.answered_at_utc),
   ]);
 }
 
@@ -250,11 +366,41 @@ async function streamCsv<Row>(
   ctx: StreamContext,
   prepare: (tx: Tx) => Promise<string>,
   columns: readonly string[],
-  rows: (tx: Tx) => CursorSource,
+  rows: (tx: Tx) => ExportQuery,
   record: (row: Row) => string,
 ): Promise<Response> {
+  // Each function instance streams a bounded number of exports, so slow readers never hold all
+  // of its pooled connections: a request beyond that is turned away before it takes one.
+  if (exportsStreaming >= exportLimits.slots) {
+    throw new ApiError('service_unavailable', {
+      headers: { 'retry-after': String(exportLimits.busyRetryAfterSeconds) },
+      detail: `This server is already sending ${exportLimits.slots} exports; try again in ${exportLimits.busyRetryAfterSeconds} seconds.`,
+    });
+  }
+  exportsStreaming++;
+  let slotHeld = true;
+  const releaseSlot = () => {
+    if (slotHeld) exportsStreaming--;
+    slotHeld = false;
+  };
+
   const queue = new ByteLengthQueuingStrategy({ highWaterMark: STREAM_HIGH_WATER_BYTES });
   const { readable, writable } = new TransformStream<Uint8Array, Uint8Array>({}, queue, queue);
+  // Counts what the client has taken: this stage runs only when the server reads the body to
+  // send it (its readable side keeps nothing ahead), so the count follows the socket's pace.
+  let taken = 0;
+  let bodyEnd!: TransformStreamDefaultController<Uint8Array>;
+  const body = readable.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      start(controller) {
+        bodyEnd = controller;
+      },
+      transform(chunk, controller) {
+        taken += chunk.byteLength;
+        controller.enqueue(chunk);
+      },
+    }),
+  );
   const encoder = new TextEncoder();
   let fileName = '';
   let started = false;
@@ -263,26 +409,45 @@ async function streamCsv<Row>(
   const ready = Promise.withResolvers<void>();
 
   const export_ = ctx.db(async (tx) => {
+    // However the function fares, Postgres ends this session if the transaction sits idle longer.
+    // The session also names the request in pg_stat_activity while it streams (`export <request
+    // id>`), so an export that holds a connection can be traced to its request.
+    await tx`
+      select set_config('idle_in_transaction_session_timeout', ${String(exportLimits.idleInTransactionSeconds * 1000)}, true),
+             set_config('application_name', ${`export ${ctx.requestId}`.slice(0, 63)}, true)
+    `;
     fileName = await prepare(tx);
     started = true;
     ready.resolve();
     const writer = writable.getWriter();
     const probe = memoryProbe(fileName);
+    const pace = readerPace(() => taken);
     const write = async (text: string) => {
-      try {
-        // Waits while the client is slower than the database; rejects once the download is aborted.
-        await writer.ready;
-        await writer.write(encoder.encode(text));
-      } catch (error) {
-        clientGone = true;
-        throw error;
+      const bytes = encoder.encode(text);
+      for (let offset = 0; offset < bytes.byteLength; offset += PIECE_BYTES) {
+        // Waits while the client is slower than the database (cut if it is too slow); rejects once
+        // the download is aborted.
+        await pace.wait(writer.ready.catch((error) => {
+          clientGone = true;
+          throw error;
+        }));
+        // Not awaited: write() settles only once the piece has gone through the queues, a wait
+        // the pace would not see. A client gone shows in the next `ready` (or in close).
+        writer.write(bytes.subarray(offset, offset + PIECE_BYTES)).catch(() => undefined);
       }
     };
     try {
       await write(UTF8_BOM + csvHeader(columns));
-      for await (const batch of rows(tx).cursor(CURSOR_BATCH)) {
+      // An SQL cursor, fetched batch by batch with statements of their own: between two fetches
+      // the session is "idle in transaction", which the timeout above watches. (postgres.js's
+      // protocol-level cursor() keeps the session "active" between batches, where no timeout of
+      // Postgres applies.)
+      await tx`declare export_rows no scroll cursor for ${rows(tx)}`;
+      for (;;) {
+        const batch = (await tx.unsafe(`fetch forward ${CURSOR_BATCH} from export_rows`)) as unknown as Row[];
+        if (batch.length === 0) break;
         let text = '';
-        for (const row of batch as Row[]) text += record(row);
+        for (const row of batch) text += record(row);
         await write(text);
         probe.sample();
       }
@@ -292,18 +457,24 @@ async function streamCsv<Row>(
       });
       probe.end();
     } catch (error) {
+      // The body is errored where it leaves, at once (a no-op when the client already went): the
+      // writes still queued ahead of a reader that does not read would otherwise hold the abort,
+      // and with it this transaction and the slot, for as long as that reader stays.
+      bodyEnd.error(error);
       await writer.abort(error).catch(() => undefined);
       throw error;
     }
   });
-  export_.catch((error) => {
+  export_.finally(releaseSlot).catch((error) => {
     if (!started) return ready.reject(error);
-    // After the status went out: an aborted download is the client's choice; anything else is ours.
-    if (!clientGone) logToConsole({ level: 'error', request_id: ctx.requestId, export: fileName, error: String(error) });
+    // After the status went out: an aborted download is the client's choice, a reader too slow
+    // is cut on purpose; anything else is ours.
+    if (error instanceof SlowReaderCut) logToConsole({ level: 'warn', request_id: ctx.requestId, export: fileName, error: error.message });
+    else if (!clientGone) logToConsole({ level: 'error', request_id: ctx.requestId, export: fileName, error: String(error) });
   });
 
   await ready.promise;
-  return new Response(readable, {
+  return new Response(body, {
     status: 200,
     headers: {
       'content-type': 'text/csv; charset=utf-8; header=present',

@@ -13,6 +13,7 @@ import { idSchema } from '../_shared/schemas/common.ts';
 import {
   type Compliance,
   type ComplianceFigures,
+  complianceSchema,
   type ComplianceGroupBy,
   complianceQuerySchema,
   isoDuration,
@@ -21,8 +22,11 @@ import {
   type Schedule,
   scheduleCreateSchema,
   type ScheduleDetail,
+  scheduleDetailSchema,
   scheduleListQuerySchema,
   type ScheduleOccurrence,
+  scheduleOccurrenceSchema,
+  scheduleSchema,
   type ScheduleSite,
   scheduleUpdateSchema,
 } from '../_shared/schemas/schedules.ts';
@@ -121,7 +125,7 @@ async function changeSites(tx: Tx, id: string, add: string[], remove: string[]) 
 
 export const listSchedules = route({
   method: 'GET',
-  response: { list: 'Schedule' },
+  response: { list: scheduleSchema },
   path: '/orgs/:org/schedules',
   params: orgParams,
   query: scheduleListQuerySchema,
@@ -145,7 +149,7 @@ export const listSchedules = route({
 
 export const createSchedule = route({
   method: 'POST',
-  response: 'ScheduleDetail',
+  response: scheduleDetailSchema,
   path: '/orgs/:org/schedules',
   params: orgParams,
   body: scheduleCreateSchema,
@@ -165,7 +169,7 @@ export const createSchedule = route({
 
 export const getSchedule = route({
   method: 'GET',
-  response: 'ScheduleDetail',
+  response: scheduleDetailSchema,
   path: '/orgs/:org/schedules/:id',
   params: scheduleParams,
   handler: async ({ params, db }) => {
@@ -178,7 +182,7 @@ export const getSchedule = route({
 
 export const updateSchedule = route({
   method: 'PATCH',
-  response: 'ScheduleDetail',
+  response: scheduleDetailSchema,
   path: '/orgs/:org/schedules/:id',
   params: scheduleParams,
   body: scheduleUpdateSchema,
@@ -235,7 +239,7 @@ export const deleteSchedule = route({
 function pauseRoute(path: string, paused: boolean) {
   return route({
     method: 'POST',
-    response: 'ScheduleDetail',
+    response: scheduleDetailSchema,
     path,
     params: scheduleParams,
     handler: async ({ params, db }) => {
@@ -324,7 +328,7 @@ function stateOf(due: Date, inspection: ReturnType<typeof inspectionOf> | null, 
 
 export const listScheduleOccurrences = route({
   method: 'GET',
-  response: { list: 'ScheduleOccurrence' },
+  response: { list: scheduleOccurrenceSchema },
   path: '/orgs/:org/schedules/:id/occurrences',
   params: scheduleParams,
   query: occurrencesQuerySchema,
@@ -410,7 +414,7 @@ const GROUPS: Record<ComplianceGroupBy, { key: InlineSql; name: InlineSql }> = {
 
 export const getCompliance = route({
   method: 'GET',
-  response: 'Compliance',
+  response: complianceSchema,
   path: '/orgs/:org/compliance',
   params: orgParams,
   query: complianceQuerySchema,

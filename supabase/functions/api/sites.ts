@@ -8,7 +8,7 @@ import { inline, type InlineSql } from '../_shared/sql-literal.ts';
 import { route } from '../_shared/http.ts';
 import { decodeCursor, pageOf } from '../_shared/pagination.ts';
 import { idSchema } from '../_shared/schemas/common.ts';
-import { type Site, siteCreateSchema, siteListQuerySchema, siteUpdateSchema } from '../_shared/schemas/sites.ts';
+import { type Site, siteCreateSchema, siteListQuerySchema, siteSchema, siteUpdateSchema } from '../_shared/schemas/sites.ts';
 import { iso, requireRole, roleAllowed, roleStatement, SITE_MANAGERS } from './access.ts';
 import { orgParams } from './orgs.ts';
 
@@ -57,7 +57,7 @@ function columnsOf(body: Partial<Record<(typeof SITE_COLUMNS)[number], unknown>>
 
 export const listSites = route({
   method: 'GET',
-  response: { list: 'Site' },
+  response: { list: siteSchema },
   path: '/orgs/:org/sites',
   params: orgParams,
   query: siteListQuerySchema,
@@ -124,7 +124,7 @@ export const listSites = route({
 
 export const createSite = route({
   method: 'POST',
-  response: 'Site',
+  response: siteSchema,
   path: '/orgs/:org/sites',
   params: orgParams,
   body: siteCreateSchema,
@@ -140,7 +140,7 @@ export const createSite = route({
 
 export const getSite = route({
   method: 'GET',
-  response: 'Site',
+  response: siteSchema,
   path: '/orgs/:org/sites/:id',
   params: siteParams,
   handler: async ({ params, read }) => {
@@ -153,7 +153,7 @@ export const getSite = route({
 
 export const updateSite = route({
   method: 'PATCH',
-  response: 'Site',
+  response: siteSchema,
   path: '/orgs/:org/sites/:id',
   params: siteParams,
   body: siteUpdateSchema,
@@ -178,7 +178,7 @@ export const updateSite = route({
 
 export const archiveSite = route({
   method: 'DELETE',
-  response: 'Site',
+  response: siteSchema,
   path: '/orgs/:org/sites/:id',
   params: siteParams,
   handler: async ({ params, db }) => {

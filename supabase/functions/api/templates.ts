@@ -15,10 +15,13 @@ import {
   templateCreateSchema,
   type TemplateDefinition,
   templateListQuerySchema,
+  templateSchema,
   type TemplateStatus,
   type TemplateSummary,
+  templateSummarySchema,
   templateUpdateSchema,
   type TemplateVersion,
+  templateVersionSchema,
   withoutEmptyRules,
 } from '../_shared/schemas/templates.ts';
 import { iso, requireRole } from './access.ts';
@@ -104,7 +107,7 @@ function statusesOf(status: 'active' | TemplateStatus): TemplateStatus[] {
 
 export const listTemplates = route({
   method: 'GET',
-  response: { list: 'TemplateSummary' },
+  response: { list: templateSummarySchema },
   path: '/orgs/:org/templates',
   params: orgParams,
   query: templateListQuerySchema,
@@ -127,7 +130,7 @@ export const listTemplates = route({
 
 export const createTemplate = route({
   method: 'POST',
-  response: 'Template',
+  response: templateSchema,
   path: '/orgs/:org/templates',
   params: orgParams,
   body: templateCreateSchema,
@@ -146,7 +149,7 @@ export const createTemplate = route({
 
 export const getTemplate = route({
   method: 'GET',
-  response: 'Template',
+  response: templateSchema,
   path: '/orgs/:org/templates/:id',
   params: templateParams,
   handler: async ({ params, db }) => {
@@ -156,7 +159,7 @@ export const getTemplate = route({
 
 export const updateTemplate = route({
   method: 'PATCH',
-  response: 'Template',
+  response: templateSchema,
   path: '/orgs/:org/templates/:id',
   params: templateParams,
   body: templateUpdateSchema,
@@ -183,7 +186,7 @@ export const updateTemplate = route({
 
 export const publishTemplate = route({
   method: 'POST',
-  response: 'Template',
+  response: templateSchema,
   path: '/orgs/:org/templates/:id/publish',
   params: templateParams,
   handler: async ({ params, db }) => {
@@ -199,7 +202,7 @@ export const publishTemplate = route({
 
 export const archiveTemplate = route({
   method: 'POST',
-  response: 'Template',
+  response: templateSchema,
   path: '/orgs/:org/templates/:id/archive',
   params: templateParams,
   handler: async ({ params, db }) => {
@@ -220,7 +223,7 @@ export const archiveTemplate = route({
 
 export const getTemplateVersion = route({
   method: 'GET',
-  response: 'TemplateVersion',
+  response: templateVersionSchema,
   path: '/orgs/:org/templates/:id/versions/:n',
   params: versionParams,
   handler: async ({ params, db }) => {

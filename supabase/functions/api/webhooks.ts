@@ -9,10 +9,13 @@ import { route } from '../_shared/http.ts';
 import { decodeCursor, pageOf } from '../_shared/pagination.ts';
 import { idSchema, pageQuerySchema } from '../_shared/schemas/common.ts';
 import {
-  type WebhookDelivery,
   webhookCreateSchema,
+  type WebhookDelivery,
+  webhookDeliverySchema,
   type WebhookEndpoint,
+  webhookEndpointSchema,
   type WebhookEndpointWithSecret,
+  webhookEndpointWithSecretSchema,
   webhookUpdateSchema,
 } from '../_shared/schemas/webhooks.ts';
 import { addressPolicyFromEnv, webhookUrlRefusal } from '../_shared/webhook-urls.ts';
@@ -54,7 +57,7 @@ async function readEndpoint(tx: Tx, orgId: string, id: string): Promise<Endpoint
 
 export const listWebhooks = route({
   method: 'GET',
-  response: { list: 'WebhookEndpoint' },
+  response: { list: webhookEndpointSchema },
   path: '/orgs/:org/webhooks',
   usersOnly: true,
   summary: "List the organization's webhook endpoints (owners and admins)",
@@ -72,7 +75,7 @@ export const listWebhooks = route({
 
 export const createWebhook = route({
   method: 'POST',
-  response: 'WebhookEndpointWithSecret',
+  response: webhookEndpointWithSecretSchema,
   path: '/orgs/:org/webhooks',
   usersOnly: true,
   status: 201,
@@ -100,7 +103,7 @@ export const createWebhook = route({
 
 export const updateWebhook = route({
   method: 'PATCH',
-  response: 'WebhookEndpoint',
+  response: webhookEndpointSchema,
   path: '/orgs/:org/webhooks/:id',
   usersOnly: true,
   summary: 'Change where an endpoint points, which events it gets, or switch it on or off',
@@ -141,7 +144,7 @@ export const deleteWebhook = route({
 
 export const rotateWebhookSecret = route({
   method: 'POST',
-  response: 'WebhookEndpointWithSecret',
+  response: webhookEndpointWithSecretSchema,
   path: '/orgs/:org/webhooks/:id/rotate-secret',
   usersOnly: true,
   summary: 'Replace the signing secret; deliveries are signed with the new one from now on',
@@ -198,7 +201,7 @@ function deliveryOf(row: DeliveryRow): WebhookDelivery {
 
 export const sendTestWebhook = route({
   method: 'POST',
-  response: 'WebhookDelivery',
+  response: webhookDeliverySchema,
   path: '/orgs/:org/webhooks/:id/test',
   usersOnly: true,
   status: 202,
@@ -217,7 +220,7 @@ export const sendTestWebhook = route({
 
 export const listWebhookDeliveries = route({
   method: 'GET',
-  response: { list: 'WebhookDelivery' },
+  response: { list: webhookDeliverySchema },
   path: '/orgs/:org/webhooks/:id/deliveries',
   usersOnly: true,
   summary: "An endpoint's delivery log, newest first: event, attempts, status, last answer, next attempt",
@@ -242,7 +245,7 @@ export const listWebhookDeliveries = route({
 
 export const redeliverWebhook = route({
   method: 'POST',
-  response: 'WebhookDelivery',
+  response: webhookDeliverySchema,
   path: '/orgs/:org/deliveries/:id/redeliver',
   usersOnly: true,
   status: 202,

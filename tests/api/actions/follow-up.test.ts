@@ -151,6 +151,25 @@ describe('audit log, activity and dashboard', () => {
     expect(seen.size).toBe(n);
   });
 
+  it('entries about a site\'s things carry the site\'s time zone, so their times read on its clock; the rest carry none', async () => {
+    const id = await submittedWithFailures(world);
+    const [{ timezone }] = await db()`select s.timezone from public.inspections i join public.sites s on s.id = i.site_id where i.id = ${id}`;
+    const path = `orgs/${world.org.id}/audit-log`;
+    const ofInspection = expectStatus(await call(world.manager.client, `${path}?entity=inspections&entity_id=${id}`), 200).data;
+    expect(ofInspection.length).toBeGreaterThan(0);
+    expect(ofInspection.every((e: any) => e.site_timezone === timezone)).toBe(true);
+    const answers = expectStatus(await call(world.manager.client, `${path}?entity=answers&limit=5`), 200).data;
+    expect(answers.length).toBeGreaterThan(0);
+    expect(answers.every((e: any) => typeof e.site_timezone === 'string' && e.site_timezone.length > 0)).toBe(true);
+    const memberships = expectStatus(await call(world.owner.client, `${path}?entity=memberships&limit=5`), 200).data;
+    expect(memberships.length).toBeGreaterThan(0);
+    expect(memberships.every((e: any) => e.site_timezone === null)).toBe(true);
+    const feed = expectStatus(await call(world.viewer.client, `orgs/${world.org.id}/activity?limit=50`), 200).data;
+    const actions = feed.filter((e: any) => e.entity === 'actions' && e.after?.inspection_id === id);
+    expect(actions.length).toBeGreaterThan(0);
+    expect(actions.every((e: any) => e.site_timezone === timezone)).toBe(true);
+  });
+
   it('invitation entries are for owners and admins only', async () => {
     expectStatus(await post(world.admin.client, `orgs/${world.org.id}/invitations`, { email: `someone-${Date.now()}@example.test`, role: 'viewer' }), 201);
     const ofOwner = expectStatus(await call(world.owner.client, `orgs/${world.org.id}/audit-log?entity=invitations`), 200).data;

@@ -51,6 +51,32 @@ describe('a photo of a fix', () => {
     expect(await objectExists(created.upload.path)).toBe(false);
   });
 
+  // Issue 24: deleting the file with supabase-js and the user's own token used to leave the row.
+  it('deleted straight through Storage while the action is open, takes its row along, audited as the person', async () => {
+    const action = await openAction(world, { assignee_id: world.inspector.userId });
+    const created = expectStatus(await checkIn(world.inspector, action.id), 201);
+    expect((await upload(world.inspector, created.upload, JPEG)).error).toBeNull();
+    expectStatus(await post(world.inspector.client, `${photosPath(action.id)}/${created.attachment.id}/confirm`, undefined), 200);
+
+    // A viewer deletes nothing.
+    expect((await world.viewer.client.storage.from('evidence').remove([created.upload.path])).data ?? []).toEqual([]);
+    expect(await objectExists(created.upload.path)).toBe(true);
+
+    const { data, error } = await world.inspector.client.storage.from('evidence').remove([created.upload.path]);
+    expect(error).toBeNull();
+    expect(data!.map((o) => o.name)).toEqual([created.upload.path]);
+    expect(await objectExists(created.upload.path)).toBe(false);
+    expect(await rowsOf(action.id)).toEqual([]);
+    const audited = await db()`
+      select action, actor_user_id from public.audit_log where entity = 'action_attachments' and entity_id = ${created.attachment.id} order by at, id
+    `;
+    expect(audited.map((r) => [r.action, r.actor_user_id])).toEqual([
+      ['insert', world.inspector.userId], ['update', world.inspector.userId], ['delete', world.inspector.userId],
+    ]);
+    const detail = expectStatus(await call(world.viewer.client, actionPath(world.org.id, action.id)), 200);
+    expect(detail.attachments).toEqual([]);
+  });
+
   it('refuses a file that is not the photo declared (415) and one of another size (422), removing both', async () => {
     const action = await openAction(world, { assignee_id: world.inspector.userId });
     const text = new TextEncoder().encode('this is not a photo, only words');

@@ -52,6 +52,22 @@ async function objectExists(path: string): Promise<boolean> {
   return (await db()`select 1 from storage.objects where bucket_id = 'evidence' and name = ${path}`).length === 1;
 }
 
+/** A photo's audit entries, oldest first: [action, the user who did it]. */
+async function auditOf(attachmentId: string): Promise<[string, string | null][]> {
+  const rows = await db()`
+    select action, actor_user_id from public.audit_log where entity = 'attachments' and entity_id = ${attachmentId} order by at, id
+  `;
+  return rows.map((r) => [r.action, r.actor_user_id]);
+}
+
+/** A photo checked in by `user`, uploaded and confirmed through the api. */
+async function confirmedPhoto(user: User, inspectionId: string) {
+  const created = expectStatus(await requestUpload(user, inspectionId), 201);
+  expect((await uploadTo(user, created.upload, JPEG)).error).toBeNull();
+  expectStatus(await post(user.client, `${attachmentsPath(inspectionId)}/${created.attachment.id}/confirm`, undefined), 200);
+  return created;
+}
+
 describe('a photo from check-in to removal', () => {
   let inspectionId: string;
   beforeAll(async () => {
@@ -91,20 +107,22 @@ describe('a photo from check-in to removal', () => {
     expect(download.status).toBe(200);
     expect(new Uint8Array(await download.arrayBuffer())).toEqual(JPEG);
 
-    const audited = await db()`
-      select action from public.audit_log where entity = 'attachments' and entity_id = ${created.attachment.id} order by id
-    `;
-    expect(audited.map((r) => r.action)).toEqual(['insert', 'update']);
+    expect(await auditOf(created.attachment.id)).toEqual([['insert', world.inspector.userId], ['update', world.inspector.userId]]);
 
     expect((await del(world.inspector.client, `${attachmentsPath(inspectionId)}/${created.attachment.id}`)).status).toBe(204);
     expect(await rowsOf(inspectionId)).toEqual([]);
     expect(await objectExists(created.upload.path)).toBe(false);
+    // Removed once, by the inspector (Storage's transaction deleted the row, as the caller).
+    expect((await auditOf(created.attachment.id)).at(-1)).toEqual(['delete', world.inspector.userId]);
+    expect(await auditOf(created.attachment.id)).toHaveLength(3);
   });
 
-  it('signs no download URL for a photo still pending', async () => {
+  it('signs no download URL for a photo still pending, and removes one never uploaded', async () => {
     const created = expectStatus(await requestUpload(world.manager, inspectionId), 201);
     expectProblem(await call(world.manager.client, `${attachmentsPath(inspectionId)}/${created.attachment.id}/url`), 404, 'not_found');
     expect((await del(world.manager.client, `${attachmentsPath(inspectionId)}/${created.attachment.id}`)).status).toBe(204);
+    expect((await rowsOf(inspectionId)).map((r) => r.id)).not.toContain(created.attachment.id);
+    expect(await auditOf(created.attachment.id)).toEqual([['insert', world.manager.userId], ['delete', world.manager.userId]]);
   });
 
   it('keeps a pending row when confirm comes before the upload, so the upload can still follow', async () => {
@@ -114,6 +132,66 @@ describe('a photo from check-in to removal', () => {
     expect((await uploadTo(world.inspector, created.upload, JPEG)).error).toBeNull();
     expectStatus(await post(world.inspector.client, `${attachmentsPath(inspectionId)}/${created.attachment.id}/confirm`, undefined), 200);
     expect((await del(world.inspector.client, `${attachmentsPath(inspectionId)}/${created.attachment.id}`)).status).toBe(204);
+  });
+});
+
+// Issue 24: supabase-js's `storage.from('evidence').remove()` with the user's own token used to
+// delete a confirmed photo's file and leave its row, confirmed, with no file and no audit entry.
+describe('a photo deleted straight through Storage', () => {
+  it('takes its row along, audited as the person who deleted it, while the inspection is in progress', async () => {
+    const inspectionId = await inProgressInspection(world, world.manager);
+    const created = await confirmedPhoto(world.inspector, inspectionId);
+    const { data, error } = await world.inspector.client.storage.from('evidence').remove([created.upload.path]);
+    expect(error).toBeNull();
+    expect(data!.map((o) => o.name)).toEqual([created.upload.path]);
+    expect(await objectExists(created.upload.path)).toBe(false);
+    expect((await rowsOf(inspectionId)).map((r) => r.id)).not.toContain(created.attachment.id);
+    expect((await auditOf(created.attachment.id)).at(-1)).toEqual(['delete', world.inspector.userId]);
+    // The api no longer shows it.
+    expectProblem(await call(world.viewer.client, `${attachmentsPath(inspectionId)}/${created.attachment.id}/url`), 404, 'not_found');
+    const detail = expectStatus(await call(world.viewer.client, inspectionPath(world.org.id, inspectionId)), 200);
+    expect(detail.attachments.map((a: { id: string }) => a.id)).not.toContain(created.attachment.id);
+  });
+
+  it('takes a pending photo\'s row along too', async () => {
+    const inspectionId = await inProgressInspection(world, world.manager);
+    const created = expectStatus(await requestUpload(world.inspector, inspectionId), 201);
+    expect((await uploadTo(world.inspector, created.upload, JPEG)).error).toBeNull();
+    const { data } = await world.inspector.client.storage.from('evidence').remove([created.upload.path]);
+    expect(data!.map((o) => o.name)).toEqual([created.upload.path]);
+    expect((await rowsOf(inspectionId)).map((r) => r.id)).not.toContain(created.attachment.id);
+    expect((await auditOf(created.attachment.id)).map(([action]) => action)).toEqual(['insert', 'delete']);
+  });
+
+  it('deletes nothing for a viewer or another organization, and the photo stays whole', async () => {
+    const inspectionId = await inProgressInspection(world, world.manager);
+    const created = await confirmedPhoto(world.inspector, inspectionId);
+    for (const person of [world.viewer, stranger]) {
+      const { data } = await person.client.storage.from('evidence').remove([created.upload.path]);
+      expect(data ?? []).toEqual([]);
+    }
+    expect(await objectExists(created.upload.path)).toBe(true);
+    expect((await rowsOf(inspectionId)).find((r) => r.id === created.attachment.id)?.confirmed_at).not.toBeNull();
+    expect((await auditOf(created.attachment.id)).map(([action]) => action)).toEqual(['insert', 'update']);
+  });
+});
+
+describe('removing a photo where the organization requires MFA', () => {
+  it('refuses an aal1 session through the api (403 mfa_required) and through Storage, and the photo stays whole', async () => {
+    const inspectionId = await inProgressInspection(world, world.manager);
+    const created = await confirmedPhoto(world.inspector, inspectionId);
+    await db()`update public.organizations set require_mfa = true where id = ${world.org.id}`;
+    try {
+      expectProblem(await del(world.inspector.client, `${attachmentsPath(inspectionId)}/${created.attachment.id}`), 403, 'mfa_required');
+      const { data, error } = await world.inspector.client.storage.from('evidence').remove([created.upload.path]);
+      expect(error).not.toBeNull();
+      expect(data).toBeNull();
+    } finally {
+      await db()`update public.organizations set require_mfa = false where id = ${world.org.id}`;
+    }
+    expect(await objectExists(created.upload.path)).toBe(true);
+    expect((await rowsOf(inspectionId)).map((r) => r.id)).toEqual([created.attachment.id]);
+    expect((await auditOf(created.attachment.id)).map(([action]) => action)).toEqual(['insert', 'update']);
   });
 });
 

@@ -1,5 +1,5 @@
 // The inspections list: newest first, keyset pages that neither repeat nor skip when inspections
-// are added between pages, every filter (status, site_id, assignee_id, overdue, updated_since)
+// are added between pages, every filter (status, site_id, assignee_id, overdue, updated_since, due_before)
 // alone and combined, bad queries refused; and the dashboard counts.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { allPages, cursorOutcomes, forgedCursors, refusedCursors } from '../orgs/support.ts';
@@ -61,6 +61,18 @@ describe('GET /orgs/{org}/inspections', () => {
     expect((await list(`assignee_id=${world.viewer.userId}`)).data).toEqual([]);
   });
 
+  it('assignee_id=none lists the unassigned ones, which anyone who may answer can claim', async () => {
+    expect(ids((await list('assignee_id=none')).data)).toEqual([made.canceled.id, made.running.id, made.otherSite.id, made.overdue.id]);
+    expect(ids((await list('assignee_id=none&status=scheduled')).data)).toEqual([made.otherSite.id, made.overdue.id]);
+  });
+
+  it('due_before lists those due before an instant; one without a due date never is', async () => {
+    expect(ids((await list('due_before=2021-01-01T00:00:00Z')).data)).toEqual([made.canceled.id, made.running.id, made.overdue.id]);
+    expect(ids((await list('due_before=2020-01-01T00:00:00Z')).data)).toEqual([]);
+    expect(ids((await list(`due_before=2099-01-01T00:00:01Z&assignee_id=${world.inspector.userId}`)).data)).toEqual([made.assigned.id]);
+    expect(ids((await list('due_before=2099-01-01T00:00:00Z&status=scheduled')).data)).toEqual([made.overdue.id]);
+  });
+
   it('filters overdue: due date passed while scheduled or in progress (a canceled one is not overdue)', async () => {
     const overdue = await list('overdue=true');
     expect(ids(overdue.data)).toEqual([made.running.id, made.overdue.id]);
@@ -82,6 +94,8 @@ describe('GET /orgs/{org}/inspections', () => {
     ['status=scheduled,', 'query.status'],
     ['site_id=not-a-uuid', 'query.site_id'],
     ['assignee_id=42', 'query.assignee_id'],
+    ['assignee_id=nobody', 'query.assignee_id'],
+    ['due_before=tomorrow', 'query.due_before'],
     ['overdue=yes', 'query.overdue'],
     ['updated_since=yesterday', 'query.updated_since'],
     ['updated_since=2026-13-01T00:00:00Z', 'query.updated_since'],

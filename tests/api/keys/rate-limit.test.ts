@@ -2,9 +2,10 @@
 // user bursts of 300 and 1200 a minute (docs/api-keys.md); over the limit → 429 rate_limited
 // with Retry-After and the RateLimit / RateLimit-Policy fields. The buckets live in Postgres, so
 // every function instance draws from the same one; each caller has its own.
+import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { ApiOutcome } from '../../support/api.ts';
-import { call, expectProblem, inspectionWorldAndStranger } from '../inspections/support.ts';
+import { call, db, expectProblem, inspectionWorldAndStranger } from '../inspections/support.ts';
 import { newUser } from '../orgs/support.ts';
 import { createKey } from './support.ts';
 
@@ -77,5 +78,64 @@ describe('a signed-in user', () => {
     const outcomes = await untilRefused(() => call(user.client, 'me'), 600, 30);
     expect(outcomes.filter((o) => o.status === 200).length).toBeGreaterThanOrEqual(299);
     expectProblem(outcomes.find((o) => o.status === 429)!, 429, 'rate_limited');
+  });
+});
+
+describe('a read refused by the rate limit', () => {
+  // Issue 24, finding 2: the token used to be taken in the same message as the read's statements,
+  // so a refused read still ran them. Proof that none runs now: the read's table is locked by the
+  // test, so any statement of the route that touches it would wait on the lock (and show in
+  // pg_locks); the refused read answers 429 at once and nothing waits, while an allowed read of
+  // the same route does wait, which shows the lock would have caught it.
+  it('runs none of its statements: a q= search over the limit never touches the table, and still gets Retry-After and the wording', async () => {
+    const sql = db();
+    const refusedKey = await createKey(world.owner, world.org.id, 'viewer');
+    const allowedKey = await createKey(world.owner, world.org.id, 'viewer');
+    // A term no other test searches for: the waiters counted below are this test's requests only,
+    // not another file's statements on public.sites that the lock happens to hold up meanwhile.
+    const term = `kitchen${randomUUID().replaceAll('-', '')}`;
+    const search = `orgs/${world.org.id}/sites?q=${term}`;
+    expect((await call(refusedKey.client, search)).status).toBe(200);
+    // Empty the key's bucket and stop its refill for a minute (no burst of requests to race the refill).
+    const emptied = await sql`
+      update private.request_buckets set tokens = 0, refilled_at = clock_timestamp() + interval '1 minute'
+      where bucket = ${`key:${refusedKey.id}`} returning bucket
+    `;
+    expect(emptied.length).toBe(1);
+    const waitingOnSites = async () =>
+      (await sql`
+        select count(*)::int as n from pg_locks l join pg_stat_activity a on a.pid = l.pid
+        where l.relation = 'public.sites'::regclass and not l.granted and a.query like ${`%${term}%`}
+      `)[0].n as number;
+
+    const lock = await sql.reserve();
+    try {
+      await lock`begin`;
+      await lock`lock table public.sites in access exclusive mode`;
+      const refused = await Promise.race([
+        call(refusedKey.client, search),
+        new Promise<undefined>((resolve) => setTimeout(() => resolve(undefined), 5000)),
+      ]);
+      expect(refused, 'the refused read waited on the locked table: its statements ran').toBeDefined();
+      const problem = expectProblem(refused!, 429, 'rate_limited');
+      const retryAfter = Number(refused!.headers.get('retry-after'));
+      expect(retryAfter).toBeGreaterThanOrEqual(1);
+      expect(problem.title).toBe(`Too many requests. Try again in ${retryAfter} seconds.`);
+      expect(refused!.headers.get('ratelimit')).toMatch(/^"burst";r=0;t=\d+$/);
+      expect(refused!.headers.get('ratelimit-policy')).toBe('"burst";q=60;w=6, "minute";q=600;w=60');
+      expect(await waitingOnSites()).toBe(0);
+
+      // The other side: an allowed read of the same route reaches the table and waits on the lock.
+      const allowed = call(allowedKey.client, search);
+      await expect.poll(waitingOnSites, { timeout: 5000 }).toBe(1);
+      await lock`commit`;
+      expect((await allowed).status).toBe(200);
+    } finally {
+      await lock`rollback`.catch(() => undefined);
+      lock.release();
+    }
+    // Refused, the key's bucket was left as it was: still empty, its refill still ahead.
+    const [bucket] = await sql`select tokens, refilled_at > clock_timestamp() as held from private.request_buckets where bucket = ${`key:${refusedKey.id}`}`;
+    expect(bucket).toMatchObject({ tokens: 0, held: true });
   });
 });

@@ -11,8 +11,8 @@ import { allPages } from '../orgs/support.ts';
 import { createKey } from '../keys/support.ts';
 import {
   accessTokenOf, addConfirmedPhoto, answerEverythingRequired, answerItems, call, createSite, csvReport, db, expectProblem, expectStatus,
-  forceStatus, inProgressInspection, inspectionPath, inspectionsPath, inspectionWorldAndStranger, neutralized, post, PHOTO, queryOf,
-  rawReport, scheduleInspection, startInspection, uploadPhoto, type User,
+  cellsAsSplitBy, forceStatus, inProgressInspection, inspectionPath, inspectionsPath, inspectionWorldAndStranger, neutralized, post, PHOTO,
+  queryOf, rawReport, runsAsFormula, scheduleInspection, startInspection, uploadPhoto, type User,
 } from './support.ts';
 
 const { world, stranger, strangerWorld } = inspectionWorldAndStranger();
@@ -23,6 +23,14 @@ let strangerInspection: string;
 /** An instant to the second, as the CSV writes it (docs/reports.md). */
 const toSecond = (iso: string | null) => (iso === null ? '' : String(Math.floor(Date.parse(iso) / 1000)));
 const csvSecond = (cell: string) => (cell === '' ? '' : String(Math.floor(Date.parse(cell) / 1000)));
+/** A `…_utc` cell (`YYYY-MM-DD HH:MM:SS` in UTC) as the same instant to the second. */
+const utcSecond = (cell: string) => {
+  if (cell === '') return '';
+  expect(cell).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+  return String(Math.floor(Date.parse(`${cell.replace(' ', 'T')}Z`) / 1000));
+};
+/** The review's payload (issue 24, finding 7): a formula after a semicolon. */
+const SEMICOLON_FORMULA = "Site;=cmd|' /C calc'!A0;";
 
 beforeAll(async () => {
   unicodeSite = await createSite(world.manager, world.org.id, { name: 'Café Ñandú — 東京', external_ref: '=HYPERLINK("http://evil.test")', timezone: 'Asia/Tokyo' });
@@ -32,7 +40,7 @@ beforeAll(async () => {
   ids.running = (await scheduleInspection(world, { site_id: unicodeSite.id, title: 'Café Ñandú — 東京 audit' })).id;
   await startInspection(world, ids.running, world.inspector);
   await answerItems(world, ids.running, world.inspector, {
-    floor_clean: 'fail', fridge_temp: 7.5, remarks: '@SUM(A1:A9)', hazards: ['Wet floor', 'Blocked exit'], last_service: '2026-01-31',
+    floor_clean: 'fail', fridge_temp: -19, remarks: `@SUM(A1:A9) ${SEMICOLON_FORMULA}`, hazards: ['Wet floor', 'Blocked exit'], last_service: '2026-01-31',
   });
   // A note with a comma, a quote and a line break; another that starts with a minus.
   await call(world.inspector.client, `${inspectionPath(world.org.id, ids.running)}/answers`, {
@@ -89,6 +97,7 @@ async function expectCsvEqualsList(user: User, filters: Record<string, string>) 
     });
     for (const column of ['due_at', 'started_at', 'submitted_at', 'reviewed_at', 'created_at', 'updated_at'] as const) {
       expect(csvSecond(row[column]), `${column} of ${item.id}`).toBe(toSecond(item[column]));
+      expect(utcSecond(row[`${column}_utc`]), `${column}_utc of ${item.id}`).toBe(toSecond(item[column]));
     }
   }
   return records;
@@ -114,6 +123,8 @@ describe('inspections.csv', () => {
     const { outcome, records } = await csvReport(world.manager.client, world.org.id, 'inspections', { status: 'approved' });
     const [header] = parse(outcome.body, { bom: true, to_line: 1 }) as string[][];
     expect(header).toEqual([...INSPECTION_CSV_COLUMNS]);
+    // Columns are only ever added at the end: the spreadsheet-ready times came last.
+    expect(header.slice(-6)).toEqual(['due_at_utc', 'started_at_utc', 'submitted_at_utc', 'reviewed_at_utc', 'created_at_utc', 'updated_at_utc']);
     const [approved] = records;
     expect(approved).toMatchObject({
       inspection_id: ids.approved, status: 'approved', started_by_name: 'Mia Manager', submitted_by_name: 'Mia Manager',
@@ -133,6 +144,18 @@ describe('inspections.csv', () => {
     expect(london[0].submitted_at).toMatch(/\+00:00$/);
   });
 
+  it('writes each time again in UTC as YYYY-MM-DD HH:MM:SS, which spreadsheets read as a date-time', async () => {
+    const { records } = await csvReport(world.manager.client, world.org.id, 'inspections', { site_id: unicodeSite.id });
+    const [row] = records;
+    // 09:00 in Tokyo is 00:00 UTC: the same instant, without the offset spreadsheets cannot read.
+    expect(row.started_at_utc).toMatch(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/);
+    expect(utcSecond(row.started_at_utc)).toBe(csvSecond(row.started_at));
+    expect(utcSecond(row.created_at_utc)).toBe(csvSecond(row.created_at));
+    expect(row.due_at_utc).toBe('');
+    const { records: scheduled } = await csvReport(world.manager.client, world.org.id, 'inspections', { overdue: 'true' });
+    expect(scheduled.map((r) => r.due_at_utc)).toEqual(['2020-01-01 00:00:00']);
+  });
+
   it('neutralizes cells that a spreadsheet would run as a formula, and leaves the rest as typed', async () => {
     const { records } = await csvReport(world.manager.client, world.org.id, 'inspections');
     const scheduled = records.find((r) => r.inspection_id === ids.scheduled)!;
@@ -144,6 +167,20 @@ describe('inspections.csv', () => {
     expect(running.title).toBe('Café Ñandú — 東京 audit');
     for (const record of records) {
       for (const [column, cell] of Object.entries(record)) expect(cell, `${column} of ${record.inspection_id}`).not.toMatch(/^[=+\-@\t\r]/);
+    }
+  });
+
+  it('starts no formula in a spreadsheet that splits on semicolons or tabs, where quotes opened mid-field do not count', async () => {
+    for (const name of ['inspections', 'answers'] as const) {
+      const { outcome } = await csvReport(world.manager.client, world.org.id, name);
+      const body = outcome.body as string;
+      expect(body).toContain(name === 'answers' ? "Site;'=cmd|' /C calc'!A0;" : 'inspection_id');
+      for (const separator of [';', '\t', ',']) {
+        const cells = cellsAsSplitBy(body.replace(/^\uFEFF/, ''), separator);
+        // A plain number (a score, a negative reading) is a number, not a formula.
+        const formulas = cells.filter((cell) => runsAsFormula(cell) && !/^-?\d+(\.\d+)?$/.test(cell));
+        expect(formulas, `${name}.csv split by ${JSON.stringify(separator)}`).toEqual([]);
+      }
     }
   });
 
@@ -186,8 +223,10 @@ describe('answers.csv', () => {
     const byKey = Object.fromEntries(records.map((r) => [r.item_key, r]));
     expect(byKey.floor_clean).toMatchObject({ value: 'Fail', failed: 'true', item_kind: 'pass_fail', section_key: 'checks', section_title: 'Checks', item_label: 'Floor is clean' });
     expect(byKey.fridge_locked).toMatchObject({ value: 'No', failed: 'true', note: "'-2+3 degrees" });
-    expect(byKey.fridge_temp).toMatchObject({ value: '7.5 °C', failed: 'true' });
-    expect(byKey.remarks).toMatchObject({ value: "'@SUM(A1:A9)", failed: '' });
+    // Numbers: the words for people (a text cell starting with "-": neutralized), and a number
+    // column a spreadsheet sums (no apostrophe on a negative reading), with the unit apart.
+    expect(byKey.fridge_temp).toMatchObject({ value: "'-19 °C", failed: 'true', value_number: '-19', unit: '°C' });
+    expect(byKey.remarks).toMatchObject({ value: "'@SUM(A1:A9) Site;'=cmd|' /C calc'!A0;", failed: '', value_number: '', unit: '' });
     expect(byKey.hazards).toMatchObject({ value: 'Wet floor; Blocked exit', failed: 'true' });
     expect(byKey.last_service.value).toBe('2026-01-31');
     expect(byKey.cleanliness).toMatchObject({ value: 'Good', failed: 'false', note: 'line one,\n"quoted" line two' });
@@ -200,7 +239,10 @@ describe('answers.csv', () => {
       expect(record.answered_by_name).toBe('Ivan Inspector');
       expect(csvSecond(record.answered_at)).toBe(toSecond(answer.answered_at));
       expect(record.answered_at).toMatch(/\+09:00$/);
+      expect(utcSecond(record.answered_at_utc)).toBe(toSecond(answer.answered_at));
+      if (record.item_kind !== 'number') expect([record.value_number, record.unit]).toEqual(['', '']);
     }
+    expect(header.slice(-3)).toEqual(['value_number', 'unit', 'answered_at_utc']);
   });
 
   it('takes the same filters as the list: only the selected inspections\' answers', async () => {
@@ -264,16 +306,20 @@ describe('streaming', () => {
         from generate_series(1, 80000) n
       `;
     });
-    // The export's own query (its site_external_ref column is in no other), still running or
-    // waiting inside its transaction.
+    // The export's session, which names itself after the request while it streams, still running
+    // or waiting inside its transaction.
+    const requestId = `streaming-${crypto.randomUUID()}`;
     const exporting = async () =>
       (await sql`
         select count(*)::int as n from pg_stat_activity
-        where application_name = 'fieldcheck-functions' and state <> 'idle' and query like '%as site_external_ref%'
+        where application_name = ${`export ${requestId}`.slice(0, 63)} and state <> 'idle'
       `)[0].n as number;
     expect(await exporting()).toBe(0);
     const controller = new AbortController();
-    const response = await rawReport(await accessTokenOf(world.manager), `orgs/${world.org.id}/reports/inspections.csv`, { signal: controller.signal });
+    const response = await rawReport(await accessTokenOf(world.manager), `orgs/${world.org.id}/reports/inspections.csv`, {
+      signal: controller.signal,
+      headers: { 'x-request-id': requestId },
+    });
     expect(response.status).toBe(200);
     const reader = response.body!.getReader();
     const first = await reader.read();

@@ -20,11 +20,45 @@ export const PHOTO = {
 };
 export const SIGNATURE_DATA_URL = `data:image/png;base64,${readFileSync(path.join(fixtures, 'signature.png')).toString('base64')}`;
 
-/** The documented CSV-injection rule (docs/reports.md), for expected values. */
+/**
+ * The documented CSV-injection rule (docs/reports.md), for expected values: an apostrophe before
+ * a formula start at the start and after each comma, semicolon, tab or line break (blanks and
+ * quotes between may come first).
+ */
 export function neutralized(text: string | null): string {
   if (text === null) return '';
-  return /^[=+\-@\t\r]/.test(text) ? `'${text}` : text;
+  return text.replace(/(^|[,;\t\r\n])((?:[^\S\t\r\n]|")*)(?=[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20])/g, "$1$2'");
 }
+
+/**
+ * The cells a spreadsheet makes of `text` when it splits on `separator`, as Excel does in a locale
+ * whose list separator is `;`: a double quote counts only where it opens a field, and a line
+ * break outside such quotes ends the row.
+ */
+export function cellsAsSplitBy(text: string, separator: string): string[] {
+  const cells: string[] = [];
+  let i = 0;
+  while (i <= text.length) {
+    let cell = '';
+    if (text[i] === '"') {
+      for (i++; i < text.length; i++) {
+        if (text[i] === '"' && text[i + 1] === '"') {
+          cell += '"';
+          i++;
+        } else if (text[i] === '"') break;
+        else cell += text[i];
+      }
+      i++;
+    }
+    for (; i < text.length && text[i] !== separator && text[i] !== '\r' && text[i] !== '\n'; i++) cell += text[i];
+    cells.push(cell);
+    i++;
+  }
+  return cells;
+}
+
+/** A cell a spreadsheet would run: after blanks and quotes, a formula start (full-width forms too). */
+export const runsAsFormula = (cell: string) => /^[\s"]*[=+\-@\t\r\uFF1D\uFF0B\uFF0D\uFF20]/.test(cell);
 
 /** A query string of the list's filters. */
 export function queryOf(filters: Record<string, string>): string {

@@ -2,6 +2,7 @@ import { QueryClientProvider } from '@tanstack/react-query';
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { RouterProvider } from 'react-router-dom';
 import { queryClient } from '../lib/query-client';
+import { AppErrorBoundary, OptionalPart } from './app-error';
 import { PersistedQueries } from './persisted-queries';
 import { router } from './router';
 
@@ -26,18 +27,22 @@ function DeferredUpdatePrompt() {
     };
   }, []);
   return due ? (
-    <Suspense fallback={null}>
-      <UpdatePrompt />
-    </Suspense>
+    <OptionalPart>
+      <Suspense fallback={null}>
+        <UpdatePrompt />
+      </Suspense>
+    </OptionalPart>
   ) : null;
 }
 
 export function App() {
   return (
     <QueryClientProvider client={queryClient}>
-      <PersistedQueries>
-        <RouterProvider router={router} />
-      </PersistedQueries>
+      <AppErrorBoundary>
+        <PersistedQueries>
+          <RouterProvider router={router} />
+        </PersistedQueries>
+      </AppErrorBoundary>
       <DeferredUpdatePrompt />
     </QueryClientProvider>
   );

@@ -1,5 +1,6 @@
 import { isValidElement, lazy, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
 import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router-dom';
+import { RouteError } from './app-error';
 import { RequireMfaChallenge, RequireSignedIn, RequireSignedOut } from './guards';
 import { RootLayout } from './root-layout';
 import { OrgLayout } from './routes/org-layout';
@@ -68,6 +69,8 @@ const TemplatesRoute = screen(() => import('./routes/templates'), (module) => mo
 const routes: RouteObject[] = [
   {
     element: <RootLayout />,
+    // No error leaves a blank page (issue 23): a screen that fails shows what to do next instead.
+    errorElement: <RouteError />,
     children: [
       { path: '/sign-in', element: <RequireSignedOut><SignInRoute /></RequireSignedOut> },
       { path: '/sign-up', element: <RequireSignedOut><SignUpRoute /></RequireSignedOut> },
@@ -82,25 +85,31 @@ const routes: RouteObject[] = [
       {
         element: <RequireSignedIn><SignedInLayout /></RequireSignedIn>,
         children: [
-          { path: '/', element: <HomeRoute /> },
-          { path: '/account', element: <AccountRoute /> },
-          { path: '/orgs', element: <OrgsRoute /> },
           {
-            path: '/o/:org',
-            element: <OrgLayout />,
+            // Inside the frame: a failed screen keeps the header and the tab bar, so the user can go elsewhere.
+            errorElement: <RouteError />,
             children: [
-              { index: true, element: <OrgDashboardRoute /> },
-              { path: 'sites', element: <SitesRoute /> },
-              { path: 'sites/new', element: <SiteNewRoute /> },
-              { path: 'sites/:siteId', element: <SiteDetailRoute /> },
-              { path: 'templates', element: <TemplatesRoute /> },
-              { path: 'templates/:templateId', element: <TemplateDetailRoute /> },
-              { path: 'inspections', element: <InspectionsRoute /> },
-              { path: 'inspections/:inspectionId', element: <InspectionDetailRoute /> },
-              { path: 'actions', element: <ActionsRoute /> },
-              { path: 'actions/:actionId', element: <ActionDetailRoute /> },
-              { path: 'members', element: <MembersRoute /> },
-              { path: 'settings', element: <SettingsRoute /> },
+              { path: '/', element: <HomeRoute /> },
+              { path: '/account', element: <AccountRoute /> },
+              { path: '/orgs', element: <OrgsRoute /> },
+              {
+                path: '/o/:org',
+                element: <OrgLayout />,
+                children: [
+                  { index: true, element: <OrgDashboardRoute /> },
+                  { path: 'sites', element: <SitesRoute /> },
+                  { path: 'sites/new', element: <SiteNewRoute /> },
+                  { path: 'sites/:siteId', element: <SiteDetailRoute /> },
+                  { path: 'templates', element: <TemplatesRoute /> },
+                  { path: 'templates/:templateId', element: <TemplateDetailRoute /> },
+                  { path: 'inspections', element: <InspectionsRoute /> },
+                  { path: 'inspections/:inspectionId', element: <InspectionDetailRoute /> },
+                  { path: 'actions', element: <ActionsRoute /> },
+                  { path: 'actions/:actionId', element: <ActionDetailRoute /> },
+                  { path: 'members', element: <MembersRoute /> },
+                  { path: 'settings', element: <SettingsRoute /> },
+                ],
+              },
             ],
           },
         ],

@@ -4,6 +4,9 @@ import { Suspense, useEffect, useRef, useState } from 'react';
 import { LoadingScreen } from '../components/ui/loading-screen';
 import { Link, NavLink, Outlet, useLocation, useMatch } from 'react-router-dom';
 import { useMe } from '../features/profile/api/get-me';
+import { useAuth } from '../lib/auth';
+import { useSendWaitingChanges, useUpcomingWork } from './offline-work';
+import { useQueryClient } from '@tanstack/react-query';
 import { OrganizationSwitcher } from '../features/organizations/components/organization-switcher';
 
 /**
@@ -14,6 +17,10 @@ import { OrganizationSwitcher } from '../features/organizations/components/organ
  */
 export function SignedInLayout() {
   const me = useMe();
+  const { session, expired } = useAuth();
+  // Changes made on this device before a sign-in (or an expiry) go as soon as they can, on any screen.
+  useSendWaitingChanges(session?.user.id, session?.access_token, expired);
+  useUpcomingWork(useQueryClient(), me.data);
   const orgMatch = useMatch('/o/:org/*');
   const currentSlug = orgMatch?.params.org;
   const memberships = me.data?.memberships ?? [];

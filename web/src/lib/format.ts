@@ -1,21 +1,20 @@
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const inZone = new Map<string, Intl.DateTimeFormat>();
+const formats = new Map<string, Intl.DateTimeFormat>();
 
 /**
- * An instant in the browser's language, e.g. "21 Nov 2026, 14:05". With `timeZone` (a site's), as
- * the clock on site reads it, with the zone named ("21 Nov 2026, 06:05 PST"): a due date is a time
- * at the place, wherever the reader is.
+ * An instant in the reader's language with the zone it is read in named: "Nov 21, 2026, 6:05 AM PST".
+ * With `timeZone` (a site's), as the clock on site reads it: a due date is a time at the place,
+ * wherever the reader is. Without, on this device's clock — still named ("2:05 PM GMT"), so no time
+ * on a page is ever in an unsaid zone.
  */
 export function formatDateTime(iso: string, timeZone?: string): string {
-  if (!timeZone) return dateTime.format(new Date(iso));
-  let format = inZone.get(timeZone);
+  const key = timeZone ?? '';
+  let format = formats.get(key);
   if (!format) {
     format = new Intl.DateTimeFormat(undefined, { year: 'numeric', month: 'short', day: 'numeric', hour: 'numeric', minute: '2-digit', timeZone, timeZoneName: 'short' });
-    inZone.set(timeZone, format);
+    formats.set(key, format);
   }
   return format.format(new Date(iso));
 }
-
 const metres = new Intl.NumberFormat(undefined, { style: 'unit', unit: 'meter', maximumFractionDigits: 0 });
 const kilometres = new Intl.NumberFormat(undefined, { style: 'unit', unit: 'kilometer', maximumFractionDigits: 1 });
 

@@ -2,6 +2,9 @@ import { MutationCache, onlineManager, QueryClient } from '@tanstack/react-query
 import { ApiError } from './errors';
 import { isMfaRequired, notifyMfaRequired } from './mfa-required';
 
+/** How long the device keeps a user's data for offline use (lib/query-persistence.ts). */
+export const KEPT_ON_DEVICE_MS = 7 * 24 * 60 * 60 * 1000;
+
 // Client errors (4xx) won't change on retry; only transient failures are retried.
 function shouldRetry(failureCount: number, error: unknown): boolean {
   if (error instanceof ApiError && error.status !== null && error.status < 500) return false;
@@ -16,7 +19,10 @@ export const queryClient = new QueryClient({
     },
   }),
   defaultOptions: {
-    queries: { retry: shouldRetry, staleTime: 30_000, refetchOnWindowFocus: true },
+    // Kept in memory as long as the device keeps them (lib/query-persistence.ts): a restored or
+    // prefetched inspection nobody has looked at yet this visit must not be dropped after the
+    // default five minutes, and with it from the device's copy.
+    queries: { retry: shouldRetry, staleTime: 30_000, refetchOnWindowFocus: true, gcTime: KEPT_ON_DEVICE_MS },
     mutations: { retry: false },
   },
 });

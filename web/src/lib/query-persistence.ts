@@ -1,11 +1,12 @@
 import { dehydrate, hydrate, type Query, type QueryClient } from '@tanstack/react-query';
 import { openDB } from 'idb';
+import { KEPT_ON_DEVICE_MS } from './query-client';
 
 // What the run page needs to open without a network (issue 12, docs/offline.md): who the user is,
 // their organizations, the inspections and actions they looked at (with the template version,
 // answers and photo links), and their dashboard. Kept per user, for a week.
 const PERSISTED_ROOTS = new Set(['me', 'organizations', 'inspections', 'actions', 'dashboard']);
-const MAX_AGE_MS = 7 * 24 * 60 * 60 * 1000;
+const MAX_AGE_MS = KEPT_ON_DEVICE_MS;
 // A new shape of cached data after an update would confuse the screens: a changed build forgets it.
 const BUSTER = import.meta.env.MODE === 'production' ? String(import.meta.env.VITE_BUILD_ID ?? '1') : 'dev';
 
@@ -32,7 +33,8 @@ export async function restoreQueries(client: QueryClient, userId: string): Promi
   try {
     const saved = (await (await database()).get('queries', userId)) as Persisted | undefined;
     if (!saved || saved.buster !== BUSTER || Date.now() - saved.savedAt > MAX_AGE_MS) return;
-    hydrate(client, saved.state);
+    // Restored queries live as long as the device keeps them, not the default five minutes.
+    hydrate(client, saved.state, { defaultOptions: { queries: { gcTime: MAX_AGE_MS } } });
   } catch {
     // A cache that can't be read is only a slower start.
   }

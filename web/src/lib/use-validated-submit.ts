@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
 import type { z } from 'zod';
 import { ApiError, describeError, type UserFacingError } from './errors';
 import { formValues, validateForm } from './form-values';
@@ -36,13 +36,41 @@ export type SchemaSource<T> = z.ZodType<T> | (() => Promise<z.ZodType<T>>);
 /**
  * The submit handler every form shares: parses the form's fields with `schema`, shows a message
  * beside each field that fails, and otherwise clears old messages and calls `submit` with the data.
+ * A field's message goes as soon as that field is changed ("Choose a published template." once
+ * one is chosen): it described the value that was there. The message above the form stays until
+ * the next attempt: it is about that attempt.
  */
 export function useValidatedSubmit<T>(schema: SchemaSource<T>, submit: (data: T, helpers: SubmitHelpers) => void) {
   const [failure, setFailure] = useState<UserFacingError | null>(null);
+  const formRef = useRef<HTMLFormElement | null>(null);
+
+  const hasFieldErrors = failure !== null && Object.keys(failure.fieldErrors).length > 0;
+  useEffect(() => {
+    const form = formRef.current;
+    if (!hasFieldErrors || !form) return;
+    const clear = (event: Event) => {
+      const target = event.target as HTMLElement;
+      // A control that stands for a field it does not submit itself (DueField) names it in data-field.
+      const field = target.getAttribute('name') ?? target.dataset.field;
+      if (!field) return;
+      setFailure((current) => {
+        if (!current || !(field in current.fieldErrors)) return current;
+        const { [field]: _changed, ...fieldErrors } = current.fieldErrors;
+        return { ...current, fieldErrors };
+      });
+    };
+    form.addEventListener('input', clear);
+    form.addEventListener('change', clear);
+    return () => {
+      form.removeEventListener('input', clear);
+      form.removeEventListener('change', clear);
+    };
+  }, [hasFieldErrors]);
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = event.currentTarget;
+    formRef.current = form;
     const values = formValues(form);
     let rules: z.ZodType<T>;
     try {

@@ -11,8 +11,7 @@ export const newPasswordField = z
   .regex(/[A-Za-z]/, authErrorMessage('weak_password'))
   .regex(/[0-9]/, authErrorMessage('weak_password'));
 
-/** The rule above in words, shown under every field that sets a password. */
-export const newPasswordHint = 'At least 8 characters, with letters and digits.';
+// The rule above in words is PasswordField's hint (components/ui/text-field.tsx).
 
 // Sign-in only checks presence (asking for it, not calling it wrong): the server decides whether it is right.
 export const currentPasswordField = z.string().min(1, 'Enter your password.');

@@ -4,7 +4,7 @@
 // field errors, and the web validates its forms with the same code.
 import { z } from 'zod';
 import { idSchema, optionalTextSchema, pageQuerySchema } from './common.ts';
-import type { PhotoType } from './attachments.ts';
+import { photoCheckInFields, photoFields, photoUploadSchema } from './attachments.ts';
 import { dateTimeSchema } from './inspections.ts';
 import { KEY_PATTERN } from './templates.ts';
 import {
@@ -13,8 +13,6 @@ import {
   ACTION_PRIORITIES,
   ACTION_STATUSES,
   ACTION_TITLE_MAX_LENGTH,
-  type ActionPriority,
-  type ActionStatus,
 } from './action-states.ts';
 
 // Statuses, priorities, labels and who may do what have no zod: the run page and the dashboard
@@ -91,100 +89,94 @@ export const actionListQuerySchema = pageQuerySchema.extend({
 });
 
 /** `POST …/actions/{id}/attachments`: as for inspection photos, type and size have their own errors. */
-export const actionAttachmentCreateSchema = z.strictObject({
-  content_type: z.string({ error: 'Give the photo type.' }).trim().toLowerCase().min(1, { error: 'Give the photo type.' }).max(255),
-  byte_size: z
-    .number({ error: 'Give the photo size in bytes.' })
-    .int({ error: 'Give the photo size in bytes.' })
-    .min(1, { error: 'The photo is empty.' }),
-});
+export const actionAttachmentCreateSchema = z.strictObject(photoCheckInFields);
 
 export type ActionCreate = z.infer<typeof actionCreateSchema>;
 export type ActionUpdate = z.infer<typeof actionUpdateSchema>;
 export type ActionTransition = z.infer<typeof actionTransitionSchema>;
 export type ActionListQuery = z.infer<typeof actionListQuerySchema>;
 
-export interface Action {
-  id: string;
-  org_id: string;
-  site_id: string;
-  site_name: string;
-  /** The site's IANA time zone: the due date reads in it. */
-  site_timezone: string;
-  inspection_id: string | null;
-  inspection_title: string | null;
-  item_key: string | null;
-  /** The item's label in the inspection's template version. */
-  item_label: string | null;
-  /** 'submit': opened by submitting the inspection with the item failed; 'manual': by a person. */
-  origin: 'submit' | 'manual';
-  title: string;
-  description: string | null;
-  priority: ActionPriority;
-  assignee_id: string | null;
-  assignee_name: string | null;
-  due_at: string;
-  status: ActionStatus;
-  /** Derived: due_at has passed while the action is open or in progress. */
-  overdue: boolean;
-  resolution_note: string | null;
-  resolved_at: string | null;
-  resolved_by: string | null;
-  verified_at: string | null;
-  verified_by: string | null;
-  canceled_at: string | null;
-  /** A later submission of the inspection passed the item ("item now passes"); null while it fails. */
-  item_passed_at: string | null;
-  version: number;
-  created_by: string | null;
-  created_at: string;
-  updated_at: string;
-}
+// --- Responses (components of openapi.json, docs/openapi.md) ----------------------------------
 
-export type ActionEventKind = 'opened' | 'status_changed' | 'assigned' | 'item_passed' | 'item_failed_again';
+export const actionStatusSchema = z.enum(ACTION_STATUSES).meta({ id: 'ActionStatus' });
+export const actionPrioritySchema = z.enum(ACTION_PRIORITIES).meta({ id: 'ActionPriority' });
 
-export interface ActionEvent {
-  id: number;
-  kind: ActionEventKind;
-  from_status: ActionStatus | null;
-  to_status: ActionStatus | null;
-  assignee_id: string | null;
-  assignee_name: string | null;
-  note: string | null;
-  actor_kind: 'user' | 'api_key' | 'system';
-  actor_id: string | null;
-  actor_name: string | null;
-  at: string;
-}
+export const actionSchema = z.object({
+  id: z.string(),
+  org_id: z.string(),
+  site_id: z.string(),
+  site_name: z.string(),
+  site_timezone: z.string().describe("The site's IANA time zone: the due date reads in it."),
+  inspection_id: z.string().nullable(),
+  inspection_title: z.string().nullable(),
+  item_key: z.string().nullable(),
+  item_label: z.string().nullable().describe("The item's label in the inspection's template version."),
+  origin: z.enum(['submit', 'manual']).describe(
+    "'submit': opened by submitting the inspection with the item failed; 'manual': by a person.",
+  ),
+  title: z.string(),
+  description: z.string().nullable(),
+  priority: actionPrioritySchema,
+  assignee_id: z.string().nullable(),
+  assignee_name: z.string().nullable(),
+  due_at: z.string(),
+  status: actionStatusSchema,
+  overdue: z.boolean().describe('Derived: due_at has passed while the action is open or in progress.'),
+  resolution_note: z.string().nullable(),
+  resolved_at: z.string().nullable(),
+  resolved_by: z.string().nullable(),
+  verified_at: z.string().nullable(),
+  verified_by: z.string().nullable(),
+  canceled_at: z.string().nullable(),
+  item_passed_at: z.string().nullable().describe(
+    'A later submission of the inspection passed the item ("item now passes"); null while it fails.',
+  ),
+  version: z.number(),
+  created_by: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+}).meta({ id: 'Action' });
 
-export interface ActionAttachment {
-  id: string;
-  action_id: string;
-  content_type: PhotoType;
-  byte_size: number;
-  status: 'pending' | 'confirmed';
-  uploaded_by: string | null;
-  created_at: string;
-  confirmed_at: string | null;
-}
+export const actionEventKindSchema = z.enum(['opened', 'status_changed', 'assigned', 'item_passed', 'item_failed_again'])
+  .meta({ id: 'ActionEventKind' });
 
-/** A move the caller may make now, from the database's table of moves. */
-export interface ActionMove {
-  to: ActionStatus;
-  verb: string;
-  /** What the note is asked for with, when the move needs one. */
-  note_message: string | null;
-}
+export const actionEventSchema = z.object({
+  id: z.number(),
+  kind: actionEventKindSchema,
+  from_status: actionStatusSchema.nullable(),
+  to_status: actionStatusSchema.nullable(),
+  assignee_id: z.string().nullable(),
+  assignee_name: z.string().nullable(),
+  note: z.string().nullable(),
+  actor_kind: z.enum(['user', 'api_key', 'system']),
+  actor_id: z.string().nullable(),
+  actor_name: z.string().nullable(),
+  at: z.string(),
+}).meta({ id: 'ActionEvent' });
 
-export interface ActionDetail extends Action {
-  events: ActionEvent[];
-  attachments: ActionAttachment[];
-  /** The moves this caller may make from the current status (no others are shown). */
-  moves: ActionMove[];
-}
+export const actionAttachmentSchema = z.object({ ...photoFields, action_id: z.string() }).meta({ id: 'ActionAttachment' });
 
-/** `POST …/actions/{id}/attachments`: the photo checked in, and where to upload it. */
-export interface ActionAttachmentUpload {
-  attachment: ActionAttachment;
-  upload: { path: string; token: string; signed_url: string };
-}
+export const actionMoveSchema = z.object({
+  to: actionStatusSchema,
+  verb: z.string(),
+  note_message: z.string().nullable().describe('What the note is asked for with, when the move needs one.'),
+}).meta({ id: 'ActionMove', description: "A move the caller may make now, from the database's table of moves." });
+
+export const actionDetailSchema = actionSchema.extend({
+  events: z.array(actionEventSchema),
+  attachments: z.array(actionAttachmentSchema),
+  moves: z.array(actionMoveSchema).describe('The moves this caller may make from the current status (no others are shown).'),
+}).meta({ id: 'ActionDetail' });
+
+export const actionAttachmentUploadSchema = z.object({ attachment: actionAttachmentSchema, upload: photoUploadSchema }).meta({
+  id: 'ActionAttachmentUpload',
+  description: '`POST …/actions/{id}/attachments`: the photo checked in, and where to upload it.',
+});
+
+export type Action = z.output<typeof actionSchema>;
+export type ActionEventKind = z.output<typeof actionEventKindSchema>;
+export type ActionEvent = z.output<typeof actionEventSchema>;
+export type ActionAttachment = z.output<typeof actionAttachmentSchema>;
+export type ActionMove = z.output<typeof actionMoveSchema>;
+export type ActionDetail = z.output<typeof actionDetailSchema>;
+export type ActionAttachmentUpload = z.output<typeof actionAttachmentUploadSchema>;

@@ -44,32 +44,38 @@ export const answersBatchSchema = z.strictObject({
 export type AnswerInput = z.infer<typeof answerInputSchema>;
 export type AnswersBatch = z.infer<typeof answersBatchSchema>;
 
-/** One saved answer as the API returns it (and, without answered_by_name, as answers_saved carries it). */
-export interface Answer {
-  item_key: string;
-  value: unknown;
-  note: string | null;
-  /** Null when the item is not scored or not answered. */
-  failed: boolean | null;
-  answered_by: string | null;
-  answered_by_name: string | null;
-  answered_at: string;
-  version: number;
-}
+// --- Responses (components of openapi.json, docs/openapi.md) ----------------------------------
 
-/** The inspection's totals after a save. */
-export interface InspectionScore {
-  id: string;
-  score: number;
-  max_score: number;
-  failed_count: number;
-  version: number;
-}
+export const answerSchema = z.object({
+  item_key: z.string(),
+  value: z.unknown(),
+  note: z.string().nullable(),
+  failed: z.boolean().nullable().describe('Null when the item is not scored or not answered.'),
+  answered_by: z.string().nullable(),
+  answered_by_name: z.string().nullable(),
+  answered_at: z.string(),
+  version: z.number(),
+}).meta({
+  id: 'Answer',
+  description: 'One saved answer as the API returns it (and, without answered_by_name, as answers_saved carries it).',
+});
 
-export interface AnswersSaved {
-  answers: Answer[];
-  inspection: InspectionScore;
-}
+export const inspectionScoreSchema = z.object({
+  id: z.string(),
+  score: z.number(),
+  max_score: z.number(),
+  failed_count: z.number(),
+  version: z.number(),
+}).meta({ id: 'InspectionScore', description: "The inspection's totals after a save." });
+
+export const answersSavedSchema = z.object({
+  answers: z.array(answerSchema),
+  inspection: inspectionScoreSchema,
+}).meta({ id: 'AnswersSaved' });
+
+export type Answer = z.output<typeof answerSchema>;
+export type InspectionScore = z.output<typeof inspectionScoreSchema>;
+export type AnswersSaved = z.output<typeof answersSavedSchema>;
 
 /** One answer of `answers_saved`: the API's Answer without answered_by_name. */
 export const answerEventSchema = z.object({

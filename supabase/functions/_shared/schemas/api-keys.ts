@@ -16,26 +16,30 @@ export const apiKeyCreateSchema = z.strictObject({
 
 export type ApiKeyCreate = z.infer<typeof apiKeyCreateSchema>;
 
-export type ApiKeyStatus = 'active' | 'revoked' | 'expired';
+// --- Responses (components of openapi.json, docs/openapi.md) ----------------------------------
 
-export interface ApiKey {
-  id: string;
-  name: string;
-  /** `fck_` and the first 8 characters of the secret. */
-  prefix: string;
-  role: ApiKeyRole;
-  status: ApiKeyStatus;
-  created_by: string | null;
-  created_at: string;
-  last_used_at: string | null;
-  expires_at: string | null;
-  revoked_at: string | null;
-}
+export const apiKeyRoleSchema = z.enum(API_KEY_ROLES).meta({ id: 'ApiKeyRole' });
+export const apiKeyStatusSchema = z.enum(['active', 'revoked', 'expired']).meta({ id: 'ApiKeyStatus' });
 
-/**
- * The answer to creating a key: the key and, this once, its secret. A retry with the same
- * Idempotency-Key gets `secret: null`: the secret is stored nowhere, so a lost answer means a new key.
- */
-export interface CreatedApiKey extends ApiKey {
-  secret: string | null;
-}
+export const apiKeySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  prefix: z.string().describe('`fck_` and the first 8 characters of the secret.'),
+  role: apiKeyRoleSchema,
+  status: apiKeyStatusSchema,
+  created_by: z.string().nullable(),
+  created_at: z.string(),
+  last_used_at: z.string().nullable(),
+  expires_at: z.string().nullable(),
+  revoked_at: z.string().nullable(),
+}).meta({ id: 'ApiKey' });
+
+export const createdApiKeySchema = apiKeySchema.extend({ secret: z.string().nullable() }).meta({
+  id: 'CreatedApiKey',
+  description:
+    'The answer to creating a key: the key and, this once, its secret. A retry with the same Idempotency-Key gets `secret: null`: the secret is stored nowhere, so a lost answer means a new key.',
+});
+
+export type ApiKeyStatus = z.output<typeof apiKeyStatusSchema>;
+export type ApiKey = z.output<typeof apiKeySchema>;
+export type CreatedApiKey = z.output<typeof createdApiKeySchema>;

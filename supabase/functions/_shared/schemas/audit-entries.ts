@@ -1,6 +1,10 @@
 // Audit-log entries and how they read (describeAuditEntry), without zod: the dashboard's activity
 // feed shows them on the web app's first screen, which should not carry a validation library for it.
-// The query schemas of the audit-log and activity routes are in audit.ts.
+// The query schemas of the audit-log and activity routes, and the entry's schema (AuditEntry), are
+// in audit.ts; this module imports only its type.
+import type { AuditEntry } from './audit.ts';
+
+export type { AuditEntry };
 
 /** The tables the audit log records, as its `entity` names them. */
 export const AUDIT_ENTITIES = [
@@ -36,22 +40,6 @@ export const AUDIT_ENTITY_LABELS: Record<AuditEntity, string> = {
   schedules: 'Schedules',
   schedule_sites: 'Schedule sites',
 };
-
-export interface AuditEntry {
-  id: number;
-  at: string;
-  action: 'insert' | 'update' | 'delete';
-  entity: AuditEntity;
-  entity_id: string | null;
-  actor_kind: 'user' | 'api_key' | 'system';
-  /** The user (actor_kind user) or API key (api_key) who made the change; null for the system. */
-  actor_id: string | null;
-  actor_name: string | null;
-  /** What the entry is about, as people name it: a title, a name, an address, a member's name. */
-  subject: string | null;
-  before: Record<string, unknown> | null;
-  after: Record<string, unknown> | null;
-}
 
 type Row = Record<string, unknown>;
 

@@ -23,3 +23,26 @@ export const activityQuerySchema = pageQuerySchema;
 
 export type AuditLogQuery = z.infer<typeof auditLogQuerySchema>;
 
+// --- Responses (components of openapi.json, docs/openapi.md) ----------------------------------
+
+export const auditEntitySchema = z.enum(AUDIT_ENTITIES).meta({ id: 'AuditEntity' });
+
+export const auditEntrySchema = z.object({
+  id: z.number(),
+  at: z.string(),
+  action: z.enum(['insert', 'update', 'delete']),
+  entity: auditEntitySchema,
+  entity_id: z.string().nullable(),
+  actor_kind: z.enum(['user', 'api_key', 'system']),
+  actor_id: z.string().nullable().describe('The user (actor_kind user) or API key (api_key) who made the change; null for the system.'),
+  actor_name: z.string().nullable(),
+  subject: z.string().nullable().describe("What the entry is about, as people name it: a title, a name, an address, a member's name."),
+  site_timezone: z.string().nullable().describe(
+    "The time zone of the site the entry is about (a site, an inspection or an action there, their answers and photos), so its time reads on the site's clock like the site's due dates; null for the rest (members, templates, the organization) and for a site no longer there.",
+  ),
+  before: z.record(z.string(), z.unknown()).nullable(),
+  after: z.record(z.string(), z.unknown()).nullable(),
+}).meta({ id: 'AuditEntry' });
+
+export type AuditEntry = z.output<typeof auditEntrySchema>;
+

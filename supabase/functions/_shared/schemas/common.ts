@@ -46,6 +46,8 @@ export const emailSchema = z
 
 export { can, ROLES, type Role } from './roles.ts';
 export const roleSchema = z.enum(ROLES, { error: 'Choose a role.' });
+/** A role in an answer: openapi.json's `Role`. */
+export const roleResponseSchema = roleSchema.meta({ id: 'Role' });
 
 export const LIST_DEFAULT_LIMIT = 50;
 export const LIST_MAX_LIMIT = 200;

@@ -4,9 +4,9 @@
 import { z } from 'zod';
 import { idSchema, nameSchema, optionalTextSchema, pageQuerySchema, searchQuerySchema } from './common.ts';
 import { latitudeSchema, longitudeSchema } from './sites.ts';
-import type { Answer } from './answers.ts';
-import type { Attachment } from './attachments.ts';
-import type { TemplateVersion } from './templates.ts';
+import { answerSchema } from './answers.ts';
+import { attachmentSchema } from './attachments.ts';
+import { templateVersionSchema } from './templates.ts';
 import { INSPECTION_STATUSES, type InspectionStatus } from './inspection-states.ts';
 
 // Statuses and their labels have no zod: the web's dashboard and lists read them on first load.
@@ -97,7 +97,8 @@ export const inspectionListQuerySchema = pageQuerySchema.extend({
   q: searchQuerySchema,
   status: statusListSchema.optional(),
   site_id: idSchema.optional(),
-  assignee_id: idSchema.optional(),
+  /** A member's id, or `none` for the unassigned ones (anyone who may answer can claim them). */
+  assignee_id: z.union([idSchema, z.literal('none')], { error: 'Use a member id, or none for unassigned inspections.' }).optional(),
   overdue: z.enum(['true', 'false'], { error: 'Use overdue=true or false.' }).transform((v) => v === 'true').optional(),
   updated_since: dateTimeSchema('Use an ISO date and time, e.g. 2026-12-01T09:00:00Z.').optional(),
   /** The occurrences of one schedule (docs/schedules.md). */
@@ -112,6 +113,8 @@ export const inspectionListQuerySchema = pageQuerySchema.extend({
   /** Due from this time (included) and before that one (excluded): the dashboard's "this week". */
   due_from: dateTimeSchema('Use an ISO date and time, e.g. 2026-12-01T09:00:00Z.').optional(),
   due_to: dateTimeSchema('Use an ISO date and time, e.g. 2026-12-01T09:00:00Z.').optional(),
+  /** Due before this instant (an inspection without a due date never is): the upcoming work a device fetches ahead. */
+  due_before: dateTimeSchema('Use an ISO date and time, e.g. 2026-12-01T09:00:00Z.').optional(),
 });
 
 export type InspectionCreate = z.infer<typeof inspectionCreateSchema>;
@@ -120,75 +123,76 @@ export type InspectionStart = z.infer<typeof inspectionStartSchema>;
 export type InspectionReview = z.infer<typeof inspectionReviewSchema>;
 export type InspectionListQuery = z.infer<typeof inspectionListQuerySchema>;
 
-export interface Inspection {
-  id: string;
-  org_id: string;
-  site_id: string;
-  site_name: string;
-  /** The site's IANA time zone: due dates read in it. */
-  site_timezone: string;
-  template_id: string;
-  template_version: number;
-  template_name: string;
-  title: string;
-  assignee_id: string | null;
-  assignee_name: string | null;
-  due_at: string | null;
-  status: InspectionStatus;
-  /** Derived: due_at has passed while the inspection is scheduled or in progress. */
-  overdue: boolean;
-  score: number;
-  max_score: number;
-  failed_count: number;
-  /**
-   * Items of the pinned version that show for the current answers (its visibility rules hide
-   * the others), and how many of those have an answer (a value, or a confirmed photo).
-   */
-  item_count: number;
-  answered_count: number;
-  /**
-   * Items the template's rules hide for the current answers, in definition order: not required,
-   * not scored, no action. Their answers, if any were given while they showed, are kept but
-   * count for nothing while hidden.
-   */
-  hidden_item_keys: string[];
-  started_at: string | null;
-  started_by: string | null;
-  start_latitude: number | null;
-  start_longitude: number | null;
-  start_accuracy_m: number | null;
-  /** Metres from the start position to the site, rounded; null when either is unknown. */
-  start_distance_m: number | null;
-  start_outside_geofence: boolean | null;
-  submitted_at: string | null;
-  submitted_by: string | null;
-  reviewed_at: string | null;
-  reviewed_by: string | null;
-  review_note: string | null;
-  canceled_at: string | null;
-  /** Why the schedule canceled it (schedule paused, deleted or changed, site archived); null when a person did. */
-  canceled_reason: string | null;
-  /** The schedule whose occurrence this is, and when the occurrence starts; both null for one scheduled by hand. */
-  schedule_id: string | null;
-  occurrence_at: string | null;
-  /** The first submission: done on time when not after due_at, late otherwise. */
-  first_submitted_at: string | null;
-  /** Derived: a schedule's occurrence, not canceled, due and never submitted. It can still be started. */
-  missed: boolean;
-  external_ref: string | null;
-  version: number;
-  created_at: string;
-  updated_at: string;
-}
+// --- Responses (components of openapi.json, docs/openapi.md) ----------------------------------
 
-/** An answer as the detail and the answers route return it. */
-export type InspectionAnswer = Answer;
+export const inspectionStatusSchema = z.enum(INSPECTION_STATUSES).meta({ id: 'InspectionStatus' });
 
-/** A photo as the detail and the attachments routes return it. */
-export type InspectionAttachment = Attachment;
+export const inspectionSchema = z.object({
+  id: z.string(),
+  org_id: z.string(),
+  site_id: z.string(),
+  site_name: z.string(),
+  site_timezone: z.string().describe("The site's IANA time zone: due dates read in it."),
+  template_id: z.string(),
+  template_version: z.number(),
+  template_name: z.string(),
+  title: z.string(),
+  assignee_id: z.string().nullable(),
+  assignee_name: z.string().nullable(),
+  due_at: z.string().nullable(),
+  status: inspectionStatusSchema,
+  overdue: z.boolean().describe('Derived: due_at has passed while the inspection is scheduled or in progress.'),
+  score: z.number(),
+  max_score: z.number(),
+  failed_count: z.number(),
+  item_count: z.number().describe(
+    'Items of the pinned version that show for the current answers (its visibility rules hide the others), and how many of those have an answer (a value, or a confirmed photo).',
+  ),
+  answered_count: z.number(),
+  hidden_item_keys: z.array(z.string()).describe(
+    "Items the template's rules hide for the current answers, in definition order: not required, not scored, no action. Their answers, if any were given while they showed, are kept but count for nothing while hidden.",
+  ),
+  started_at: z.string().nullable(),
+  started_by: z.string().nullable(),
+  start_latitude: z.number().nullable(),
+  start_longitude: z.number().nullable(),
+  start_accuracy_m: z.number().nullable(),
+  start_distance_m: z.number().nullable().describe('Metres from the start position to the site, rounded; null when either is unknown.'),
+  start_outside_geofence: z.boolean().nullable(),
+  submitted_at: z.string().nullable(),
+  submitted_by: z.string().nullable(),
+  reviewed_at: z.string().nullable(),
+  reviewed_by: z.string().nullable(),
+  review_note: z.string().nullable(),
+  canceled_at: z.string().nullable(),
+  canceled_reason: z.string().nullable().describe('Why the schedule canceled it (schedule paused, deleted or changed, site archived); null when a person did.'),
+  schedule_id: z.string().nullable().describe('The schedule whose occurrence this is; null for one scheduled by hand.'),
+  occurrence_at: z.string().nullable().describe('When the occurrence starts; null for one scheduled by hand.'),
+  first_submitted_at: z.string().nullable().describe('The first submission: done on time when not after due_at, late otherwise.'),
+  missed: z.boolean().describe("Derived: a schedule's occurrence, not canceled, due and never submitted. It can still be started."),
+  external_ref: z.string().nullable(),
+  version: z.number(),
+  created_at: z.string(),
+  updated_at: z.string(),
+}).meta({ id: 'Inspection' });
 
-export interface InspectionDetail extends Inspection {
-  template: TemplateVersion;
-  answers: InspectionAnswer[];
-  attachments: InspectionAttachment[];
-}
+export const inspectionAnswerSchema = answerSchema.meta({
+  id: 'InspectionAnswer',
+  description: 'An answer as the detail and the answers route return it.',
+});
+
+export const inspectionAttachmentSchema = attachmentSchema.meta({
+  id: 'InspectionAttachment',
+  description: 'A photo as the detail and the attachments routes return it.',
+});
+
+export const inspectionDetailSchema = inspectionSchema.extend({
+  template: templateVersionSchema,
+  answers: z.array(inspectionAnswerSchema),
+  attachments: z.array(inspectionAttachmentSchema),
+}).meta({ id: 'InspectionDetail' });
+
+export type Inspection = z.output<typeof inspectionSchema>;
+export type InspectionAnswer = z.output<typeof inspectionAnswerSchema>;
+export type InspectionAttachment = z.output<typeof inspectionAttachmentSchema>;
+export type InspectionDetail = z.output<typeof inspectionDetailSchema>;

@@ -1,7 +1,7 @@
 // Members (`/orgs/{org}/members`) and invitations (`/orgs/{org}/invitations`,
 // `/invitations/accept`). Members join only by accepting an invitation sent to their email.
 import { z } from 'zod';
-import { emailSchema, type Role, roleSchema } from './common.ts';
+import { emailSchema, roleResponseSchema, roleSchema } from './common.ts';
 
 export const INVITATION_LIFETIME_DAYS = 7;
 
@@ -22,42 +22,48 @@ export const invitationTokenSchema = z.strictObject({
 export type MemberUpdate = z.infer<typeof memberUpdateSchema>;
 export type InvitationCreate = z.infer<typeof invitationCreateSchema>;
 
-export interface Member {
-  user_id: string;
-  display_name: string;
-  email: string | null;
-  role: Role;
-  joined_at: string;
-}
+// --- Responses (components of openapi.json, docs/openapi.md) ----------------------------------
 
-export type InvitationStatus = 'pending' | 'accepted' | 'revoked' | 'expired';
+export const memberSchema = z.object({
+  user_id: z.string(),
+  display_name: z.string(),
+  email: z.string().nullable(),
+  role: roleResponseSchema,
+  joined_at: z.string(),
+}).meta({ id: 'Member' });
 
-export interface Invitation {
-  id: string;
-  email: string;
-  role: Role;
-  status: InvitationStatus;
-  expires_at: string;
-  invited_by: string | null;
-  created_at: string;
-  accepted_at: string | null;
-  revoked_at: string | null;
-}
+export const invitationStatusSchema = z.enum(['pending', 'accepted', 'revoked', 'expired']).meta({ id: 'InvitationStatus' });
 
-/** What the accept page shows before the invitee accepts (`POST /invitations/preview`). */
-export interface InvitationPreview {
-  org_name: string;
-  role: Role;
-  email: string;
-  invited_by_name: string | null;
-  expires_at: string;
-  status: InvitationStatus;
-}
+export const invitationSchema = z.object({
+  id: z.string(),
+  email: z.string(),
+  role: roleResponseSchema,
+  status: invitationStatusSchema,
+  expires_at: z.string(),
+  invited_by: z.string().nullable(),
+  created_at: z.string(),
+  accepted_at: z.string().nullable(),
+  revoked_at: z.string().nullable(),
+}).meta({ id: 'Invitation' });
 
-/** Response of `POST /invitations/accept`. */
-export interface AcceptedInvitation {
-  org_id: string;
-  org_slug: string;
-  org_name: string;
-  role: Role;
-}
+export const invitationPreviewSchema = z.object({
+  org_name: z.string(),
+  role: roleResponseSchema,
+  email: z.string(),
+  invited_by_name: z.string().nullable(),
+  expires_at: z.string(),
+  status: invitationStatusSchema,
+}).meta({ id: 'InvitationPreview', description: 'What the accept page shows before the invitee accepts (`POST /invitations/preview`).' });
+
+export const acceptedInvitationSchema = z.object({
+  org_id: z.string(),
+  org_slug: z.string(),
+  org_name: z.string(),
+  role: roleResponseSchema,
+}).meta({ id: 'AcceptedInvitation', description: 'Response of `POST /invitations/accept`.' });
+
+export type Member = z.output<typeof memberSchema>;
+export type InvitationStatus = z.output<typeof invitationStatusSchema>;
+export type Invitation = z.output<typeof invitationSchema>;
+export type InvitationPreview = z.output<typeof invitationPreviewSchema>;
+export type AcceptedInvitation = z.output<typeof acceptedInvitationSchema>;

@@ -1,7 +1,7 @@
 // Organizations (`/orgs`, `/orgs/{org}`): create, read, rename and settings. The database repeats
 // every rule as a constraint on public.organizations.
 import { z } from 'zod';
-import { nameSchema, type Role } from './common.ts';
+import { nameSchema, roleResponseSchema } from './common.ts';
 
 export const SLUG_PATTERN = /^[a-z0-9](-?[a-z0-9]){2,39}$/;
 export const GEOFENCE_MIN_M = 10;
@@ -42,17 +42,20 @@ export const organizationUpdateSchema = z
 export type OrganizationCreate = z.infer<typeof organizationCreateSchema>;
 export type OrganizationUpdate = z.infer<typeof organizationUpdateSchema>;
 
-/** An organization as its members see it, with the caller's own role in it. */
-export interface Organization {
-  id: string;
-  slug: string;
-  name: string;
-  require_mfa: boolean;
-  default_geofence_m: number;
-  created_at: string;
-  updated_at: string;
-  role: Role;
-}
+// --- Responses (components of openapi.json, docs/openapi.md) ----------------------------------
+
+export const organizationSchema = z.object({
+  id: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  require_mfa: z.boolean(),
+  default_geofence_m: z.number(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  role: roleResponseSchema,
+}).meta({ id: 'Organization', description: "An organization as its members see it, with the caller's own role in it." });
+
+export type Organization = z.output<typeof organizationSchema>;
 
 /** "Acme Foods, Ltd." → "acme-foods-ltd": a slug suggestion from a name. */
 export function slugFromName(name: string): string {

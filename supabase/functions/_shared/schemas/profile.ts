@@ -2,7 +2,7 @@
 // (`@schemas/profile`), so both validate with the same rules; the database repeats them as a
 // check constraint on public.profiles.
 import { z } from 'zod';
-import { CONTROL_CHARACTERS, type Role } from './common.ts';
+import { CONTROL_CHARACTERS, roleResponseSchema } from './common.ts';
 
 export const DISPLAY_NAME_MAX_LENGTH = 120;
 
@@ -20,20 +20,23 @@ export const profileUpdateSchema = z.strictObject({
 
 export type ProfileUpdate = z.infer<typeof profileUpdateSchema>;
 
-/** An organization the caller belongs to, with their role in it. */
-export interface Membership {
-  org_id: string;
-  org_slug: string;
-  org_name: string;
-  role: Role;
-}
+// --- Responses (components of openapi.json, docs/openapi.md) ----------------------------------
 
-/** Response of `GET /me` and `PATCH /me`. Timestamps are ISO 8601 strings. */
-export interface Me {
-  user_id: string;
-  email: string | null;
-  display_name: string;
-  created_at: string;
-  updated_at: string;
-  memberships: Membership[];
-}
+export const membershipSchema = z.object({
+  org_id: z.string(),
+  org_slug: z.string(),
+  org_name: z.string(),
+  role: roleResponseSchema,
+}).meta({ id: 'Membership', description: 'An organization the caller belongs to, with their role in it.' });
+
+export const meSchema = z.object({
+  user_id: z.string(),
+  email: z.string().nullable(),
+  display_name: z.string(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  memberships: z.array(membershipSchema),
+}).meta({ id: 'Me', description: 'Response of `GET /me` and `PATCH /me`. Timestamps are ISO 8601 strings.' });
+
+export type Membership = z.output<typeof membershipSchema>;
+export type Me = z.output<typeof meSchema>;

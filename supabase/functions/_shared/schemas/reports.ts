@@ -41,12 +41,20 @@ export const INSPECTION_CSV_COLUMNS = [
   'start_outside_geofence',
   'created_at',
   'updated_at',
+  // The same times in UTC as `YYYY-MM-DD HH:MM:SS`, which Excel, LibreOffice and Google Sheets
+  // all read as date-times (the ISO 8601 columns with an offset stay text there; docs/reports.md).
+  'due_at_utc',
+  'started_at_utc',
+  'submitted_at_utc',
+  'reviewed_at_utc',
+  'created_at_utc',
+  'updated_at_utc',
 ] as const;
 
 /**
  * answers.csv: one record per answered item (a value, a note or a photo), inspections newest first,
  * items in template order. `hidden`: the template's rules hide the item, so its kept answer counts
- * for nothing (docs/templates.md).
+ * for nothing (docs/templates.md). `value_number` and `unit` are set for number items only.
  */
 export const ANSWER_CSV_COLUMNS = [
   'inspection_id',
@@ -70,6 +78,11 @@ export const ANSWER_CSV_COLUMNS = [
   'answered_at',
   'photo_count',
   'hidden',
+  // A number item's answer as a plain number a spreadsheet sums and filters, and its unit apart
+  // (`value` keeps "-19 °C" for people); answered_at in UTC as a spreadsheet date-time.
+  'value_number',
+  'unit',
+  'answered_at_utc',
 ] as const;
 
 export type InspectionCsvColumn = (typeof INSPECTION_CSV_COLUMNS)[number];

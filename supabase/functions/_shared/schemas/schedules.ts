@@ -6,7 +6,7 @@
 // rotation_user_ids, title_pattern }`; more optional fields may be added, never taken away.
 import { z } from 'zod';
 import { idSchema, nameSchema, pageQuerySchema, searchQuerySchema } from './common.ts';
-import { dateTimeSchema, type Inspection } from './inspections.ts';
+import { dateTimeSchema, inspectionSchema } from './inspections.ts';
 import { RECURRENCE_MAX_LENGTH, recurrenceProblem } from './recurrence.ts';
 
 export * from './recurrence.ts';
@@ -239,50 +239,46 @@ export type ScheduleListQuery = z.infer<typeof scheduleListQuerySchema>;
 export type OccurrencesQuery = z.infer<typeof occurrencesQuerySchema>;
 export type ComplianceQuery = z.infer<typeof complianceQuerySchema>;
 
-/** A schedule as lists show it. */
-export interface Schedule {
-  id: string;
-  org_id: string;
-  name: string;
-  template_id: string;
-  template_name: string;
-  /** The RRULE, upper case; DTSTART is start_date at time_of_day in each site's time zone. */
-  rrule: string;
-  start_date: string;
-  end_date: string | null;
-  /** `HH:MM`, local to each site. */
-  time_of_day: string;
-  /** ISO 8601 duration from an occurrence's start to its due time, in days, hours and minutes. */
-  due_after: string;
-  assignee_id: string | null;
-  assignee_name: string | null;
-  /** People taking the occurrences at each site in turn (the nth occurrence to the (n-1) mod len-th); empty otherwise. */
-  rotation_user_ids: string[];
-  title_pattern: string;
-  site_count: number;
-  paused: boolean;
-  paused_at: string | null;
-  deleted_at: string | null;
-  /** The earliest occurrence made and not yet started at any of its sites, or null. */
-  next_occurrence_at: string | null;
-  version: number;
-  created_by: string | null;
-  created_at: string;
-  updated_at: string;
-}
+// --- Responses (components of openapi.json, docs/openapi.md) ----------------------------------
 
-export interface ScheduleSite {
-  id: string;
-  name: string;
-  /** IANA time zone: the schedule's times are local to it. */
-  timezone: string;
-  archived: boolean;
-}
+export const scheduleSchema = z.object({
+  id: z.string(),
+  org_id: z.string(),
+  name: z.string(),
+  template_id: z.string(),
+  template_name: z.string(),
+  rrule: z.string().describe("The RRULE, upper case; DTSTART is start_date at time_of_day in each site's time zone."),
+  start_date: z.string(),
+  end_date: z.string().nullable(),
+  time_of_day: z.string().describe('`HH:MM`, local to each site.'),
+  due_after: z.string().describe("ISO 8601 duration from an occurrence's start to its due time, in days, hours and minutes."),
+  assignee_id: z.string().nullable(),
+  assignee_name: z.string().nullable(),
+  rotation_user_ids: z.array(z.string()).describe(
+    'People taking the occurrences at each site in turn (the nth occurrence to the (n-1) mod len-th); empty otherwise.',
+  ),
+  title_pattern: z.string(),
+  site_count: z.number(),
+  paused: z.boolean(),
+  paused_at: z.string().nullable(),
+  deleted_at: z.string().nullable(),
+  next_occurrence_at: z.string().nullable().describe('The earliest occurrence made and not yet started at any of its sites, or null.'),
+  version: z.number(),
+  created_by: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+}).meta({ id: 'Schedule', description: 'A schedule as lists show it.' });
 
-/** A schedule with its sites, as the single-schedule routes answer it. */
-export interface ScheduleDetail extends Schedule {
-  sites: ScheduleSite[];
-}
+export const scheduleSiteSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  timezone: z.string().describe("IANA time zone: the schedule's times are local to it."),
+  archived: z.boolean(),
+}).meta({ id: 'ScheduleSite' });
+
+export const scheduleDetailSchema = scheduleSchema.extend({
+  sites: z.array(scheduleSiteSchema),
+}).meta({ id: 'ScheduleDetail', description: 'A schedule with its sites, as the single-schedule routes answer it.' });
 
 /**
  * Where an occurrence stands at the time of the request: `upcoming` (not made yet, or made and
@@ -292,50 +288,55 @@ export interface ScheduleDetail extends Schedule {
  * schedule existed or while it was paused).
  */
 export const OCCURRENCE_STATES = ['upcoming', 'paused', 'scheduled', 'in_progress', 'done_on_time', 'done_late', 'missed', 'canceled', 'not_scheduled'] as const;
-export type OccurrenceState = (typeof OCCURRENCE_STATES)[number];
 
-export interface ScheduleOccurrence {
-  site_id: string;
-  site_name: string;
-  site_timezone: string;
-  /** When it starts (the window opens), and when it is due. */
-  occurrence_at: string;
-  due_at: string;
-  /** The local date and time it starts at its site, `YYYY-MM-DDTHH:MM`. */
-  local_start: string;
-  /** Its number in the rule (from 1); null for one the current rule no longer has. */
-  n: number | null;
-  state: OccurrenceState;
-  /** The inspection made for it, if any (a live one before one the schedule canceled). */
-  inspection: Inspection | null;
-}
+export const occurrenceStateSchema = z.enum(OCCURRENCE_STATES).meta({
+  id: 'OccurrenceState',
+  description:
+    'Where an occurrence stands at the time of the request: upcoming (not made yet, or made and not open), paused (not made, its schedule paused), scheduled and in_progress (open), done_on_time and done_late (by the first submission against the due time), missed (due and never submitted; still startable), canceled, not_scheduled (past, never made: before the schedule existed or while it was paused).',
+});
 
-export interface ComplianceFigures {
-  /**
-   * Occurrences due in the range that can be judged: their due time has passed, or they were
-   * submitted already. Canceled ones do not count; due = on_time + late + missed.
-   */
-  due: number;
-  /** First submitted by the due time. */
-  on_time: number;
-  /** First submitted after it. */
-  late: number;
-  /** Never submitted (the same rule as the inspections list's `missed=true`). */
-  missed: number;
-  /** on_time / due, from 0 to 1; null when nothing was due. */
-  on_time_rate: number | null;
-}
+export const scheduleOccurrenceSchema = z.object({
+  site_id: z.string(),
+  site_name: z.string(),
+  site_timezone: z.string(),
+  occurrence_at: z.string().describe('When it starts (the window opens).'),
+  due_at: z.string().describe('When it is due.'),
+  local_start: z.string().describe('The local date and time it starts at its site, `YYYY-MM-DDTHH:MM`.'),
+  n: z.number().nullable().describe('Its number in the rule (from 1); null for one the current rule no longer has.'),
+  state: occurrenceStateSchema,
+  inspection: inspectionSchema.nullable().describe('The inspection made for it, if any (a live one before one the schedule canceled).'),
+}).meta({ id: 'ScheduleOccurrence' });
 
-export interface ComplianceGroup extends ComplianceFigures {
-  /** The site, schedule or template. */
-  id: string;
-  name: string;
-}
+export const complianceFiguresSchema = z.object({
+  due: z.number().describe(
+    'Occurrences due in the range that can be judged: their due time has passed, or they were submitted already. Canceled ones do not count; due = on_time + late + missed.',
+  ),
+  on_time: z.number().describe('First submitted by the due time.'),
+  late: z.number().describe('First submitted after it.'),
+  missed: z.number().describe("Never submitted (the same rule as the inspections list's `missed=true`)."),
+  on_time_rate: z.number().nullable().describe('on_time / due, from 0 to 1; null when nothing was due.'),
+}).meta({ id: 'ComplianceFigures' });
 
-export interface Compliance {
-  from: string;
-  to: string;
-  group_by: ComplianceGroupBy;
-  groups: ComplianceGroup[];
-  total: ComplianceFigures;
-}
+export const complianceGroupSchema = complianceFiguresSchema.extend({
+  id: z.string().describe('The site, schedule or template.'),
+  name: z.string(),
+}).meta({ id: 'ComplianceGroup' });
+
+export const complianceGroupBySchema = z.enum(COMPLIANCE_GROUPS).meta({ id: 'ComplianceGroupBy' });
+
+export const complianceSchema = z.object({
+  from: z.string(),
+  to: z.string(),
+  group_by: complianceGroupBySchema,
+  groups: z.array(complianceGroupSchema),
+  total: complianceFiguresSchema,
+}).meta({ id: 'Compliance' });
+
+export type Schedule = z.output<typeof scheduleSchema>;
+export type ScheduleSite = z.output<typeof scheduleSiteSchema>;
+export type ScheduleDetail = z.output<typeof scheduleDetailSchema>;
+export type OccurrenceState = z.output<typeof occurrenceStateSchema>;
+export type ScheduleOccurrence = z.output<typeof scheduleOccurrenceSchema>;
+export type ComplianceFigures = z.output<typeof complianceFiguresSchema>;
+export type ComplianceGroup = z.output<typeof complianceGroupSchema>;
+export type Compliance = z.output<typeof complianceSchema>;

@@ -94,19 +94,22 @@ export type SiteCreate = z.infer<typeof siteCreateSchema>;
 export type SiteUpdate = z.infer<typeof siteUpdateSchema>;
 export type SiteListQuery = z.infer<typeof siteListQuerySchema>;
 
-export interface Site {
-  id: string;
-  org_id: string;
-  name: string;
-  address: string | null;
-  latitude: number | null;
-  longitude: number | null;
-  geofence_m: number;
-  timezone: string;
-  external_ref: string | null;
-  archived_at: string | null;
-  created_at: string;
-  updated_at: string;
-  /** Only with `near`: metres from that point (null for sites without a position). */
-  distance_m?: number | null;
-}
+// --- Responses (components of openapi.json, docs/openapi.md) ----------------------------------
+
+export const siteSchema = z.object({
+  id: z.string(),
+  org_id: z.string(),
+  name: z.string(),
+  address: z.string().nullable(),
+  latitude: z.number().nullable(),
+  longitude: z.number().nullable(),
+  geofence_m: z.number(),
+  timezone: z.string(),
+  external_ref: z.string().nullable(),
+  archived_at: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  distance_m: z.number().nullable().optional().describe('Only with `near`: metres from that point (null for sites without a position).'),
+}).meta({ id: 'Site' });
+
+export type Site = z.output<typeof siteSchema>;

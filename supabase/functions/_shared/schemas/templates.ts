@@ -390,41 +390,47 @@ export type TemplateCreate = z.infer<typeof templateCreateSchema>;
 export type TemplateUpdate = z.infer<typeof templateUpdateSchema>;
 export type TemplateListQuery = z.infer<typeof templateListQuerySchema>;
 
-// --- Responses --------------------------------------------------------------------------------
+// --- Responses (components of openapi.json, docs/openapi.md) ----------------------------------
 
-export interface TemplateSummary {
-  id: string;
-  org_id: string;
-  name: string;
-  description: string | null;
-  status: TemplateStatus;
-  /** Number of the newest published version; null before the first publish. */
-  latest_version: number | null;
-  /** The draft differs from the newest published version (always true before the first publish). */
-  has_unpublished_changes: boolean;
-  /** Items in the draft. */
-  item_count: number;
-  revision: number;
-  archived_at: string | null;
-  created_at: string;
-  updated_at: string;
-}
+export const templateStatusSchema = z.enum(TEMPLATE_STATUSES).meta({ id: 'TemplateStatus' });
 
-export interface Template extends TemplateSummary {
-  definition: TemplateDefinition;
-}
+/** A definition in an answer: what `definitionSchema` makes of one (its output side). */
+export const templateDefinitionSchema = definitionSchema.meta({ id: 'TemplateDefinition' });
 
-export interface TemplateVersion {
-  id: string;
-  template_id: string;
-  org_id: string;
-  version: number;
-  name: string;
-  description: string | null;
-  definition: TemplateDefinition;
-  published_by: string | null;
-  published_at: string;
-}
+export const templateSummarySchema = z.object({
+  id: z.string(),
+  org_id: z.string(),
+  name: z.string(),
+  description: z.string().nullable(),
+  status: templateStatusSchema,
+  latest_version: z.number().nullable().describe('Number of the newest published version; null before the first publish.'),
+  has_unpublished_changes: z.boolean().describe(
+    'The draft differs from the newest published version (always true before the first publish).',
+  ),
+  item_count: z.number().describe('Items in the draft.'),
+  revision: z.number(),
+  archived_at: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+}).meta({ id: 'TemplateSummary' });
+
+export const templateSchema = templateSummarySchema.extend({ definition: templateDefinitionSchema }).meta({ id: 'Template' });
+
+export const templateVersionSchema = z.object({
+  id: z.string(),
+  template_id: z.string(),
+  org_id: z.string(),
+  version: z.number(),
+  name: z.string(),
+  description: z.string().nullable(),
+  definition: templateDefinitionSchema,
+  published_by: z.string().nullable(),
+  published_at: z.string(),
+}).meta({ id: 'TemplateVersion' });
+
+export type TemplateSummary = z.output<typeof templateSummarySchema>;
+export type Template = z.output<typeof templateSchema>;
+export type TemplateVersion = z.output<typeof templateVersionSchema>;
 
 /** Owners, admins and managers build templates (docs/product.md §6). */
 export const TEMPLATE_MANAGERS = ['owner', 'admin', 'manager'] as const satisfies readonly Role[];

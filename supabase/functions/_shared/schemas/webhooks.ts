@@ -40,40 +40,45 @@ export const webhookUpdateSchema = z
 export type WebhookCreate = z.infer<typeof webhookCreateSchema>;
 export type WebhookUpdate = z.infer<typeof webhookUpdateSchema>;
 
-export interface WebhookEndpoint {
-  id: string;
-  url: string;
-  /** Empty: every event. */
-  event_types: WebhookEventType[];
-  enabled: boolean;
-  created_by: string | null;
-  created_at: string;
-  updated_at: string;
-}
+// --- Responses (components of openapi.json, docs/openapi.md) ----------------------------------
 
-/**
- * Creating an endpoint or rotating its secret: the endpoint and its signing secret (`whsec_…`). A
- * retry with the same Idempotency-Key gets `secret: null`: the secret is not kept with the key, so a
- * lost answer means replacing the secret (rotate-secret) to get one.
- */
-export interface WebhookEndpointWithSecret extends WebhookEndpoint {
-  secret: string | null;
-}
+export const webhookEventTypeSchema = z.enum(WEBHOOK_EVENT_TYPES).meta({ id: 'WebhookEventType' });
 
-export type WebhookDeliveryStatus = 'pending' | 'succeeded' | 'dead';
+export const webhookEndpointSchema = z.object({
+  id: z.string(),
+  url: z.string(),
+  event_types: z.array(webhookEventTypeSchema).describe('Empty: every event.'),
+  enabled: z.boolean(),
+  created_by: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+}).meta({ id: 'WebhookEndpoint' });
 
-export interface WebhookDelivery {
-  id: string;
-  event_id: string;
-  event_type: WebhookEventType;
-  status: WebhookDeliveryStatus;
-  attempts: number;
-  /** When it is tried next (pending only). */
-  next_attempt_at: string | null;
-  last_status_code: number | null;
-  last_error: string | null;
-  /** The first 2 KB of the receiver's last answer; null when none was kept (an address that is not public). */
-  last_response: string | null;
-  created_at: string;
-  delivered_at: string | null;
-}
+export const webhookEndpointWithSecretSchema = webhookEndpointSchema.extend({ secret: z.string().nullable() }).meta({
+  id: 'WebhookEndpointWithSecret',
+  description:
+    'Creating an endpoint or rotating its secret: the endpoint and its signing secret (`whsec_…`). A retry with the same Idempotency-Key gets `secret: null`: the secret is not kept with the key, so a lost answer means replacing the secret (rotate-secret) to get one.',
+});
+
+export const webhookDeliveryStatusSchema = z.enum(['pending', 'succeeded', 'dead']).meta({ id: 'WebhookDeliveryStatus' });
+
+export const webhookDeliverySchema = z.object({
+  id: z.string(),
+  event_id: z.string(),
+  event_type: webhookEventTypeSchema,
+  status: webhookDeliveryStatusSchema,
+  attempts: z.number(),
+  next_attempt_at: z.string().nullable().describe('When it is tried next (pending only).'),
+  last_status_code: z.number().nullable(),
+  last_error: z.string().nullable(),
+  last_response: z.string().nullable().describe(
+    "The first 2 KB of the receiver's last answer; null when none was kept (an address that is not public).",
+  ),
+  created_at: z.string(),
+  delivered_at: z.string().nullable(),
+}).meta({ id: 'WebhookDelivery' });
+
+export type WebhookEndpoint = z.output<typeof webhookEndpointSchema>;
+export type WebhookEndpointWithSecret = z.output<typeof webhookEndpointWithSecretSchema>;
+export type WebhookDeliveryStatus = z.output<typeof webhookDeliveryStatusSchema>;
+export type WebhookDelivery = z.output<typeof webhookDeliverySchema>;

@@ -4,10 +4,18 @@ import { LoadingScreen } from '../../components/ui/loading-screen';
 import { useMe } from '../../features/profile/api/get-me';
 import { readLastOrganization } from '../../lib/last-organization';
 import { QueryError } from '../../components/ui/query-error';
+import { isWaitingForNetwork, NotOnDevice, pageNotOnDevice } from '../../components/ui/not-on-device';
 
 /** `/`: straight to the organization used last (or the first); without one, to /orgs. */
 export function HomeRoute() {
   const me = useMe();
+  if (!me.data && isWaitingForNetwork(me)) {
+    return (
+      <ContentLayout title="Fieldcheck">
+        <NotOnDevice message={pageNotOnDevice} />
+      </ContentLayout>
+    );
+  }
   if (me.isPending) return <LoadingScreen />;
   if (me.isError && !me.data) {
     return (

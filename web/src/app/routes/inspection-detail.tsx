@@ -7,7 +7,7 @@ import { apiPath } from '../../lib/api';
 import { LoadingScreen } from '../../components/ui/loading-screen';
 import type { Action } from '@schemas/actions';
 import { canManageActions, canOpenActions } from '@schemas/action-states';
-import { lazy, Suspense, useMemo, useState } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { useActions } from '../../features/actions/api/get-actions';
 import { ItemActions } from '../../features/actions/components/item-actions';
 import { useInspection } from '../../features/inspections/api/get-inspection';
@@ -16,8 +16,51 @@ import { InspectionRun, type ItemActionsRenderer } from '../../features/inspecti
 import { useMe } from '../../features/profile/api/get-me';
 import { describeError } from '../../lib/errors';
 import { useOrgRoute } from '../org-context';
-import { useMemberChoices, worksActions } from '../use-member-choices';
+import type { Choice } from '../use-member-choices';
 import { QueryError } from '../../components/ui/query-error';
+import { isWaitingForNetwork, NotOnDevice } from '../../components/ui/not-on-device';
+import { whenSupabaseLoads } from '../../lib/supabase';
+import { onFirstInteractionOr } from '../../lib/first-interaction';
+import { outboxOf } from '../../features/inspections/offline/outbox-instance';
+import { attachmentUrlQueryOptions } from '../../features/inspections/api/attachments';
+import { inspectionQueryOptions } from '../../features/inspections/api/get-inspection';
+import type { QueryClient } from '@tanstack/react-query';
+import type { Role } from '@schemas/roles';
+
+// The run page's offline work, done from any screen (app/offline-work.ts), comes with this chunk.
+
+/** Sends what waits in the user's outbox now, without waiting out a backoff. */
+export async function sendWaitingChanges(userId: string): Promise<void> {
+  (await outboxOf(userId)).retryNow();
+}
+
+/** Keeps the user's upcoming work on the device (features/inspections/offline/upcoming-work.ts). */
+export async function keepUpcomingWork(queryClient: QueryClient, memberships: { org_id: string; role: Role }[], userId: string): Promise<() => void> {
+  const { keepUpcomingWork: keep } = await import('../../features/inspections/offline/upcoming-work');
+  return keep(queryClient, memberships, userId, { inspection: inspectionQueryOptions, attachmentUrl: attachmentUrlQueryOptions });
+}
+
+/** Issue 23: the wording when an inspection was never opened here and the network is gone. */
+export const inspectionNotOnDevice = "This inspection hasn't been opened on this device yet. Connect to the internet to open it.";
+
+let runPageCodeLoading: Promise<unknown> | undefined;
+
+/** Loads the run page's later code after supabase-js (which loads once the page is quiet: lib/auth.ts), online only. */
+function useRunPageCode() {
+  useEffect(() => {
+    let current = true;
+    whenSupabaseLoads(() => {
+      if (!current || runPageCodeLoading || !navigator.onLine) return;
+      runPageCodeLoading = import('./inspection-detail-code').then(({ loadRunPageCode }) => loadRunPageCode()).then((results) => {
+        // A part that failed (the network dropped meanwhile) is tried again on the next visit.
+        if (results.some((result) => result.status === 'rejected')) runPageCodeLoading = undefined;
+      });
+    });
+    return () => {
+      current = false;
+    };
+  }, []);
+}
 
 const inspectionNotFound = formatWording(errorCatalogue.not_found.title, { thing: 'inspection' });
 
@@ -27,6 +70,9 @@ export function InspectionDetailRoute() {
   const validId = isId(inspectionId);
   return validId ? <InspectionDetail inspectionId={inspectionId} /> : <InspectionNotFound />;
 }
+
+// A manager's choice of assignees (the members list) loads beside the page, not in its first load.
+const AssigneeChoices = lazy(() => import('./inspection-detail-assignees').then((module) => ({ default: module.AssigneeChoices })));
 
 // The download's code (progress, errors, saving the file) is not part of the run page's first
 // load (tests/e2e/weight.test.ts): it loads when the button is first pressed, and then starts.
@@ -71,7 +117,8 @@ function InspectionDetail({ inspectionId }: { inspectionId: string }) {
   );
   // An inspection of many failed items has more than a page of them: every one is shown.
   useAllPages(actions);
-  const assignees = useMemberChoices(membership.org_id, worksActions);
+  // Who an action can be given to: only a manager chooses, and only once they open a form.
+  const [assignees, setAssignees] = useState<Choice[]>([]);
   const actionsByItem = useMemo(() => {
     const map = new Map<string, Action[]>();
     for (const action of actions.data?.pages.flatMap((page) => page.data) ?? []) {
@@ -94,6 +141,28 @@ function InspectionDetail({ inspectionId }: { inspectionId: string }) {
     />
   );
 
+  useRunPageCode();
+  // Read on the first tap or key press (or three seconds after the inspection shows): no form needs it sooner.
+  const canAssign = canManageActions(membership.role) && inspection.data !== undefined;
+  const [wantAssignees, setWantAssignees] = useState(false);
+  useEffect(() => (canAssign ? onFirstInteractionOr(3000, () => setWantAssignees(true)) : undefined), [canAssign]);
+  const assigneeChoices = canAssign && wantAssignees ? (
+    <Suspense fallback={null}>
+      <AssigneeChoices orgId={membership.org_id} onChoices={setAssignees} />
+    </Suspense>
+  ) : null;
+
+  if (!inspection.data && isWaitingForNetwork(inspection)) {
+    return (
+      <ContentLayout title="Inspection" description={membership.org_name}>
+        <NotOnDevice message={inspectionNotOnDevice}>
+          <p>
+            <Link to={`/o/${membership.org_slug}/inspections`}>Back to inspections</Link>
+          </p>
+        </NotOnDevice>
+      </ContentLayout>
+    );
+  }
   if (inspection.isPending) return <LoadingScreen />;
   if (inspection.isError && !inspection.data) {
     const failure = describeError(inspection.error);
@@ -123,6 +192,7 @@ function InspectionDetail({ inspectionId }: { inspectionId: string }) {
         inspection={inspection.data}
         itemActions={itemActions}
       />
+      {assigneeChoices}
       <p>
         <Link to={`/o/${membership.org_slug}/inspections`}>Back to inspections</Link>
       </p>

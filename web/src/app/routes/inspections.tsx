@@ -1,6 +1,6 @@
 import { canFillInspection, canScheduleInspections } from '@schemas/inspection-states';
 import { CalendarPlus } from 'lucide-react';
-import { useMemo, useState } from 'react';
+import { useCallback, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { ContentLayout } from '../../components/layouts/content-layout';
 import { Button } from '../../components/ui/button';
@@ -18,11 +18,13 @@ import { useOrgRoute } from '../org-context';
 function useSiteSearch(orgId: string): SiteSearch {
   const [query, setQuery] = useState('');
   const sites = useSites(orgId, { q: useDebouncedValue(query), near: null, archived: 'false' });
-  const choices = useMemo<Choice[]>(
-    () => (sites.data?.pages.flatMap((page) => page.data) ?? []).map((site) => ({ value: site.id, label: site.name })),
-    [sites.data],
-  );
-  return { query, onQueryChange: setQuery, choices, more: sites.hasNextPage };
+  const found = useMemo(() => sites.data?.pages.flatMap((page) => page.data) ?? [], [sites.data]);
+  const choices = useMemo<Choice[]>(() => found.map((site) => ({ value: site.id, label: site.name })), [found]);
+  // Zones of every site seen so far: a chosen site stays known when the search moves on.
+  const [zones] = useState(() => new Map<string, string>());
+  for (const site of found) zones.set(site.id, site.timezone);
+  const timeZoneOf = useCallback((siteId: string) => zones.get(siteId), [zones]);
+  return { query, onQueryChange: setQuery, choices, more: sites.hasNextPage, timeZoneOf };
 }
 
 /** `/o/:org/inspections`: the live list, and scheduling for managers. */

@@ -8,6 +8,7 @@ import { rememberLastOrganization } from '../../lib/last-organization';
 import { useOrgLiveUpdates } from '../org-live-updates';
 import type { OrgRouteContext } from '../org-context';
 import { QueryError } from '../../components/ui/query-error';
+import { isWaitingForNetwork, NotOnDevice, pageNotOnDevice } from '../../components/ui/not-on-device';
 
 /** `/o/:org`: resolves the slug through the user's memberships; an unknown one is not found. */
 export function OrgLayout() {
@@ -25,6 +26,13 @@ export function OrgLayout() {
     if (membership) setShown({ orgId: membership.org_id, slug: membership.org_slug });
   }, [membership, userId]);
 
+  if (!me.data && isWaitingForNetwork(me)) {
+    return (
+      <ContentLayout title="Fieldcheck">
+        <NotOnDevice message={pageNotOnDevice} />
+      </ContentLayout>
+    );
+  }
   if (me.isPending) return <LoadingScreen />;
   if (me.isError && !me.data) {
     return (

@@ -1,10 +1,16 @@
+import { useMemo } from 'react';
 import { Link } from 'react-router-dom';
 import { AuthLayout } from '../../components/layouts/auth-layout';
 import { SignInForm } from '../../features/auth/components/sign-in-form';
+import { SignInNotices } from '../../features/auth/components/sign-in-notices';
+import { lastUser } from '../../lib/auth';
+import { useOnline } from '../../lib/use-online';
 import { useAuthLinkParams, withNext } from '../return-path';
 
 export function SignInRoute() {
   const { next, email } = useAuthLinkParams();
+  const online = useOnline();
+  const last = useMemo(lastUser, []);
   return (
     <AuthLayout
       title="Sign in"
@@ -15,7 +21,9 @@ export function SignInRoute() {
         </>
       }
     >
-      <SignInForm defaultEmail={email} />
+      <SignInNotices online={online} last={last} />
+      {/* After a session that expired, the same person most likely signs in again. */}
+      <SignInForm defaultEmail={email ?? (last?.expired ? last.email : undefined)} offline={!online} />
     </AuthLayout>
   );
 }

@@ -16,6 +16,7 @@ import { SiteDetails } from '../../features/sites/components/site-details';
 import { SiteEditor } from '../../features/sites/components/site-editor';
 import { SiteViewers } from '../../features/sites/components/site-viewers';
 import { describeError } from '../../lib/errors';
+import { SiteTimeZone } from '../../lib/site-time-zone';
 import { useOrgRoute } from '../org-context';
 import { useMemberChoices, worksActions } from '../use-member-choices';
 import { QueryError } from '../../components/ui/query-error';
@@ -75,13 +76,16 @@ function SiteDetail({ siteId }: { siteId: string }) {
         <div className="stack">
           <SiteActions orgId={membership.org_id} orgSlug={membership.org_slug} siteId={site.data.id} />
           {canOpenActions(membership.role) && !site.data.archived_at ? (
-            <NewActionPanel
-              orgId={membership.org_id}
-              orgSlug={membership.org_slug}
-              context={{ site_id: site.data.id }}
-              assignees={canManageActions(membership.role) ? assignees : undefined}
-              buttonLabel={`Add action at ${site.data.name}`}
-            />
+            // Its due time is typed on the site's clock.
+            <SiteTimeZone.Provider value={site.data.timezone}>
+              <NewActionPanel
+                orgId={membership.org_id}
+                orgSlug={membership.org_slug}
+                context={{ site_id: site.data.id }}
+                assignees={canManageActions(membership.role) ? assignees : undefined}
+                buttonLabel={`Add action at ${site.data.name}`}
+              />
+            </SiteTimeZone.Provider>
           ) : null}
         </div>
       </section>

@@ -1,5 +1,6 @@
 import type { PhotoUpload } from '../../lib/photo-upload';
 import { FormAlert } from './form-alert';
+import './photos.css';
 
 const stepWords = { requesting: 'Preparing', uploading: 'Uploading', confirming: 'Checking' } as const;
 

@@ -20,3 +20,32 @@ export function TextField({ label, name, error, hint, ...inputProps }: TextField
     </div>
   );
 }
+
+interface PasswordFieldProps {
+  /** `current` to sign in with; `new` to choose one, with the rule it must follow under it. */
+  purpose: 'current' | 'new';
+  label?: string;
+  error?: string;
+}
+
+/**
+ * The password field of the auth and account forms: the browser's password manager fills a
+ * `current` one and offers to generate and save a `new` one. Beside TextField rather than in a
+ * module of its own: a module shared by four routes would be a chunk of its own, and its name one
+ * more entry in the entry chunk that every page's first load carries (docs/offline.md, "Weight").
+ */
+export function PasswordField({ purpose, label = 'Password', error }: PasswordFieldProps) {
+  return (
+    <TextField
+      label={label}
+      name="password"
+      type="password"
+      autoComplete={`${purpose}-password`}
+      required
+      // The rule of lib/validation.ts's newPasswordField in words (it is checked there, with zod,
+      // which sign-in does not load with its page).
+      hint={purpose === 'new' ? 'At least 8 characters, with letters and digits.' : undefined}
+      error={error}
+    />
+  );
+}

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';
-import { TextField } from '../../../components/ui/text-field';
-import { newPasswordField, newPasswordHint } from '../../../lib/validation';
+import { PasswordField } from '../../../components/ui/text-field';
+import { newPasswordField } from '../../../lib/validation';
 import { useValidatedSubmit } from '../../../lib/use-validated-submit';
 import { useChangePassword } from '../api/change-password';
 
@@ -22,19 +22,15 @@ export function ChangePasswordForm() {
         changePassword.reset();
         handleSubmit(event);
       }}
+      // An edit after saving: "saved" is no longer true of what the form shows.
+      onInput={() => {
+        if (changePassword.isSuccess) changePassword.reset();
+      }}
       noValidate
     >
       <FormAlert message={failure?.message} />
       {changePassword.isSuccess ? <FormAlert tone="success" message="Your password has been changed." /> : null}
-      <TextField
-        label="New password"
-        name="password"
-        type="password"
-        autoComplete="new-password"
-        required
-        hint={newPasswordHint}
-        error={failure?.fieldErrors.password}
-      />
+      <PasswordField purpose="new" label="New password" error={failure?.fieldErrors.password} />
       <Button type="submit" pending={changePassword.isPending}>
         Change password
       </Button>

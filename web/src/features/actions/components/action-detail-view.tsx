@@ -120,6 +120,7 @@ export function ActionDetailView({ orgId, orgSlug, userId, role, action, assigne
             <ActionForm
               label="Edit the action"
               initial={action}
+              timeZone={action.site_timezone}
               assignees={assignees}
               dueRequired
               submitLabel="Save changes"

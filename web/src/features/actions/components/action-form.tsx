@@ -19,7 +19,7 @@ const priorityOptions = ACTION_PRIORITIES.map((priority) => ({
   label: `${ACTION_PRIORITY_LABELS[priority]} (due in ${DEFAULT_DUE_DAYS[priority] === 1 ? 'a day' : `${DEFAULT_DUE_DAYS[priority]} days`} by default)`,
 }));
 
-/** The form's fields as the API takes them; the due date is the browser's local time, sent as an instant. */
+/** The form's fields as the API takes them; the due date is typed on the site's clock and sent as an instant (DueField). */
 const actionFormSchema = z.object({
   title: z
     .string()
@@ -44,13 +44,6 @@ const actionFormSchema = z.object({
 
 export type ActionFormValues = z.output<typeof actionFormSchema>;
 
-/** An instant as a `datetime-local` value in the browser's zone. */
-function localDateTime(iso: string): string {
-  const date = new Date(iso);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
-}
-
 interface ActionFormProps {
   /** Editing an action, or opening a new one with these starting values. */
   initial?: Partial<Pick<Action, 'title' | 'description' | 'priority' | 'assignee_id' | 'due_at'>>;
@@ -60,13 +53,15 @@ interface ActionFormProps {
   pending: boolean;
   /** Editing: the due date may move but not go away. */
   dueRequired?: boolean;
+  /** The site's zone, whose clock the due time is typed on; without it, the page's site (SiteTimeZone). */
+  timeZone?: string;
   onSubmit: (values: ActionFormValues, helpers: SubmitHelpers) => void;
   onCancel?: () => void;
   label: string;
 }
 
 /** Title, description, priority, assignee and due date of an action: for opening one and for editing it. */
-export function ActionForm({ initial = {}, assignees, submitLabel, pending, dueRequired = false, onSubmit, onCancel, label }: ActionFormProps) {
+export function ActionForm({ initial = {}, assignees, submitLabel, pending, dueRequired = false, timeZone, onSubmit, onCancel, label }: ActionFormProps) {
   const { failure, handleSubmit } = useValidatedSubmit(actionFormSchema, onSubmit);
   return (
     <form className="form" onSubmit={handleSubmit} noValidate aria-label={label}>
@@ -107,7 +102,8 @@ export function ActionForm({ initial = {}, assignees, submitLabel, pending, dueR
       ) : null}
       <DueField
         required={dueRequired}
-        defaultValue={initial.due_at ? localDateTime(initial.due_at) : ''}
+        defaultValue={initial.due_at}
+        timeZone={timeZone}
         hint={dueRequired ? undefined : 'Leave empty for the priority’s default.'}
         error={failure?.fieldErrors.due_at}
         pastMeaning="the action will be overdue at once"

@@ -1,8 +1,8 @@
 import { ACTION_PRIORITIES, ACTION_PRIORITY_LABELS, ACTION_STATUSES, ACTION_STATUS_LABELS, type ActionStatus } from '@schemas/action-states';
 import { Link, useSearchParams } from 'react-router-dom';
 import { CheckboxField } from '../../../components/ui/checkbox-field';
-import { LoadMoreButton } from '../../../components/ui/load-more-button';
 import { SelectField } from '../../../components/ui/select-field';
+import { ListScreen, LoadMoreButton } from '../../../components/ui/paged-list';
 import { useActions, type ActionFilters } from '../api/get-actions';
 import type { Choice } from './action-form';
 import { ActionRows } from './action-rows';
@@ -54,7 +54,8 @@ export function ActionList({ orgId, orgSlug, userId, assignees }: ActionListProp
   const [search, setSearch] = useSearchParams();
   const filters = filtersFromSearch(search, userId);
   const actions = useActions(orgId, filters);
-  const rows = actions.data?.pages.flatMap((page) => page.data) ?? [];
+  // The note on a site or inspection filter names it from the first action listed.
+  const first = actions.data?.pages[0]?.data[0];
   const filtered = [...search.keys()].length > 0;
 
   function setParam(name: string, value: string) {
@@ -74,59 +75,45 @@ export function ActionList({ orgId, orgSlug, userId, assignees }: ActionListProp
   ];
 
   return (
-    <div className="stack">
-      <div className="action-filters" role="search" aria-label="Filter actions">
-        <SelectField
-          label="Status"
-          name="status"
-          options={statusGroups[statusValue] ? statusOptions : [...statusOptions, { value: statusValue, label: statusValue.replace(/_/g, ' ') }]}
-          value={statusValue}
-          onChange={(event) => setParam('status', event.target.value)}
-        />
-        <SelectField
-          label="Priority"
-          name="priority"
-          options={priorityOptions.some((option) => option.value === priorityValue) ? priorityOptions : [...priorityOptions, { value: priorityValue, label: priorityValue }]}
-          value={priorityValue}
-          onChange={(event) => setParam('priority', event.target.value)}
-        />
-        <SelectField label="Assignee" name="assignee" options={assigneeOptions} value={assigneeValue} onChange={(event) => setParam('assignee', event.target.value)} />
-        <CheckboxField label="Overdue only" name="overdue" checked={filters.overdue} onChange={(event) => setParam('overdue', event.target.checked ? 'true' : '')} />
-      </div>
-      {filters.siteId || filters.inspectionId ? (
-        <p className="muted">
-          {filters.siteId ? 'At one site' : 'From one inspection'}
-          {rows[0] ? ` (${filters.siteId ? rows[0].site_name : rows[0].inspection_title})` : ''}.{' '}
-          <Link to={`/o/${orgSlug}/actions`}>Show all actions</Link>
-        </p>
-      ) : null}
-
-      {actions.isPending ? (
-        <p className="muted">Loading actions…</p>
-      ) : actions.isError && rows.length === 0 ? (
-        <div className="stack">
-          <QueryError error={actions.error} onRetry={() => actions.refetch()} />
-          <div>
-            <button type="button" className="button button-secondary" onClick={() => void actions.refetch()}>
-              Try again
-            </button>
-          </div>
-        </div>
-      ) : (
+    <ListScreen
+      searchLabel="Filter actions"
+      filtersClassName="action-filters"
+      filters={
         <>
-          <p className="muted" role="status">
-            {rows.length === 0
-              ? filtered
-                ? 'No actions match these filters.'
-                : 'No actions yet. Submitting an inspection with failed items opens one per item.'
-              : `${rows.length}${actions.hasNextPage ? '+' : ''} ${rows.length === 1 ? 'action' : 'actions'}`}
-          </p>
-          {rows.length > 0 ? <ActionRows actions={rows} orgSlug={orgSlug} label="Actions" /> : null}
-          <LoadMoreButton query={actions} />
-          {actions.isError ? <QueryError error={actions.error} onRetry={() => actions.refetch()} /> : null}
+          <SelectField
+            label="Status"
+            name="status"
+            options={statusGroups[statusValue] ? statusOptions : [...statusOptions, { value: statusValue, label: statusValue.replace(/_/g, ' ') }]}
+            value={statusValue}
+            onChange={(event) => setParam('status', event.target.value)}
+          />
+          <SelectField
+            label="Priority"
+            name="priority"
+            options={priorityOptions.some((option) => option.value === priorityValue) ? priorityOptions : [...priorityOptions, { value: priorityValue, label: priorityValue }]}
+            value={priorityValue}
+            onChange={(event) => setParam('priority', event.target.value)}
+          />
+          <SelectField label="Assignee" name="assignee" options={assigneeOptions} value={assigneeValue} onChange={(event) => setParam('assignee', event.target.value)} />
+          <CheckboxField label="Overdue only" name="overdue" checked={filters.overdue} onChange={(event) => setParam('overdue', event.target.checked ? 'true' : '')} />
         </>
-      )}
-    </div>
+      }
+      notes={
+        filters.siteId || filters.inspectionId ? (
+          <p className="muted">
+            {filters.siteId ? 'At one site' : 'From one inspection'}
+            {first ? ` (${filters.siteId ? first.site_name : first.inspection_title})` : ''}.{' '}
+            <Link to={`/o/${orgSlug}/actions`}>Show all actions</Link>
+          </p>
+        ) : null
+      }
+      query={actions}
+      loadingText="Loading actions…"
+      noun={['action', 'actions']}
+      emptyText={filtered ? 'No actions match these filters.' : 'No actions yet. Submitting an inspection with failed items opens one per item.'}
+    >
+      {(rows) => <ActionRows actions={rows} orgSlug={orgSlug} label="Actions" />}
+    </ListScreen>
   );
 }
 

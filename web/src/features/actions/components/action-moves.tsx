@@ -55,7 +55,11 @@ export function ActionMoves({ orgId, actionId, moves }: { orgId: string; actionI
         rows={3}
         maxLength={ACTION_NOTE_MAX_LENGTH}
         value={note}
-        onChange={(event) => setNote(event.target.value)}
+        onChange={(event) => {
+          setNote(event.target.value);
+          // "Say what was done…" is answered once there is a note.
+          if (event.target.value.trim() !== '') setNoteError(undefined);
+        }}
         hint={
           needsNote.length > 0
             ? `Needed to ${needsNote.map((move) => buttonWords[move.to].toLowerCase()).join(' or ')}; optional otherwise.`

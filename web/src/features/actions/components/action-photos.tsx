@@ -10,6 +10,7 @@ import { describeErrorSentence } from '../../../lib/errors';
 import { usePhotoUploads } from '../../../lib/photo-upload';
 import { confirmActionPhoto, createActionPhoto, deleteActionPhoto, useActionPhotoUrl } from '../api/action-photos';
 import { refreshAction } from '../api/get-action';
+import '../../../components/ui/photos.css';
 
 interface ActionPhotosProps {
   orgId: string;

@@ -40,7 +40,7 @@ function sentence(event: ActionEvent, action: Pick<ActionDetail, 'origin'>): str
   }
 }
 
-/** The action's history, oldest first, with the notes given at each step. */
+/** The action's history, oldest first, with the notes given at each step; times on the site's clock, as its due date. */
 export function ActionTimeline({ action }: { action: ActionDetail }) {
   return (
     <ol className="timeline" aria-label="History">
@@ -48,7 +48,7 @@ export function ActionTimeline({ action }: { action: ActionDetail }) {
         <li key={event.id} className="timeline-event">
           <p>{sentence(event, action)}</p>
           <p className="muted">
-            <time dateTime={event.at}>{formatDateTime(event.at)}</time>
+            <time dateTime={event.at}>{formatDateTime(event.at, action.site_timezone)}</time>
           </p>
           {event.note ? <p className="timeline-note">{event.note}</p> : null}
         </li>

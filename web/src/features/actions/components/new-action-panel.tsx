@@ -56,7 +56,16 @@ export function NewActionPanel({ orgId, orgSlug, context, title, description, as
           </p>
         ) : null}
         <div>
-          <Button ref={buttonRef} variant="link" onClick={() => setOpen(true)} aria-label={buttonLabel}>
+          <Button
+            ref={buttonRef}
+            variant="link"
+            onClick={() => {
+              // "Action opened: …" was about the last one, not the one about to be written.
+              setCreated(null);
+              setOpen(true);
+            }}
+            aria-label={buttonLabel}
+          >
             <Plus aria-hidden="true" size={18} />
             Add action
           </Button>

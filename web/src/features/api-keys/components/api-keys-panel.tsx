@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { Button } from '../../../components/ui/button';
 import { ConfirmButton } from '../../../components/ui/confirm-button';
 import { FormAlert } from '../../../components/ui/form-alert';
-import { LoadMoreButton } from '../../../components/ui/load-more-button';
+import { LoadMoreButton } from '../../../components/ui/paged-list';
 import { QueryError } from '../../../components/ui/query-error';
 import { SecretShownOnce } from '../../../components/ui/secret-shown-once';
 import { SelectField } from '../../../components/ui/select-field';

@@ -7,7 +7,10 @@ import { entryPath } from './entry-link';
 import './audit.css';
 import { QueryError } from '../../../components/ui/query-error';
 
-/** The last steps of the organization's work, newest first; org-live-updates refreshes it on every change. */
+/**
+ * The last steps of the organization's work, newest first; org-live-updates refreshes it on every
+ * change. A step at a site reads on the site's clock (as its due dates), the rest on this device's.
+ */
 export function ActivityFeed({ orgId, orgSlug }: { orgId: string; orgSlug: string }) {
   const activity = useActivity(orgId);
   // Room held for the feed while it loads, so the page below does not jump.
@@ -35,7 +38,7 @@ export function ActivityFeed({ orgId, orgSlug }: { orgId: string; orgSlug: strin
           <li key={entry.id} className="activity-entry">
             <p>{path ? <Link to={path}>{sentence}</Link> : sentence}</p>
             <p className="muted">
-              <time dateTime={entry.at}>{formatDateTime(entry.at)}</time>
+              <time dateTime={entry.at}>{formatDateTime(entry.at, entry.site_timezone ?? undefined)}</time>
             </p>
           </li>
         );

@@ -1,15 +1,14 @@
 import { AUDIT_ENTITIES, AUDIT_ENTITY_LABELS, describeAuditEntry, type AuditEntity, type AuditEntry } from '@schemas/audit-entries';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { Button } from '../../../components/ui/button';
-import { LoadMoreButton } from '../../../components/ui/load-more-button';
+import { ListScreen } from '../../../components/ui/paged-list';
 import { SelectField } from '../../../components/ui/select-field';
 import { TextField } from '../../../components/ui/text-field';
 import { formatDateTime } from '../../../lib/format';
+import { deviceTimeZone, zoneAbbreviation } from '../../../lib/zoned-time';
 import { useAuditLog, type AuditFilters } from '../api/get-audit-log';
 import { entryPath } from './entry-link';
 import './audit.css';
-import { QueryError } from '../../../components/ui/query-error';
 
 export interface Choice {
   value: string;
@@ -41,88 +40,83 @@ const entityOptions: Choice[] = [
   ...AUDIT_ENTITIES.map((entity) => ({ value: entity, label: AUDIT_ENTITY_LABELS[entity] })),
 ];
 
-/** The organization's audit log, newest first, filtered by what, who and since when; sentences, not JSON. */
+/**
+ * The organization's audit log, newest first, filtered by what, who and since when; sentences, not
+ * JSON. An entry about a site's things reads on the site's clock, the rest on this device's, each
+ * with its zone named.
+ */
 export function AuditLog({ orgId, orgSlug, people }: { orgId: string; orgSlug: string; people: Choice[] }) {
   const [filters, setFilters] = useState<AuditFilters>({ entity: '', actorId: '', since: '' });
   const [sinceDate, setSinceDate] = useState('');
   const log = useAuditLog(orgId, filters);
-  const entries = log.data?.pages.flatMap((page) => page.data) ?? [];
 
   return (
-    <div className="stack">
-      <div className="audit-filters" role="search" aria-label="Filter the audit log">
-        <SelectField
-          label="What"
-          name="entity"
-          options={entityOptions}
-          value={filters.entity}
-          onChange={(event) => setFilters({ ...filters, entity: event.target.value as AuditEntity | '' })}
-        />
-        <SelectField
-          label="Who"
-          name="actor_id"
-          options={[{ value: '', label: 'Anyone' }, ...people]}
-          value={filters.actorId}
-          onChange={(event) => setFilters({ ...filters, actorId: event.target.value })}
-        />
-        <TextField
-          label="Since"
-          name="since"
-          type="date"
-          value={sinceDate}
-          onChange={(event) => {
-            setSinceDate(event.target.value);
-            // The start of that day in the browser's zone.
-            const start = event.target.value ? new Date(`${event.target.value}T00:00`) : null;
-            setFilters({ ...filters, since: start && !Number.isNaN(start.getTime()) ? start.toISOString() : '' });
-          }}
-        />
-      </div>
-      {log.isPending ? (
-        <p className="muted">Loading the audit log…</p>
-      ) : log.isError && entries.length === 0 ? (
-        <div className="stack">
-          <QueryError error={log.error} onRetry={() => log.refetch()} />
-          <div>
-            <Button variant="secondary" onClick={() => void log.refetch()}>
-              Try again
-            </Button>
-          </div>
-        </div>
-      ) : (
+    <ListScreen
+      searchLabel="Filter the audit log"
+      filtersClassName="audit-filters"
+      filters={
         <>
-          <p className="muted" role="status">
-            {entries.length === 0 ? 'No entries match these filters.' : `${entries.length}${log.hasNextPage ? '+' : ''} entries`}
-          </p>
-          <ol className="audit-log" aria-label="Audit log" aria-busy={log.isPlaceholderData || undefined}>
-            {entries.map((entry) => {
-              const path = entryPath(entry, orgSlug);
-              const sentence = describeAuditEntry(entry);
-              const changes = changesOf(entry);
-              return (
-                <li key={entry.id} className="audit-entry">
-                  <p>{path ? <Link to={path}>{sentence}</Link> : sentence}</p>
-                  <p className="muted">
-                    <time dateTime={entry.at}>{formatDateTime(entry.at)}</time>
-                  </p>
-                  {changes.length > 0 ? (
-                    <details>
-                      <summary>What changed</summary>
-                      <ul className="audit-changes">
-                        {changes.map((change) => (
-                          <li key={change}>{change}</li>
-                        ))}
-                      </ul>
-                    </details>
-                  ) : null}
-                </li>
-              );
-            })}
-          </ol>
-          <LoadMoreButton query={log} />
-          {log.isError ? <QueryError error={log.error} onRetry={() => log.refetch()} /> : null}
+          <SelectField
+            label="What"
+            name="entity"
+            options={entityOptions}
+            value={filters.entity}
+            onChange={(event) => setFilters({ ...filters, entity: event.target.value as AuditEntity | '' })}
+          />
+          <SelectField
+            label="Who"
+            name="actor_id"
+            options={[{ value: '', label: 'Anyone' }, ...people]}
+            value={filters.actorId}
+            onChange={(event) => setFilters({ ...filters, actorId: event.target.value })}
+          />
+          <TextField
+            label="Since"
+            name="since"
+            type="date"
+            hint={`From the start of that day on this device's clock (${zoneAbbreviation(deviceTimeZone())}).`}
+            value={sinceDate}
+            onChange={(event) => {
+              setSinceDate(event.target.value);
+              // The start of that day in the browser's zone.
+              const start = event.target.value ? new Date(`${event.target.value}T00:00`) : null;
+              setFilters({ ...filters, since: start && !Number.isNaN(start.getTime()) ? start.toISOString() : '' });
+            }}
+          />
         </>
+      }
+      query={log}
+      loadingText="Loading the audit log…"
+      noun={['entry', 'entries']}
+      emptyText="No entries match these filters."
+    >
+      {(entries, busy) => (
+        <ol className="audit-log" aria-label="Audit log" aria-busy={busy}>
+          {entries.map((entry) => {
+            const path = entryPath(entry, orgSlug);
+            const sentence = describeAuditEntry(entry);
+            const changes = changesOf(entry);
+            return (
+              <li key={entry.id} className="audit-entry">
+                <p>{path ? <Link to={path}>{sentence}</Link> : sentence}</p>
+                <p className="muted">
+                  <time dateTime={entry.at}>{formatDateTime(entry.at, entry.site_timezone ?? undefined)}</time>
+                </p>
+                {changes.length > 0 ? (
+                  <details>
+                    <summary>What changed</summary>
+                    <ul className="audit-changes">
+                      {changes.map((change) => (
+                        <li key={change}>{change}</li>
+                      ))}
+                    </ul>
+                  </details>
+                ) : null}
+              </li>
+            );
+          })}
+        </ol>
       )}
-    </div>
+    </ListScreen>
   );
 }

@@ -2,8 +2,8 @@ import { Link } from 'react-router-dom';
 import { z } from 'zod';
 import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';
-import { TextField } from '../../../components/ui/text-field';
-import { newPasswordField, newPasswordHint } from '../../../lib/validation';
+import { PasswordField } from '../../../components/ui/text-field';
+import { newPasswordField } from '../../../lib/validation';
 import { useValidatedSubmit } from '../../../lib/use-validated-submit';
 import { useSetNewPassword } from '../api/set-new-password';
 
@@ -30,15 +30,7 @@ export function ResetPasswordForm() {
   return (
     <form className="form" onSubmit={handleSubmit} noValidate>
       <FormAlert message={failure?.message} />
-      <TextField
-        label="New password"
-        name="password"
-        type="password"
-        autoComplete="new-password"
-        required
-        hint={newPasswordHint}
-        error={failure?.fieldErrors.password}
-      />
+      <PasswordField purpose="new" label="New password" error={failure?.fieldErrors.password} />
       <Button type="submit" pending={setNewPassword.isPending}>
         Set new password
       </Button>

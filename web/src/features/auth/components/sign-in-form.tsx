@@ -1,7 +1,7 @@
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';
-import { TextField } from '../../../components/ui/text-field';
+import { PasswordField, TextField } from '../../../components/ui/text-field';
 import { getSupabase } from '../../../lib/supabase';
 import { useValidatedSubmit } from '../../../lib/use-validated-submit';
 import { useSignIn } from '../api/sign-in';
@@ -15,7 +15,8 @@ function prepare() {
   void getSupabase().catch(() => undefined);
 }
 
-export function SignInForm({ defaultEmail }: { defaultEmail?: string }) {
+/** `offline`: signing in needs the server, so the button waits for the network (the page says why). */
+export function SignInForm({ defaultEmail, offline = false }: { defaultEmail?: string; offline?: boolean }) {
   const signIn = useSignIn();
   const { failure, handleSubmit } = useValidatedSubmit(loadSignInSchema, (data, { fail }) =>
     // On success the SIGNED_IN event updates the session and the route guard moves on.
@@ -34,15 +35,8 @@ export function SignInForm({ defaultEmail }: { defaultEmail?: string }) {
         defaultValue={defaultEmail}
         error={failure?.fieldErrors.email}
       />
-      <TextField
-        label="Password"
-        name="password"
-        type="password"
-        autoComplete="current-password"
-        required
-        error={failure?.fieldErrors.password}
-      />
-      <Button type="submit" pending={signIn.isPending}>
+      <PasswordField purpose="current" error={failure?.fieldErrors.password} />
+      <Button type="submit" pending={signIn.isPending} disabled={offline}>
         Sign in
       </Button>
       <p className="form-aside">

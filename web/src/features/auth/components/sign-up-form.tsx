@@ -2,8 +2,8 @@ import { useState } from 'react';
 import { z } from 'zod';
 import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';
-import { TextField } from '../../../components/ui/text-field';
-import { emailField, newPasswordField, newPasswordHint } from '../../../lib/validation';
+import { PasswordField, TextField } from '../../../components/ui/text-field';
+import { emailField, newPasswordField } from '../../../lib/validation';
 import { useValidatedSubmit } from '../../../lib/use-validated-submit';
 import { useSignUp } from '../api/sign-up';
 
@@ -46,15 +46,7 @@ export function SignUpForm({ defaultEmail, redirectPath = '/' }: SignUpFormProps
         defaultValue={defaultEmail}
         error={failure?.fieldErrors.email}
       />
-      <TextField
-        label="Password"
-        name="password"
-        type="password"
-        autoComplete="new-password"
-        required
-        hint={newPasswordHint}
-        error={failure?.fieldErrors.password}
-      />
+      <PasswordField purpose="new" error={failure?.fieldErrors.password} />
       <Button type="submit" pending={signUp.isPending}>
         Create account
       </Button>

@@ -1,6 +1,7 @@
 import type { TemplateItem } from '@schemas/templates';
 import { itemFails } from '@schemas/template-items';
 import { lazy, Suspense, useEffect, useId, useState } from 'react';
+import { CharacterCount, useCharacterLimit } from '../../../components/ui/character-count';
 import { numberField } from '../../../lib/form-values';
 import { passFailChoices, yesNoChoices, type AnswerChoice } from '../utils/answer-values';
 
@@ -21,7 +22,7 @@ export interface AnswerInputProps {
   onChange: (value: unknown, immediate: boolean) => void;
 }
 
-/** Big toggle buttons; tapping the chosen one again clears the answer. */
+/** Big toggle buttons; tapping the chosen one again keeps it (clearing is its own control, "Clear answer"). */
 function ToggleChoices({ item, choices, value, labelId, describedBy, disabled, onChange }: AnswerInputProps & { choices: AnswerChoice[] }) {
   return (
     <div className="answer-toggles" role="group" aria-labelledby={labelId} aria-describedby={describedBy}>
@@ -33,7 +34,9 @@ function ToggleChoices({ item, choices, value, labelId, describedBy, disabled, o
           className={`answer-toggle${itemFails(item, choice.value) ? ' answer-toggle-failing' : ''}${choice.value === 'na' ? ' answer-toggle-neutral' : ''}`}
           aria-pressed={value === choice.value}
           disabled={disabled}
-          onClick={() => onChange(value === choice.value ? null : choice.value, true)}
+          onClick={() => {
+            if (value !== choice.value) onChange(choice.value, true);
+          }}
         >
           {choice.label}
         </button>
@@ -97,11 +100,34 @@ function ChoiceInputs({ item, value, labelId, describedBy, disabled, onChange }:
           <span>{option}</span>
         </label>
       ))}
-      {!multiple && chosen.size > 0 && !disabled ? (
-        <button type="button" className="button button-link answer-clear" onClick={() => onChange(null, true)}>
-          Clear choice
-        </button>
-      ) : null}
+    </div>
+  );
+}
+
+const TEXT_MAX = 4000;
+
+/** A text answer, with its limit in sight near it. */
+function TextAnswer({ value, controlId, describedBy, invalid, disabled, onChange }: AnswerInputProps) {
+  const text = typeof value === 'string' ? value : '';
+  const limit = useCharacterLimit(TEXT_MAX);
+  return (
+    <div>
+      <textarea
+        id={controlId}
+        className="answer-text"
+        rows={3}
+        maxLength={TEXT_MAX}
+        value={text}
+        disabled={disabled}
+        aria-invalid={invalid || undefined}
+        aria-describedby={describedBy}
+        onPaste={limit.onPaste}
+        onChange={(event) => {
+          limit.onEdit();
+          onChange(event.target.value.trim() === '' ? null : event.target.value, false);
+        }}
+      />
+      <CharacterCount length={text.length} max={TEXT_MAX} kept={limit.kept} />
     </div>
   );
 }
@@ -117,19 +143,7 @@ export function AnswerInput(props: AnswerInputProps) {
     case 'number':
       return <NumberInput {...props} />;
     case 'text':
-      return (
-        <textarea
-          id={controlId}
-          className="answer-text"
-          rows={3}
-          maxLength={4000}
-          value={typeof value === 'string' ? value : ''}
-          disabled={disabled}
-          aria-invalid={invalid || undefined}
-          aria-describedby={describedBy}
-          onChange={(event) => onChange(event.target.value.trim() === '' ? null : event.target.value, false)}
-        />
-      );
+      return <TextAnswer {...props} />;
     case 'single_choice':
     case 'multi_choice':
       return <ChoiceInputs {...props} />;

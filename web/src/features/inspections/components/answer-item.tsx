@@ -3,6 +3,7 @@ import { itemFails } from '@schemas/template-items';
 import { CircleCheck, CircleX } from 'lucide-react';
 import { lazy, Suspense, useId, useState, type ReactNode } from 'react';
 import { Button } from '../../../components/ui/button';
+import { CharacterCount, useCharacterLimit } from '../../../components/ui/character-count';
 import type { ChangedElsewhere } from '../hooks/use-inspection-live';
 import type { ItemDraft } from '../hooks/use-answer-autosave';
 import type { Answer, Attachment } from '../types';
@@ -14,6 +15,9 @@ import type { PhotoEvidenceProps } from './photo-evidence';
 // Photos (thumbnails, adding, the upload steps) load when a photo item is shown.
 const PhotoEvidence = lazy(() => import('./photo-evidence').then((module) => ({ default: module.PhotoEvidence })));
 
+const NOTE_MAX = 2000;
+// Kinds whose answer is a tap, not typing: clearing one is its own control, never a second tap.
+const clearable = new Set<TemplateItem['kind']>(['pass_fail', 'yes_no', 'single_choice', 'date']);
 const noIds: ReadonlySet<string> = new Set();
 const noProgress: ReadonlyMap<string, { sent: number; total: number }> = new Map();
 
@@ -60,6 +64,7 @@ export function AnswerItem(props: AnswerItemProps) {
   const value = shown ? draft.value : (answer?.value ?? null);
   const note = shown ? draft.note : (answer?.note ?? null);
   const [noteOpen, setNoteOpen] = useState(false);
+  const noteLimit = useCharacterLimit(NOTE_MAX);
   const error = draft?.state === 'invalid' || draft?.state === 'failed' || draft?.state === 'retrying' ? draft.error : undefined;
   const valid = draft?.state !== 'invalid';
   const failed = valid ? itemFails(item, value) : null;
@@ -135,6 +140,22 @@ export function AnswerItem(props: AnswerItemProps) {
           onChange={(next, immediate) => props.onEdit({ value: next }, immediate)}
         />
       )}
+      {editable && value !== null && value !== undefined && clearable.has(item.kind) ? (
+        <div>
+          <button
+            type="button"
+            className="button button-link"
+            aria-label={`Clear the answer to ${item.label}`}
+            onClick={(event) => {
+              props.onEdit({ value: null }, true);
+              // The button goes with the answer: focus stays on the item's first control.
+              event.currentTarget.closest('.answer-item')?.querySelector<HTMLElement>('button, input')?.focus();
+            }}
+          >
+            Clear answer
+          </button>
+        </div>
+      ) : null}
       {error ? (
         <p id={errorId} className="field-error" role="alert">
           {error}
@@ -186,12 +207,17 @@ export function AnswerItem(props: AnswerItemProps) {
           <textarea
             id={`${id}-note`}
             rows={2}
-            maxLength={2000}
+            maxLength={NOTE_MAX}
             value={note ?? ''}
             disabled={!editable}
             aria-label={`Note for ${item.label}`}
-            onChange={(event) => props.onEdit({ note: event.target.value.trim() === '' ? null : event.target.value }, false)}
+            onPaste={noteLimit.onPaste}
+            onChange={(event) => {
+              noteLimit.onEdit();
+              props.onEdit({ note: event.target.value.trim() === '' ? null : event.target.value }, false);
+            }}
           />
+          <CharacterCount length={note?.length ?? 0} max={NOTE_MAX} kept={noteLimit.kept} />
         </div>
       ) : editable ? (
         <div>

@@ -1,9 +1,10 @@
 import { INSPECTION_STATUSES, STATUS_LABELS } from '@schemas/inspection-states';
-import { CircleCheck, MapPin } from 'lucide-react';
+import { CircleCheck, HardDriveDownload, MapPin } from 'lucide-react';
+import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { CheckboxField } from '../../../components/ui/checkbox-field';
-import { LoadMoreButton } from '../../../components/ui/load-more-button';
+import { ListScreen } from '../../../components/ui/paged-list';
 import { SelectField } from '../../../components/ui/select-field';
 import { TextField } from '../../../components/ui/text-field';
 import { useDebouncedValue } from '../../../lib/use-debounced-value';
@@ -15,8 +16,8 @@ import type { InspectionStatus } from '../types';
 import { formatScore } from '../utils/inspection-format';
 import { InspectionStatusBadge, OverdueBadge } from './inspection-status-badge';
 import { SiteSearchSelect, type SiteSearch } from './site-search-select';
+import { useInspectionsOnDevice } from '../offline/on-device';
 import './inspections.css';
-import { QueryError } from '../../../components/ui/query-error';
 
 export interface Choice {
   value: string;
@@ -74,7 +75,7 @@ export function InspectionList({ orgId, orgSlug, userId, sites, assignees }: Ins
     // Only a new search moves the URL; the other filters set it themselves.
   }, [debounced]);
   const inspections = useInspections(orgId, filters);
-  const rows = inspections.data?.pages.flatMap((page) => page.data) ?? [];
+  const onDevice = useInspectionsOnDevice(useQueryClient(), orgId);
   const filtered = filters.q !== '' || filters.status !== '' || filters.siteId !== '' || filters.assigneeId !== '' || filters.overdue;
 
   const assigneeOptions: Choice[] = [
@@ -84,113 +85,105 @@ export function InspectionList({ orgId, orgSlug, userId, sites, assignees }: Ins
   ];
 
   return (
-    <div className="stack">
-      <div className="inspection-filters" role="search" aria-label="Filter inspections">
-        <TextField
-          label="Search"
-          name="q"
-          type="search"
-          placeholder="Title or site"
-          value={typed}
-          onChange={(event) => setTyped(event.target.value)}
-        />
-        <SelectField
-          label="Status"
-          name="status"
-          options={statusOptions}
-          value={filters.status}
-          onChange={(event) => setFilters({ ...filters, status: event.target.value as InspectionStatus | '' })}
-        />
-        <SiteSearchSelect
-          search={sites}
-          noneLabel="Any site"
-          selected={filterSite}
-          value={filters.siteId}
-          onChange={(event) => {
-            const siteId = event.target.value;
-            if (siteId !== filterSite?.value) setFilterSite(sites.choices.find((choice) => choice.value === siteId));
-            setFilters({ ...filters, siteId });
-          }}
-        />
-        <SelectField
-          label="Assignee"
-          name="assignee_id"
-          options={assigneeOptions}
-          value={filters.assigneeId}
-          onChange={(event) => setFilters({ ...filters, assigneeId: event.target.value })}
-        />
-        <CheckboxField
-          label="Overdue only"
-          name="overdue"
-          checked={filters.overdue}
-          onChange={(event) => setFilters({ ...filters, overdue: event.target.checked })}
-        />
-      </div>
-
-      {/* Every inspection the filters select, not only the pages loaded: streamed by the api (docs/reports.md). */}
-      <div className="report-exports" aria-label="Export">
-        <DownloadButton path={apiPath('orgs', orgId, 'reports', 'inspections.csv')} query={inspectionFilterQuery(filters)} fallbackName="inspections.csv">
-          Export inspections CSV
-        </DownloadButton>
-        <DownloadButton path={apiPath('orgs', orgId, 'reports', 'answers.csv')} query={inspectionFilterQuery(filters)} fallbackName="answers.csv">
-          Export answers CSV
-        </DownloadButton>
-      </div>
-
-      {inspections.isPending ? (
-        <p className="muted">Loading inspections…</p>
-      ) : inspections.isError && rows.length === 0 ? (
-        <QueryError error={inspections.error} onRetry={() => inspections.refetch()} />
-      ) : (
+    <ListScreen
+      searchLabel="Filter inspections"
+      filtersClassName="inspection-filters"
+      filters={
         <>
-          <p className="muted" role="status">
-            {rows.length === 0
-              ? filtered
-                ? 'No inspections match these filters.'
-                : 'No inspections yet.'
-              : `${rows.length}${inspections.hasNextPage ? '+' : ''} ${rows.length === 1 ? 'inspection' : 'inspections'}`}
-          </p>
-          {rows.length > 0 ? (
-            <ul className="inspection-list" aria-label="Inspections" aria-busy={inspections.isPlaceholderData || undefined}>
-              {rows.map((inspection) => {
-                const score = formatScore(inspection);
-                return (
-                  <li key={inspection.id} className="inspection-row">
-                    <div className="inspection-row-main">
-                      <Link to={`/o/${orgSlug}/inspections/${inspection.id}`} className="inspection-row-title">
-                        {inspection.title}
-                      </Link>
-                      <p className="inspection-row-meta">
-                        <span className="inline-icon">
-                          <MapPin aria-hidden="true" size={16} />
-                          {inspection.site_name}
-                        </span>
-                        <span>{inspection.assignee_name ? `Assigned to ${inspection.assignee_name}` : 'Unassigned'}</span>
-                        {inspection.due_at ? <span>Due {formatDateTime(inspection.due_at, inspection.site_timezone)}</span> : null}
-                      </p>
-                      {/* Progress is how much is answered; the score is how well it went: two things, shown apart. */}
-                      <p className="inspection-row-progress">
-                        <span className="inline-icon">
-                          <CircleCheck aria-hidden="true" size={16} />
-                          Answered {inspection.answered_count} of {inspection.item_count}
-                        </span>
-                        {score ? <span>Score {score}</span> : null}
-                        {inspection.failed_count > 0 ? <span>{inspection.failed_count} failed</span> : null}
-                      </p>
-                    </div>
-                    <div className="inspection-row-state">
-                      <InspectionStatusBadge status={inspection.status} />
-                      {inspection.overdue ? <OverdueBadge /> : null}
-                    </div>
-                  </li>
-                );
-              })}
-            </ul>
-          ) : null}
-          <LoadMoreButton query={inspections} />
-          {inspections.isError ? <QueryError error={inspections.error} onRetry={() => inspections.refetch()} /> : null}
+          <TextField label="Search" name="q" type="search" placeholder="Title or site" value={typed} onChange={(event) => setTyped(event.target.value)} />
+          <SelectField
+            label="Status"
+            name="status"
+            options={statusOptions}
+            value={filters.status}
+            onChange={(event) => setFilters({ ...filters, status: event.target.value as InspectionStatus | '' })}
+          />
+          <SiteSearchSelect
+            search={sites}
+            noneLabel="Any site"
+            selected={filterSite}
+            value={filters.siteId}
+            onChange={(event) => {
+              const siteId = event.target.value;
+              if (siteId !== filterSite?.value) setFilterSite(sites.choices.find((choice) => choice.value === siteId));
+              setFilters({ ...filters, siteId });
+            }}
+          />
+          <SelectField
+            label="Assignee"
+            name="assignee_id"
+            options={assigneeOptions}
+            value={filters.assigneeId}
+            onChange={(event) => setFilters({ ...filters, assigneeId: event.target.value })}
+          />
+          <CheckboxField
+            label="Overdue only"
+            name="overdue"
+            checked={filters.overdue}
+            onChange={(event) => setFilters({ ...filters, overdue: event.target.checked })}
+          />
         </>
+      }
+      notes={
+        // Every inspection the filters select, not only the pages loaded: streamed by the api (docs/reports.md).
+        <div className="report-exports" aria-label="Export">
+          <DownloadButton path={apiPath('orgs', orgId, 'reports', 'inspections.csv')} query={inspectionFilterQuery(filters)} fallbackName="inspections.csv">
+            Export inspections CSV
+          </DownloadButton>
+          <DownloadButton path={apiPath('orgs', orgId, 'reports', 'answers.csv')} query={inspectionFilterQuery(filters)} fallbackName="answers.csv">
+            Export answers CSV
+          </DownloadButton>
+        </div>
+      }
+      query={inspections}
+      loadingText="Loading inspections…"
+      noun={['inspection', 'inspections']}
+      emptyText={filtered ? 'No inspections match these filters.' : 'No inspections yet.'}
+    >
+      {(rows, busy) => (
+        <ul className="inspection-list" aria-label="Inspections" aria-busy={busy}>
+          {rows.map((inspection) => {
+            const score = formatScore(inspection);
+            return (
+              <li key={inspection.id} className="inspection-row">
+                <div className="inspection-row-main">
+                  <Link to={`/o/${orgSlug}/inspections/${inspection.id}`} className="inspection-row-title">
+                    {inspection.title}
+                  </Link>
+                  <p className="inspection-row-meta">
+                    <span className="inline-icon">
+                      <MapPin aria-hidden="true" size={16} />
+                      {inspection.site_name}
+                    </span>
+                    <span>{inspection.assignee_name ? `Assigned to ${inspection.assignee_name}` : 'Unassigned'}</span>
+                    {inspection.due_at ? <span>Due {formatDateTime(inspection.due_at, inspection.site_timezone)}</span> : null}
+                  </p>
+                  {/* Progress is how much is answered; the score is how well it went: two things, shown apart. */}
+                  <p className="inspection-row-progress">
+                    <span className="inline-icon">
+                      <CircleCheck aria-hidden="true" size={16} />
+                      Answered {inspection.answered_count} of {inspection.item_count}
+                    </span>
+                    {score ? <span>Score {score}</span> : null}
+                    {inspection.failed_count > 0 ? <span>{inspection.failed_count} failed</span> : null}
+                    {/* Opens without a network: its data is on this device (issue 23). */}
+                    {onDevice.has(inspection.id) ? (
+                      <span className="inline-icon available-offline">
+                        <HardDriveDownload aria-hidden="true" size={16} />
+                        Available offline
+                      </span>
+                    ) : null}
+                  </p>
+                </div>
+                <div className="inspection-row-state">
+                  <InspectionStatusBadge status={inspection.status} />
+                  {inspection.overdue ? <OverdueBadge /> : null}
+                </div>
+              </li>
+            );
+          })}
+        </ul>
       )}
-    </div>
+    </ListScreen>
   );
 }

@@ -1,13 +1,14 @@
 import type { Role } from '@schemas/common';
 import { canFillInspection, canReviewInspections, canScheduleInspections } from '@schemas/inspection-states';
 import type { TemplateItem } from '@schemas/templates';
-import { itemsOf } from '@schemas/template-items';
+import { itemFails, itemsOf } from '@schemas/template-items';
 import { CircleCheck, MapPin, Users } from 'lucide-react';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Accordion, AccordionSection } from '../../../components/ui/accordion';
 import { onFirstInteractionOr } from '../../../lib/first-interaction';
 import { formatDateTime, formatDistance } from '../../../lib/format';
+import { SiteTimeZone } from '../../../lib/site-time-zone';
 import { useAnswerAutosave } from '../hooks/use-answer-autosave';
 import { useInspectionLive } from '../hooks/use-inspection-live';
 import { useVisibility } from '../hooks/use-visibility';
@@ -15,16 +16,19 @@ import type { InspectionDetail } from '../types';
 import { answersByKey, describeValue, isAnswered, loadAnswerChecks } from '../utils/answer-values';
 import { formatScore } from '../utils/inspection-format';
 import { AnswerItem, initials } from './answer-item';
-import { CancelInspectionControl } from './cancel-inspection-control';
 import { InspectionStatusBadge, OverdueBadge } from './inspection-status-badge';
-import { ReviewInspectionPanel } from './review-inspection-panel';
 import { SaveStatusBar } from './save-status-bar';
-import { StartInspectionControl } from './start-inspection-control';
 import { SubmitInspectionPanel } from './submit-inspection-panel';
 import './inspections.css';
 
 // Only an inspection whose rules hid answered items shows them.
 const HiddenAnswers = lazy(() => import('./hidden-answers').then((module) => ({ default: module.HiddenAnswers })));
+// The review decision (and its confirmation) and the start control each show in one state of the
+// inspection, never beside the answers being filled in: not part of the run page's first load.
+const ReviewInspectionPanel = lazy(() => import('./review-inspection-panel').then((module) => ({ default: module.ReviewInspectionPanel })));
+const StartInspectionControl = lazy(() => import('./start-inspection-control').then((module) => ({ default: module.StartInspectionControl })));
+// A manager's "Cancel" closes the page, below everything: it loads on the first tap or key press.
+const CancelInspectionControl = lazy(() => import('./cancel-inspection-control').then((module) => ({ default: module.CancelInspectionControl })));
 
 /**
  * What the page shows of an item's corrective actions, rendered by whoever composes the page (the
@@ -71,6 +75,9 @@ export function InspectionRun({ orgId, orgSlug, userId, displayName, role, inspe
   );
   const live = useInspectionLive({ orgId, inspectionId: inspection.id, userId, displayName, focusedItemKey, isEditing });
   const [openSections, setOpenSections] = useState<string[]>(() => (sections[0] ? [sections[0].key] : []));
+  const mayCancel = (inspection.status === 'scheduled' || inspection.status === 'in_progress') && canScheduleInspections(role);
+  const [showCancel, setShowCancel] = useState(false);
+  useEffect(() => (mayCancel ? onFirstInteractionOr(3000, () => setShowCancel(true)) : undefined), [mayCancel]);
 
   const valueOf = (item: TemplateItem) => {
     const draft = autosave.drafts.get(item.key);
@@ -217,7 +224,11 @@ export function InspectionRun({ orgId, orgSlug, userId, displayName, role, inspe
         ) : null}
       </div>
 
-      {inspection.status === 'submitted' && canReviewInspections(role) ? <ReviewInspectionPanel orgId={orgId} inspectionId={inspection.id} /> : null}
+      {inspection.status === 'submitted' && canReviewInspections(role) ? (
+        <Suspense fallback={<section className="panel review-bar review-bar-loading" aria-busy="true" />}>
+          <ReviewInspectionPanel orgId={orgId} inspectionId={inspection.id} failedCount={inspection.failed_count} assigneeName={inspection.assignee_name} />
+        </Suspense>
+      ) : null}
 
       {failedItems.length > 0 ? (
         <section className="panel" aria-labelledby="failed-heading">
@@ -250,7 +261,9 @@ export function InspectionRun({ orgId, orgSlug, userId, displayName, role, inspe
       {mayFill && (inspection.status === 'scheduled' || inspection.status === 'changes_requested') ? (
         <section className="panel" aria-labelledby="start-heading">
           <h2 id="start-heading">{inspection.status === 'scheduled' ? 'Start' : 'Continue'}</h2>
-          <StartInspectionControl orgId={orgId} inspection={inspection} />
+          <Suspense fallback={<div className="start-loading" aria-busy="true" />}>
+            <StartInspectionControl orgId={orgId} inspection={inspection} />
+          </Suspense>
         </section>
       ) : null}
 
@@ -322,7 +335,12 @@ export function InspectionRun({ orgId, orgSlug, userId, displayName, role, inspe
                         : undefined
                     }
                     onDismissChange={() => live.dismissChange(item.key)}
-                    extras={inspection.status !== 'scheduled' ? itemActions?.(item, suggestedTitle(item), 'item') : undefined}
+                    extras={
+                      inspection.status !== 'scheduled' ? (
+                        // An action opened here is due on the site's clock.
+                        <SiteTimeZone.Provider value={inspection.site_timezone}>{itemActions?.(item, suggestedTitle(item), 'item')}</SiteTimeZone.Provider>
+                      ) : undefined
+                    }
                   />
                 ))}
               </div>
@@ -342,6 +360,10 @@ export function InspectionRun({ orgId, orgSlug, userId, displayName, role, inspe
           orgId={orgId}
           inspectionId={inspection.id}
           missing={missing}
+          answered={answeredKeys.size}
+          total={shownItems.length}
+          requiredTotal={shownItems.filter((item) => item.required).length}
+          countFailed={() => shownItems.filter((item) => itemFails(item, valueOf(item))).length}
           itemsByKey={itemsByKey}
           settle={autosave.settle}
           waiting={autosave.summary.waiting}
@@ -350,8 +372,10 @@ export function InspectionRun({ orgId, orgSlug, userId, displayName, role, inspe
           onShowItem={showItem}
         />
       ) : null}
-      {(inspection.status === 'scheduled' || inspection.status === 'in_progress') && canScheduleInspections(role) ? (
-        <CancelInspectionControl orgId={orgId} inspectionId={inspection.id} />
+      {mayCancel && showCancel ? (
+        <Suspense fallback={null}>
+          <CancelInspectionControl orgId={orgId} inspectionId={inspection.id} />
+        </Suspense>
       ) : null}
     </div>
   );

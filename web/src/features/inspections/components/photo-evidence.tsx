@@ -11,6 +11,7 @@ import { deleteAttachment, useAttachmentUrl } from '../api/attachments';
 import { refetchInspection } from '../api/get-inspection';
 import type { PhotoEntry } from '../offline/outbox-store';
 import type { Attachment } from '../types';
+import '../../../components/ui/photos.css';
 
 export interface PhotoEvidenceProps {
   orgId: string;

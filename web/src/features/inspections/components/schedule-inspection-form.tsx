@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { z } from 'zod';
 import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';
@@ -17,8 +18,8 @@ const scheduleFormSchema = z.object({
   assignee_id: z.string().transform((value) => (value === '' ? null : value)),
   due_at: z
     .string()
+    // The instant DueField worked out from the time typed on the site's clock.
     .refine((value) => value === '' || !Number.isNaN(new Date(value).getTime()), { error: 'Enter a date and time.' })
-    // datetime-local is the browser's local time: sent as an instant.
     .transform((value) => (value === '' ? null : new Date(value).toISOString())),
   title: z
     .string()
@@ -40,6 +41,8 @@ interface ScheduleInspectionFormProps {
 export function ScheduleInspectionForm({ orgId, sites, templates, assignees, onScheduled }: ScheduleInspectionFormProps) {
   const createInspection = useCreateInspection();
   const idempotency = useIdempotencyKey();
+  // The due time is typed on the chosen site's clock.
+  const [siteId, setSiteId] = useState('');
   const { failure, handleSubmit } = useValidatedSubmit(scheduleFormSchema, (body: InspectionCreate, { fail }) =>
     createInspection.mutate(
       { orgId, body, idempotencyKey: idempotency.keyFor(body) },
@@ -60,6 +63,7 @@ export function ScheduleInspectionForm({ orgId, sites, templates, assignees, onS
         search={sites}
         noneLabel={sites.choices.length === 0 ? (sites.query.trim() === '' ? 'No active sites' : 'No sites match') : 'Choose a site'}
         defaultValue=""
+        onChange={(event) => setSiteId(event.target.value)}
         error={failure?.fieldErrors.site_id}
       />
       <SelectField
@@ -77,7 +81,11 @@ export function ScheduleInspectionForm({ orgId, sites, templates, assignees, onS
         defaultValue=""
         error={failure?.fieldErrors.assignee_id}
       />
-      <DueField error={failure?.fieldErrors.due_at} pastMeaning="the inspection will be overdue as soon as it is scheduled" />
+      <DueField
+        timeZone={sites.timeZoneOf(siteId) ?? null}
+        error={failure?.fieldErrors.due_at}
+        pastMeaning="the inspection will be overdue as soon as it is scheduled"
+      />
       <TextField
         label="Title"
         name="title"

@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
 import { Button } from '../../../components/ui/button';
-import { LoadMoreButton } from '../../../components/ui/load-more-button';
+import { LoadMoreButton } from '../../../components/ui/paged-list';
 import { formatDateTime } from '../../../lib/format';
 import { useInspections } from '../api/get-inspections';
 import type { Inspection } from '../types';
@@ -11,10 +11,10 @@ import { QueryError } from '../../../components/ui/query-error';
 
 /** When an inspection happened, as its history reads: submitted, else started, else due, else scheduled. */
 function whenOf(inspection: Inspection): string {
-  if (inspection.submitted_at) return `Submitted ${formatDateTime(inspection.submitted_at)}`;
-  if (inspection.started_at) return `Started ${formatDateTime(inspection.started_at)}`;
+  if (inspection.submitted_at) return `Submitted ${formatDateTime(inspection.submitted_at, inspection.site_timezone)}`;
+  if (inspection.started_at) return `Started ${formatDateTime(inspection.started_at, inspection.site_timezone)}`;
   if (inspection.due_at) return `Due ${formatDateTime(inspection.due_at, inspection.site_timezone)}`;
-  return `Scheduled ${formatDateTime(inspection.created_at)}`;
+  return `Scheduled ${formatDateTime(inspection.created_at, inspection.site_timezone)}`;
 }
 
 /** A site's inspections, newest first: date, template, score and status. */

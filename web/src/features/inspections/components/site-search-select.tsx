@@ -11,6 +11,8 @@ export interface SiteSearch {
   choices: Choice[];
   /** More sites match than `choices` holds. */
   more: boolean;
+  /** The time zone of a site among the choices (a due time is typed on the site's clock). */
+  timeZoneOf: (siteId: string) => string | undefined;
 }
 
 interface SiteSearchSelectProps extends Omit<SelectHTMLAttributes<HTMLSelectElement>, 'id' | 'name'> {

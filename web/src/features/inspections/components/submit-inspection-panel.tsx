@@ -1,15 +1,24 @@
 import type { TemplateItem } from '@schemas/templates';
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { ApiError, describeError } from '../../../lib/errors';
 import { useSubmitInspection } from '../api/submit-inspection';
+
+// The confirmation loads when Submit is pressed: not part of the run page's first load.
+const ConfirmDialog = lazy(() => import('../../../components/ui/confirm-dialog').then((module) => ({ default: module.ConfirmDialog })));
 
 interface SubmitInspectionPanelProps {
   orgId: string;
   inspectionId: string;
   /** Required items without an answer, as this page sees them. */
   missing: TemplateItem[];
+  /** Items that show: how many are answered, how many there are, how many are required. */
+  answered: number;
+  total: number;
+  requiredTotal: number;
+  /** How many answers fail their item now (asked when Submit is pressed). */
+  countFailed: () => number;
   itemsByKey: Map<string, TemplateItem>;
   /** Saves what is waiting and resolves once nothing is on its way. */
   settle: () => Promise<boolean>;
@@ -21,8 +30,11 @@ interface SubmitInspectionPanelProps {
 }
 
 /** Submit, with what is still missing: the page's own count first, the server's list if it refuses. */
-export function SubmitInspectionPanel({ orgId, inspectionId, missing, itemsByKey, settle, onShowItem, waiting, needsAttention, online }: SubmitInspectionPanelProps) {
+export function SubmitInspectionPanel(props: SubmitInspectionPanelProps) {
+  const { orgId, inspectionId, missing, itemsByKey, settle, onShowItem, waiting, needsAttention, online } = props;
   const submit = useSubmitInspection();
+  // While asked to confirm: the failed items counted when Submit was pressed.
+  const [confirming, setConfirming] = useState<number | null>(null);
   const [settling, setSettling] = useState(false);
   const [error, setError] = useState<string | undefined>();
   const [serverMissing, setServerMissing] = useState<string[] | null>(null);
@@ -35,6 +47,7 @@ export function SubmitInspectionPanel({ orgId, inspectionId, missing, itemsByKey
   const shownError = serverMissing !== null && listed.length === 0 ? undefined : error;
 
   async function onSubmit() {
+    setConfirming(null);
     setError(undefined);
     setServerMissing(null);
     setSettling(true);
@@ -105,11 +118,30 @@ export function SubmitInspectionPanel({ orgId, inspectionId, missing, itemsByKey
           pending={settling || submit.isPending}
           disabled={blockedBy !== null}
           aria-describedby={blockedBy ? 'submit-blocked' : undefined}
-          onClick={() => void onSubmit()}
+          onClick={() => {
+            setError(undefined);
+            setConfirming(props.countFailed());
+          }}
         >
           Submit inspection
         </Button>
       </div>
+      {confirming !== null ? (
+        <Suspense fallback={null}>
+          <ConfirmDialog title="Submit this inspection?" confirmText="Submit inspection" cancelText="Keep editing" onConfirm={() => void onSubmit()} onCancel={() => setConfirming(null)}>
+            <p>
+              {props.answered} of {props.total} items answered
+              {props.requiredTotal > 0 ? `, all ${props.requiredTotal} required ${props.requiredTotal === 1 ? 'item' : 'items'} among them` : ''}.
+            </p>
+            <p>
+              {confirming === 0
+                ? 'No item failed: no corrective actions will open.'
+                : `${confirming === 1 ? '1 failed item opens a corrective action' : `${confirming} failed items will open corrective actions`} (none for an item that already has one).`}
+            </p>
+            <p>Once submitted, the answers can no longer be changed; a manager reviews them.</p>
+          </ConfirmDialog>
+        </Suspense>
+      ) : null}
     </section>
   );
 }

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
+import { useOnline } from '../../../lib/use-online';
 import { Outbox, type OutboxState } from '../offline/outbox';
 import { outboxOf } from '../offline/outbox-instance';
 import type { AnswerEntry, PhotoEntry } from '../offline/outbox-store';
@@ -58,20 +59,6 @@ function useOutbox(userId: string): Outbox | undefined {
     };
   }, [userId]);
   return outbox;
-}
-
-function useOnline(): boolean {
-  return useSyncExternalStore(
-    (listener) => {
-      window.addEventListener('online', listener);
-      window.addEventListener('offline', listener);
-      return () => {
-        window.removeEventListener('online', listener);
-        window.removeEventListener('offline', listener);
-      };
-    },
-    () => navigator.onLine,
-  );
 }
 
 interface Options {

@@ -1,6 +1,6 @@
 import { ApiError, describeError } from '../../../lib/errors';
 import { newIdempotencyKey } from '../../../lib/idempotency-key';
-import { UploadError, uploadToSignedUrl } from '../../../lib/photo-upload';
+import type { UploadError } from '../../../lib/photo-upload';
 import { queryClient } from '../../../lib/query-client';
 import { accessToken } from '../../../lib/auth';
 import { confirmAttachment, createAttachment } from '../api/attachments';
@@ -10,11 +10,21 @@ import type { Answer } from '../types';
 import { Outbox, type OutboxFailure } from './outbox';
 import { openOutboxStore } from './outbox-store';
 
+// The upload's code (XMLHttpRequest with its progress) loads when a photo is first sent: the run
+// page's first load carries none of it (docs/offline.md, "Weight"). A failed load is a transient
+// failure, like any other with no answer: the photo waits and goes later.
+const loadPhotoUpload = () => import('../../../lib/photo-upload');
+
+/** Storage's answer to an upload (lib/photo-upload.ts), told by its name: the class loads with the upload. */
+function isUploadError(error: unknown): error is UploadError {
+  return error instanceof Error && error.name === 'UploadError' && typeof (error as Partial<UploadError>).status === 'number';
+}
+
 /** What a failed api call means to the outbox: the catalogue code and status, or no answer at all. */
 const UNREACHABLE = 'The server could not be reached from this device.';
 
 function describe(error: unknown): OutboxFailure {
-  if (error instanceof UploadError) {
+  if (isUploadError(error)) {
     return error.status === 0
       ? { code: null, status: null, message: UNREACHABLE, fieldErrors: {} }
       : { code: null, status: error.status, message: 'Storage refused the photo; it will be tried again.', fieldErrors: {} };
@@ -56,13 +66,14 @@ export function outboxOf(userId: string): Promise<Outbox> {
         checkInPhoto: (entry) =>
           createAttachment(entry.orgId, entry.inspectionId, { item_key: entry.itemKey, content_type: entry.contentType, byte_size: entry.blob.size }, entry.id),
         uploadPhoto: async (upload, blob, contentType, onProgress) => {
+          const { uploadToSignedUrl } = await loadPhotoUpload();
           const token = await accessToken();
           try {
             await uploadToSignedUrl(upload, token ?? undefined, new Blob([blob], { type: contentType }), onProgress ?? (() => undefined));
             return 'uploaded';
           } catch (error) {
             // An earlier attempt's bytes arrived (its answer did not): the signed URL is spent on them.
-            if (error instanceof UploadError && (error.status === 409 || error.status === 400)) return 'already';
+            if (isUploadError(error) && (error.status === 409 || error.status === 400)) return 'already';
             throw error;
           }
         },

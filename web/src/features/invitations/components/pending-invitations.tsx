@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { ConfirmButton } from '../../../components/ui/confirm-button';
 import { FormAlert } from '../../../components/ui/form-alert';
-import { LoadMoreButton } from '../../../components/ui/load-more-button';
+import { LoadMoreButton } from '../../../components/ui/paged-list';
 import { describeErrorSentence } from '../../../lib/errors';
 import { roleLabel } from '../../../lib/roles';
 import { useInvitations } from '../api/get-invitations';

@@ -3,7 +3,7 @@ import type { Member } from '@schemas/members';
 import { useState } from 'react';
 import { ConfirmButton } from '../../../components/ui/confirm-button';
 import { FormAlert } from '../../../components/ui/form-alert';
-import { LoadMoreButton } from '../../../components/ui/load-more-button';
+import { LoadMoreButton } from '../../../components/ui/paged-list';
 import { describeErrorSentence } from '../../../lib/errors';
 import { grantableRoleOptions, roleLabel, roleOptions } from '../../../lib/roles';
 import { useMembers } from '../api/get-members';

@@ -1,5 +1,5 @@
 import { Link } from 'react-router-dom';
-import { LoadMoreButton } from '../../../components/ui/load-more-button';
+import { LoadMoreButton } from '../../../components/ui/paged-list';
 import { roleLabel } from '../../../lib/roles';
 import { useOrganizations } from '../api/get-organizations';
 import { QueryError } from '../../../components/ui/query-error';

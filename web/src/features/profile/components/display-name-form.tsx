@@ -27,6 +27,10 @@ export function DisplayNameForm() {
         updateMe.reset();
         handleSubmit(event);
       }}
+      // An edit after saving: "saved" is no longer true of what the form shows.
+      onInput={() => {
+        if (updateMe.isSuccess) updateMe.reset();
+      }}
       noValidate
     >
       <FormAlert message={failure?.message} />

@@ -47,6 +47,10 @@ export function OrganizationSettingsForm({ organization, onSaved }: Organization
         updateOrganization.reset();
         handleSubmit(event);
       }}
+      // An edit after saving: "saved" is no longer true of what the form shows.
+      onInput={() => {
+        if (updateOrganization.isSuccess) updateOrganization.reset();
+      }}
       noValidate
     >
       <FormAlert message={failure?.message} />

@@ -88,6 +88,10 @@ export function SiteForm({ orgId, site, defaultGeofenceM, onSaved }: SiteFormPro
         updateSite.reset();
         handleSubmit(event);
       }}
+      // An edit after saving: "saved" is no longer true of what the form shows.
+      onInput={() => {
+        if (updateSite.isSuccess) updateSite.reset();
+      }}
       noValidate
     >
       <FormAlert message={failure?.message} />

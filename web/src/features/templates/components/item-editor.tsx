@@ -15,7 +15,7 @@ import { SelectField } from '../../../components/ui/select-field';
 import { TextField } from '../../../components/ui/text-field';
 import { TextAreaField } from '../../../components/ui/textarea-field';
 import { useField } from '../../../components/ui/use-field';
-import { newOption, type DraftItem, type DraftOption } from '../utils/draft';
+import { itemName, newOption, type DraftItem, type DraftOption } from '../utils/draft';
 import { itemKindDescriptions, itemKindLabels } from '../utils/template-format';
 import { MoveButtons } from './move-buttons';
 import { RuleEditor } from './rule-editor';
@@ -49,11 +49,6 @@ const failOnOptions = [
   { value: 'yes', label: 'Yes' },
   { value: 'no', label: 'No' },
 ];
-
-/** The name an item's controls use: its label, or its place while it has none. */
-export function itemName(item: DraftItem, position: number): string {
-  return item.label.trim() || `item ${position}`;
-}
 
 export function ItemEditor({ item, path, position, count, errors, onChange, onMove, onRemove, focusLater, earlier, items, opsByKey }: ItemEditorProps) {
   const name = itemName(item, position);

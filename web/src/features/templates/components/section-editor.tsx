@@ -7,7 +7,7 @@ import { Button } from '../../../components/ui/button';
 import { ConfirmButton } from '../../../components/ui/confirm-button';
 import { SelectField } from '../../../components/ui/select-field';
 import { TextField } from '../../../components/ui/text-field';
-import type { DraftItem, DraftRule, DraftSection } from '../utils/draft';
+import { sectionName, type DraftItem, type DraftRule, type DraftSection } from '../utils/draft';
 import { itemCountText, itemKindLabels } from '../utils/template-format';
 import { ItemEditor } from './item-editor';
 import { MoveButtons } from './move-buttons';
@@ -38,11 +38,6 @@ export interface SectionEditorProps {
   items: Map<string, DraftItem>;
   /** The tests each item may be put to, by key. */
   opsByKey: Map<string, ConditionOp[]>;
-}
-
-/** The title used by the section's controls and trigger while the title field is empty. */
-export function sectionName(section: DraftSection, index: number): string {
-  return section.title.trim() || `Section ${index + 1}`;
 }
 
 /** One section in the editor's accordion: its title, its items and the control that adds one. */

@@ -1,8 +1,8 @@
-import { definitionSchema, DESCRIPTION_MAX_LENGTH, MAX_SECTIONS, templateUpdateSchema, type ItemKind, type Template } from '@schemas/templates';
+import { definitionSchema, DESCRIPTION_MAX_LENGTH, MAX_SECTIONS, templateUpdateSchema, type Template } from '@schemas/templates';
 import { NAME_MAX_LENGTH } from '@schemas/common';
 import { useQueryClient } from '@tanstack/react-query';
 import { Plus } from 'lucide-react';
-import { useEffect, useMemo, useRef, useState, type FormEvent } from 'react';
+import { useEffect, useMemo, useReducer, useRef, type FormEvent } from 'react';
 import { useBlocker } from 'react-router-dom';
 import { Accordion } from '../../../components/ui/accordion';
 import { Button } from '../../../components/ui/button';
@@ -14,24 +14,11 @@ import { validateForm } from '../../../lib/form-values';
 import { templateQueryOptions } from '../api/get-template';
 import { usePublishTemplate } from '../api/publish-template';
 import { useUpdateTemplate } from '../api/update-template';
-import {
-  draftBody,
-  draftFingerprint,
-  draftFromTemplate,
-  draftItemsByKey,
-  keysOf,
-  moved,
-  newItem,
-  newSection,
-  type Draft,
-  type DraftItem,
-  type DraftSection,
-} from '../utils/draft';
-import { placeErrors, sectionsWithErrors } from '../utils/field-errors';
-import { itemCountText, itemKindLabels } from '../utils/template-format';
-import { itemName } from './item-editor';
+import { draftBody, draftFingerprint, draftFromTemplate, draftItemsByKey, newItemKey, newSectionKey } from '../utils/draft';
+import { editorReducer, initialEditorState, saveStatusText, type EditorState } from '../utils/editor-state';
+import { itemCountText } from '../utils/template-format';
 import { draftOpsFor } from './rule-editor';
-import { SectionEditor, sectionName } from './section-editor';
+import { SectionEditor } from './section-editor';
 import { TemplateRunPreview } from './template-run-preview';
 import '../templates.css';
 
@@ -43,32 +30,22 @@ interface TemplateEditorProps {
   initialNotice?: string;
 }
 
-type SaveState = 'idle' | 'saving' | 'publishing';
-
 /**
  * The draft of a template, edited in the page and saved as a whole with the revision it started
- * from, so that a save never silently replaces someone else's; publishing saves first.
+ * from, so that a save never silently replaces someone else's; publishing saves first. Its state
+ * and every change to it are in utils/editor-state.ts; this component renders it, and runs the
+ * saves and the focus, which are not state.
  */
 export function TemplateEditor({ orgId, template, initialNotice }: TemplateEditorProps) {
   const queryClient = useQueryClient();
   const updateTemplate = useUpdateTemplate();
   const publishTemplate = usePublishTemplate();
 
-  // The server's template this draft started from: its revision goes with every save.
-  const [base, setBase] = useState(template);
-  const [draft, setDraft] = useState<Draft>(() => draftFromTemplate(template));
-  const [openSections, setOpenSections] = useState<string[]>(() => template.definition.sections.slice(0, 1).map((s) => s.key));
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [message, setMessage] = useState<string | undefined>();
-  const [notice, setNotice] = useState<string | undefined>(initialNotice);
-  // Someone else saved meanwhile: our save would be refused (stale_version) until we load theirs.
-  const [conflict, setConflict] = useState<'changed_elsewhere' | 'stale' | null>(null);
-  const [announcement, setAnnouncement] = useState('');
-  const [saveState, setSaveState] = useState<SaveState>('idle');
-
-  const draftRef = useRef(draft);
-  draftRef.current = draft;
-  const pendingFocus = useRef<string | null>(null);
+  const [state, dispatch] = useReducer(editorReducer, undefined, () => initialEditorState(template, initialNotice));
+  const { base, draft, errors, saveState } = state;
+  // The state as last rendered, for a save that goes on after its click.
+  const stateRef = useRef<EditorState>(state);
+  stateRef.current = state;
 
   const fingerprint = useMemo(() => draftFingerprint(draft), [draft]);
   const baseFingerprint = useMemo(() => draftFingerprint(draftFromTemplate(base)), [base]);
@@ -78,19 +55,17 @@ export function TemplateEditor({ orgId, template, initialNotice }: TemplateEdito
   const itemsByKey = useMemo(() => draftItemsByKey(draft.sections), [draft.sections]);
   // Once per draft, not once per rule for every earlier item (templates reach MAX_ITEMS).
   const opsByKey = useMemo(() => new Map([...itemsByKey].map(([key, item]) => [key, draftOpsFor(item)])), [itemsByKey]);
-  const [previewOpen, setPreviewOpen] = useState(false);
   // The draft as the run page would get it; only while the preview is open.
   const previewDefinition = useMemo(() => {
-    if (!previewOpen) return null;
+    if (!state.previewOpen) return null;
     const parsed = definitionSchema.safeParse((draftBody(draft) as { definition: unknown }).definition);
     return parsed.success ? parsed.data : null;
-  }, [previewOpen, draft]);
+  }, [state.previewOpen, draft]);
 
   // Focus follows the control a change moved or created (rendered by now).
   useEffect(() => {
-    const key = pendingFocus.current;
+    const key = state.focus?.key;
     if (!key) return;
-    pendingFocus.current = null;
     const target = document.querySelector<HTMLElement>(`[data-focus="${CSS.escape(key)}"]`);
     if (target && !(target as HTMLButtonElement).disabled) {
       target.focus();
@@ -99,24 +74,12 @@ export function TemplateEditor({ orgId, template, initialNotice }: TemplateEdito
       const other = key.endsWith(':up') ? `${key.slice(0, -3)}:down` : `${key.slice(0, -5)}:up`;
       document.querySelector<HTMLElement>(`[data-focus="${CSS.escape(other)}"]`)?.focus();
     }
-  });
+  }, [state.focus]);
 
-  // The server's template changed (our own save, or someone else's through the live events).
+  // The server's template changed (our own save, or someone else's through the live events); asked
+  // again when the draft changes or a save ends, which the reducer's answer depends on.
   useEffect(() => {
-    if (busy || template === base || template.revision < base.revision) return;
-    if (template.revision === base.revision) {
-      setBase(template);
-      return;
-    }
-    const theirs = draftFromTemplate(template);
-    if (draftFingerprint(theirs) === fingerprint) {
-      setBase(template);
-    } else if (!dirty) {
-      setBase(template);
-      setDraft(theirs);
-    } else {
-      setConflict((current) => current ?? 'changed_elsewhere');
-    }
+    if (template !== base) dispatch({ type: 'serverChanged', template });
   }, [template, base, busy, dirty, fingerprint]);
 
   // Unsaved work is not left by closing or reloading the tab without a question.
@@ -139,116 +102,36 @@ export function TemplateEditor({ orgId, template, initialNotice }: TemplateEdito
   }, [blocker.state]);
 
   function focusLater(key: string) {
-    pendingFocus.current = key;
+    dispatch({ type: 'focus', key });
   }
 
-  function changeSections(change: (sections: DraftSection[]) => DraftSection[], structural = false) {
-    setDraft((current) => ({ ...current, sections: change(current.sections) }));
-    setNotice(undefined);
-    // Paths of the old messages point at other places after a move or removal.
-    if (structural) {
-      setErrors({});
-      setMessage(undefined);
-    }
-  }
-
-  function changeSection(index: number, change: (section: DraftSection) => DraftSection, structural = false) {
-    changeSections((sections) => sections.map((section, i) => (i === index ? change(section) : section)), structural);
-  }
-
-  function addSection() {
-    const section = newSection(`Section ${draft.sections.length + 1}`, keysOf(draft.sections));
-    changeSections((sections) => [...sections, section], true);
-    setOpenSections((open) => [...open, section.key]);
-    focusLater(`section:${section.key}:title`);
-    setAnnouncement(`${section.title} added.`);
-  }
-
-  function moveSection(index: number, delta: -1 | 1) {
-    const section = draft.sections[index];
-    changeSections((sections) => moved(sections, index, delta), true);
-    focusLater(`section:${section.key}:${delta < 0 ? 'up' : 'down'}`);
-    setAnnouncement(`${sectionName(section, index)} moved to position ${index + delta + 1} of ${draft.sections.length}.`);
-  }
-
-  function removeSection(index: number) {
-    const section = draft.sections[index];
-    const next = draft.sections[index + 1] ?? draft.sections[index - 1];
-    changeSections((sections) => sections.filter((_, i) => i !== index), true);
-    focusLater(next ? `section:${next.key}:title` : 'template:add-section');
-    if (next) setOpenSections((open) => (open.includes(next.key) ? open : [...open, next.key]));
-    setAnnouncement(`${sectionName(section, index)} removed.`);
-  }
-
-  function addItem(sectionIndex: number, kind: ItemKind) {
-    const item = newItem(kind, keysOf(draft.sections));
-    changeSection(sectionIndex, (section) => ({ ...section, items: [...section.items, item] }), true);
-    focusLater(`item:${item.key}:label`);
-    setAnnouncement(`${itemKindLabels[kind]} item added.`);
-  }
-
-  function changeItem(sectionIndex: number, itemIndex: number, patch: Partial<DraftItem>) {
-    changeSection(sectionIndex, (section) => ({
-      ...section,
-      items: section.items.map((item, i) => (i === itemIndex ? { ...item, ...patch } : item)),
-    }));
-  }
-
-  function moveItem(sectionIndex: number, itemIndex: number, delta: -1 | 1) {
-    const section = draft.sections[sectionIndex];
-    const item = section.items[itemIndex];
-    changeSection(sectionIndex, (current) => ({ ...current, items: moved(current.items, itemIndex, delta) }), true);
-    focusLater(`item:${item.key}:${delta < 0 ? 'up' : 'down'}`);
-    setAnnouncement(`${itemName(item, itemIndex + 1)} moved to position ${itemIndex + delta + 1} of ${section.items.length}.`);
-  }
-
-  function removeItem(sectionIndex: number, itemIndex: number) {
-    const section = draft.sections[sectionIndex];
-    const item = section.items[itemIndex];
-    const next = section.items[itemIndex + 1] ?? section.items[itemIndex - 1];
-    changeSection(sectionIndex, (current) => ({ ...current, items: current.items.filter((_, i) => i !== itemIndex) }), true);
-    focusLater(next ? `item:${next.key}:label` : `section:${section.key}:add-item`);
-    setAnnouncement(`${itemName(item, itemIndex + 1)} removed.`);
-  }
-
-  function showErrors(fieldErrors: Record<string, string>, summary: string | undefined) {
-    const placed = placeErrors(fieldErrors);
-    setErrors(placed.byPath);
-    setMessage([summary, ...placed.elsewhere].filter(Boolean).join(' ') || undefined);
-    const invalidSections = sectionsWithErrors(placed.byPath);
-    const keys = draftRef.current.sections.filter((_, index) => invalidSections.has(index)).map((section) => section.key);
-    setOpenSections((open) => [...new Set([...open, ...keys])]);
+  function showProblems(fieldErrors: Record<string, string>, summary: string | undefined) {
+    dispatch({ type: 'problems', fieldErrors, summary });
     // Once the sections with problems are open, the first problem gets the focus.
     requestAnimationFrame(() => document.querySelector<HTMLElement>('.template-editor [aria-invalid="true"]')?.focus());
   }
 
   /** Saves the draft when it has changes; the template as saved, or null when it could not be. */
   async function save(): Promise<Template | null> {
-    const sent = draftRef.current;
+    const sent = stateRef.current.draft;
     const sentFingerprint = draftFingerprint(sent);
     if (sentFingerprint === baseFingerprint) return base;
     const parsed = validateForm(templateUpdateSchema, { ...draftBody(sent), base_revision: base.revision });
     if (parsed.fieldErrors) {
-      showErrors(parsed.fieldErrors, 'Some fields need attention.');
+      showProblems(parsed.fieldErrors, 'Some fields need attention.');
       return null;
     }
-    setErrors({});
-    setMessage(undefined);
+    dispatch({ type: 'saveSent' });
     try {
       const saved = await updateTemplate.mutateAsync({ orgId, templateId: template.id, body: parsed.data });
-      setBase(saved);
-      // The server's words replace ours (trimmed, numbers as numbers) unless we typed on meanwhile.
-      const savedDraft = draftFromTemplate(saved);
-      if (draftFingerprint(draftRef.current) === sentFingerprint && draftFingerprint(savedDraft) !== sentFingerprint) {
-        setDraft(savedDraft);
-      }
+      dispatch({ type: 'saved', template: saved, sentFingerprint });
       return saved;
     } catch (error) {
       const failure = describeError(error);
       if (failure.code === 'stale_version') {
-        setConflict('stale');
+        dispatch({ type: 'saveConflicted' });
       } else {
-        showErrors(failure.fieldErrors, failure.message);
+        showProblems(failure.fieldErrors, failure.message);
       }
       return null;
     }
@@ -257,72 +140,47 @@ export function TemplateEditor({ orgId, template, initialNotice }: TemplateEdito
   async function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (busy) return;
-    setNotice(undefined);
-    setSaveState('saving');
+    dispatch({ type: 'saveStarted', mode: 'saving' });
     const saved = await save();
-    setSaveState('idle');
-    if (saved) setNotice(dirty ? 'Draft saved.' : 'No changes to save.');
+    dispatch({ type: 'saveEnded', outcome: saved ? (dirty ? 'saved' : 'unchanged') : null });
   }
 
   async function publish() {
     if (busy) return;
-    setNotice(undefined);
-    setSaveState('publishing');
+    dispatch({ type: 'saveStarted', mode: 'publishing' });
     const saved = await save();
     if (!saved) {
-      setSaveState('idle');
+      dispatch({ type: 'saveEnded', outcome: null });
       return;
     }
     try {
       const published = await publishTemplate.mutateAsync({ orgId, templateId: template.id });
-      setBase(published);
-      setErrors({});
-      setMessage(undefined);
-      setNotice(
-        published.latest_version !== saved.latest_version
-          ? `Version ${published.latest_version} published.`
-          : `Nothing changed since version ${published.latest_version}, so no new version was published.`,
-      );
+      dispatch({ type: 'published', template: published, savedVersion: saved.latest_version });
     } catch (error) {
       const failure = describeError(error);
-      showErrors(failure.fieldErrors, failure.message);
+      showProblems(failure.fieldErrors, failure.message);
     } finally {
-      setSaveState('idle');
+      dispatch({ type: 'saveEnded', outcome: null });
     }
   }
 
   async function loadLatest() {
     const latest = await queryClient.fetchQuery({ ...templateQueryOptions(orgId, template.id), staleTime: 0 });
-    setBase(latest);
-    setDraft(draftFromTemplate(latest));
-    setConflict(null);
-    setErrors({});
-    setMessage(undefined);
-    setNotice('Showing the latest saved version.');
+    dispatch({ type: 'latestLoaded', template: latest });
   }
 
-  const status = busy
-    ? saveState === 'publishing'
-      ? 'Publishing…'
-      : 'Saving…'
-    : dirty
-      ? 'Unsaved changes'
-      : base.latest_version === null
-        ? 'Saved as a draft, not published yet'
-        : base.has_unpublished_changes
-          ? `Saved; changes since version ${base.latest_version} are not published`
-          : `Saved and published as version ${base.latest_version}`;
+  const status = saveStatusText(state, dirty);
 
   return (
     <form className="template-editor" onSubmit={onSubmit} noValidate aria-label="Template editor">
       <div className="visually-hidden" role="status">
-        {announcement}
+        {state.announcement}
       </div>
       <div role="status">
-        {conflict ? (
+        {state.conflict ? (
           <div className="form-alert form-alert-info template-conflict">
             <p>
-              {conflict === 'stale'
+              {state.conflict === 'stale'
                 ? 'Someone else saved this template while you were editing, so your changes were not saved.'
                 : 'Someone else saved this template while you had it open. Saving now would be refused.'}{' '}
               Load their version to go on; your unsaved changes will be lost.
@@ -335,8 +193,8 @@ export function TemplateEditor({ orgId, template, initialNotice }: TemplateEdito
           </div>
         ) : null}
       </div>
-      <FormAlert message={message} />
-      <FormAlert tone="success" message={notice} />
+      <FormAlert message={state.message} />
+      <FormAlert tone="success" message={state.notice} />
 
       <section className="panel" aria-labelledby="template-details-heading">
         <h2 id="template-details-heading">Details</h2>
@@ -347,7 +205,8 @@ export function TemplateEditor({ orgId, template, initialNotice }: TemplateEdito
             required
             maxLength={NAME_MAX_LENGTH}
             value={draft.name}
-            onChange={(event) => setDraft((current) => ({ ...current, name: event.target.value }))}
+            // "Draft saved." is no longer true of the draft: the reducer clears it.
+            onChange={(event) => dispatch({ type: 'setName', name: event.target.value })}
             error={errors.name}
           />
           <TextAreaField
@@ -355,7 +214,7 @@ export function TemplateEditor({ orgId, template, initialNotice }: TemplateEdito
             name="description"
             maxLength={DESCRIPTION_MAX_LENGTH}
             value={draft.description}
-            onChange={(event) => setDraft((current) => ({ ...current, description: event.target.value }))}
+            onChange={(event) => dispatch({ type: 'setDescription', description: event.target.value })}
             hint="Optional: what this checklist is for."
             error={errors.description}
           />
@@ -383,7 +242,7 @@ export function TemplateEditor({ orgId, template, initialNotice }: TemplateEdito
                     type="button"
                     className="button button-link"
                     onClick={() => {
-                      setOpenSections((open) => (open.includes(section.key) ? open : [...open, section.key]));
+                      dispatch({ type: 'openSection', key: section.key });
                       requestAnimationFrame(() =>
                         document.getElementById(`section-${section.key}`)?.scrollIntoView({ behavior: 'smooth', block: 'start' }),
                       );
@@ -395,17 +254,17 @@ export function TemplateEditor({ orgId, template, initialNotice }: TemplateEdito
               ))}
             </ul>
             <div className="button-row">
-              <Button variant="secondary" onClick={() => setOpenSections(draft.sections.map((section) => section.key))}>
+              <Button variant="secondary" onClick={() => dispatch({ type: 'setOpenSections', keys: draft.sections.map((section) => section.key) })}>
                 Expand all
               </Button>
-              <Button variant="secondary" onClick={() => setOpenSections([])}>
+              <Button variant="secondary" onClick={() => dispatch({ type: 'setOpenSections', keys: [] })}>
                 Collapse all
               </Button>
             </div>
           </nav>
         ) : null}
         {draft.sections.length > 0 ? (
-          <Accordion type="multiple" value={openSections} onValueChange={setOpenSections} className="template-sections">
+          <Accordion type="multiple" value={state.openSections} onValueChange={(keys) => dispatch({ type: 'setOpenSections', keys })} className="template-sections">
             {draft.sections.map((section, index) => (
               <SectionEditor
                 key={section.key}
@@ -414,14 +273,14 @@ export function TemplateEditor({ orgId, template, initialNotice }: TemplateEdito
                 count={draft.sections.length}
                 totalItems={totalItems}
                 errors={errors}
-                onTitle={(title) => changeSection(index, (current) => ({ ...current, title }))}
-                onMove={(delta) => moveSection(index, delta)}
-                onRemove={() => removeSection(index)}
-                onAddItem={(kind) => addItem(index, kind)}
-                onItemChange={(itemIndex, patch) => changeItem(index, itemIndex, patch)}
-                onItemMove={(itemIndex, delta) => moveItem(index, itemIndex, delta)}
-                onItemRemove={(itemIndex) => removeItem(index, itemIndex)}
-                onRule={(rule) => changeSection(index, (current) => ({ ...current, rule }))}
+                onTitle={(title) => dispatch({ type: 'setSectionTitle', section: index, title })}
+                onMove={(delta) => dispatch({ type: 'moveSection', section: index, delta })}
+                onRemove={() => dispatch({ type: 'removeSection', section: index })}
+                onAddItem={(kind) => dispatch({ type: 'addItem', section: index, kind, key: newItemKey(kind, draft.sections) })}
+                onItemChange={(item, patch) => dispatch({ type: 'changeItem', section: index, item, patch })}
+                onItemMove={(item, delta) => dispatch({ type: 'moveItem', section: index, item, delta })}
+                onItemRemove={(item) => dispatch({ type: 'removeItem', section: index, item })}
+                onRule={(rule) => dispatch({ type: 'setSectionRule', section: index, rule })}
                 focusLater={focusLater}
                 earlier={draft.sections.slice(0, index).flatMap((earlier) => earlier.items)}
                 items={itemsByKey}
@@ -433,7 +292,12 @@ export function TemplateEditor({ orgId, template, initialNotice }: TemplateEdito
           <p>No sections yet. Add one, then add its items.</p>
         )}
         <div className="template-add-section">
-          <Button variant="secondary" data-focus="template:add-section" disabled={draft.sections.length >= MAX_SECTIONS} onClick={addSection}>
+          <Button
+            variant="secondary"
+            data-focus="template:add-section"
+            disabled={draft.sections.length >= MAX_SECTIONS}
+            onClick={() => dispatch({ type: 'addSection', key: newSectionKey(draft.sections) })}
+          >
             <Plus aria-hidden="true" size={18} />
             Add section
           </Button>
@@ -445,7 +309,7 @@ export function TemplateEditor({ orgId, template, initialNotice }: TemplateEdito
         <p className="muted">
           The run page as an inspector meets it: answer items and see the ones with a rule appear and disappear. Nothing is saved.
         </p>
-        {previewOpen ? (
+        {state.previewOpen ? (
           previewDefinition ? (
             <TemplateRunPreview definition={previewDefinition} />
           ) : (
@@ -453,8 +317,8 @@ export function TemplateEditor({ orgId, template, initialNotice }: TemplateEdito
           )
         ) : null}
         <div className="button-row">
-          <Button variant="secondary" aria-expanded={previewOpen} onClick={() => setPreviewOpen((open) => !open)}>
-            {previewOpen ? 'Hide preview' : 'Preview the run page'}
+          <Button variant="secondary" aria-expanded={state.previewOpen} onClick={() => dispatch({ type: 'togglePreview' })}>
+            {state.previewOpen ? 'Hide preview' : 'Preview the run page'}
           </Button>
         </div>
       </section>

@@ -256,15 +256,25 @@ function newKey(prefix: string, taken: Set<string>): string {
   }
 }
 
-export function newSection(title: string, taken: Set<string>): DraftSection {
-  return { key: newKey('section', taken), title, items: [], rule: null };
+/** A key no section or item of `sections` has, for a new section. */
+export function newSectionKey(sections: DraftSection[]): string {
+  return newKey('section', keysOf(sections));
 }
 
-export function newItem(kind: ItemKind, taken: Set<string>): DraftItem {
+/** A key no section or item of `sections` has, for a new item of `kind`. */
+export function newItemKey(kind: ItemKind, sections: DraftSection[]): string {
+  return newKey(kind.replace('_', '-'), keysOf(sections));
+}
+
+export function newSection(title: string, key: string): DraftSection {
+  return { key, title, items: [], rule: null };
+}
+
+export function newItem(kind: ItemKind, key: string): DraftItem {
   const choice = kind === 'single_choice' || kind === 'multi_choice';
   return {
     ...noKindSettings,
-    key: newKey(kind.replace('_', '-'), taken),
+    key,
     kind,
     label: '',
     help: '',
@@ -273,6 +283,16 @@ export function newItem(kind: ItemKind, taken: Set<string>): DraftItem {
     options: choice ? [newOption()] : [],
     rule: null,
   };
+}
+
+/** The title used by the section's controls and trigger while the title field is empty. */
+export function sectionName(section: DraftSection, index: number): string {
+  return section.title.trim() || `Section ${index + 1}`;
+}
+
+/** The name an item's controls use: its label, or its place while it has none. */
+export function itemName(item: DraftItem, position: number): string {
+  return item.label.trim() || `item ${position}`;
 }
 
 /** `list` with the entry at `index` moved by `delta` places (clamped to the ends). */

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';
-import { LoadMoreButton } from '../../../components/ui/load-more-button';
+import { LoadMoreButton } from '../../../components/ui/paged-list';
 import { QueryError } from '../../../components/ui/query-error';
 import { describeErrorSentence } from '../../../lib/errors';
 import { formatDateTime } from '../../../lib/format';
