@@ -43,6 +43,50 @@ function findRoute(routes: Route[], url: string): { route: Route; rest: string }
   return undefined;
 }
 
+// How long a connection refused for its headers may still send before it is cut off.
+const LINGER_MS = 2000;
+
+/** The answer to a request Node's parser refused, by the parser's error code. */
+function clientErrorAnswer(code: string | undefined): { status: number; message: string } {
+  if (code === 'HPE_HEADER_OVERFLOW') return { status: 431, message: 'Request header fields too large' };
+  if (code === 'ERR_HTTP_REQUEST_TIMEOUT') return { status: 408, message: 'Request timeout' };
+  return { status: 400, message: 'Bad request' };
+}
+
+/**
+ * Answers a request that Node's HTTP parser refused (headers over the limit, malformed, too
+ * slow), then closes its connection without a reset. Node's own handler writes a body-less
+ * answer framed only by the connection's end and destroys the socket at once; whatever the
+ * client was still sending (the rest of its headers, the requests behind it) is then unread,
+ * and closing with unread data makes the kernel send a reset, which throws the answer away
+ * before the client has read it. Here the answer has a length and says `Connection: close`
+ * (the parser cannot find the next request after a broken one, so the client must send it on a
+ * new connection), and the connection lingers, reading and dropping, until the client closes it.
+ */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex, closing: WeakSet<Duplex>): void {
+  // The parser reports each further chunk of a refused connection again: it is answered once.
+  if (closing.has(socket)) return;
+  closing.add(socket);
+  // Gone already, or an earlier answer on this connection has begun: nothing can be written
+  // without corrupting it (Node's own rule), so the connection is cut.
+  const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+  if (error.code === 'ECONNRESET' || !socket.writable || inFlight?.headersSent) {
+    socket.destroy();
+    return;
+  }
+  const { status, message } = clientErrorAnswer(error.code);
+  const body = JSON.stringify({ message });
+  socket.end(
+    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: application/json; charset=utf-8\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
+  socket.on('data', () => {});
+  socket.resume();
+  const cutOff = setTimeout(() => socket.destroy(), LINGER_MS);
+  cutOff.unref();
+  socket.once('close', () => clearTimeout(cutOff));
+}
+
 export function createGateway(routes: Route[], log: (m: string) => void): http.Server {
   const server = http.createServer(async (req: IncomingMessage, res: ServerResponse) => {
     const url = req.url ?? '/';
@@ -79,7 +123,13 @@ export function createGateway(routes: Route[], log: (m: string) => void): http.S
     }
     match.route.service.upgrade(req, socket, head, match.rest);
   });
-  // Keep-alive sockets of browsers and test clients must not hold up a stop.
-  server.keepAliveTimeout = 5000;
+  const closing = new WeakSet<Duplex>();
+  server.on('clientError', (error: NodeJS.ErrnoException, socket: Duplex) => answerClientError(error, socket, closing));
+  // Idle keep-alive connections stay open as long as nginx keeps them by default (75 s; Kong,
+  // Supabase's gateway, is built on nginx). Node's default, 5 s (+ 1 s), closed them while clients
+  // still meant to use them: a client busy for a few seconds (a test compiling TypeScript) found
+  // its pooled connection gone only when its next request was reset — "Failed to send a request
+  // to the Edge Function" (issue 24). A stop closes them all (closeAllConnections) however long.
+  server.keepAliveTimeout = 75_000;
   return server;
 }

