@@ -136,7 +136,7 @@ it('every route in openapi.json that a key may call is in this table, and the re
     'confirmActionAttachment', 'getActionAttachmentUrl', 'deleteActionAttachment'];
   expect(keyRoutes.sort()).toEqual([...CASES.map((c) => c.operation), ...photoRoutes].sort());
   expect(userRoutes.sort()).toEqual(['acceptInvitation', 'createApiKey', 'createInvitation', 'createOrganization', 'deleteOrganization', 'getDashboard',
-    'getMe', 'listApiKeys', 'listInvitations', 'listOrganizations', 'patchMe', 'previewInvitation', 'removeMember', 'revokeApiKey',
+    'getMe', 'getNotificationPreferences', 'patchNotificationPreferences', 'listApiKeys', 'listInvitations', 'listOrganizations', 'patchMe', 'previewInvitation', 'removeMember', 'revokeApiKey',
     'revokeInvitation', 'resendInvitation', 'updateMember', 'updateOrganization', 'listWebhooks', 'createWebhook', 'updateWebhook', 'deleteWebhook',
     'rotateWebhookSecret', 'sendTestWebhook', 'listWebhookDeliveries', 'redeliverWebhook'].sort());
   expect(keyRoutes.length + userRoutes.length).toBe(Object.values<any>(document.paths).reduce((n, ops) => n + Object.keys(ops).length, 0));

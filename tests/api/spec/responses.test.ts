@@ -62,6 +62,8 @@ describe('response schemas', () => {
     const check = async (method: string, path: string, outcome: Promise<ApiOutcome>) => checks.push([method, path, await outcome]);
 
     await check('get', '/me', call(m, 'me'));
+    await check('get', '/me/notifications', call(m, 'me/notifications'));
+    await check('patch', '/me/notifications', call(m, 'me/notifications', { method: 'PATCH', body: { missed_digest: true } }));
     await check('get', '/orgs', call(m, 'orgs'));
     await check('get', '/orgs/{org}', call(m, `orgs/${org}`));
     await check('get', '/orgs/{org}/members', call(m, `orgs/${org}/members`));
