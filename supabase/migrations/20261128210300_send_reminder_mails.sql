@@ -26,7 +26,7 @@ as $$
     else (
       select case
         when i.status = 'canceled' then 'canceled'
-        when person not in (select private.occurrence_reminder_recipients(i.org_id, i.site_id, i.assignee_id)) then 'no longer theirs'
+        when person not in (select r.user_id from private.occurrence_reminder_recipients(array[i.id]) r) then 'no longer theirs'
         when kind = 'occurrence_opened' and i.status <> 'scheduled' then 'started'
         when i.first_submitted_at is not null then 'submitted'
         when kind = 'occurrence_due_soon' and i.due_at <= now() then 'already due'

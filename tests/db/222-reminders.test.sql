@@ -9,7 +9,7 @@
 -- retries until dead. And the preferences' RLS, both sides. (Two connections queueing and claiming
 -- at once, and the mail through the stack's SMTP: tests/api/schedules/reminders.test.ts.)
 begin;
-select plan(47);
+select plan(48);
 
 create temp table actors on commit drop as
   select m.*, p.* from tests.create_org_matrix('222r') m, tests.create_published_template(m.org_a,
@@ -201,6 +201,15 @@ select results_eq($$select status, attempts, next_attempt_at = now() + interval 
 update private.reminder_outbox set attempts = 5, claimed_until = now() + interval '1 minute' where id = (select failed from picks);
 select private.record_reminder_mail(array[(select failed from picks)], 'still refused');
 select is((select status from private.reminder_outbox where id = (select failed from picks)), 'dead', 'the sixth failure makes it dead');
+
+-- Rows done with more than 30 days ago are removed by the run; pending ones and newer ones stay.
+insert into private.reminder_outbox (org_id, user_id, kind, digest_date, digest_inspection_ids, digest_count, queued_at, created_at, status)
+select a.org_a, a.owner, 'missed_digest', t.d - x.days_back, array[o.a1], 1, now(), now() - x.age, x.status
+from actors a, t, occ o, (values (100, interval '31 days', 'sent'), (101, interval '31 days', 'pending'), (102, interval '29 days', 'skipped')) x (days_back, age, status);
+select private.queue_reminders(pg_temp.at(2, '09:05'), org_a) from actors;
+select is((select array_agg(status order by digest_date desc) from private.reminder_outbox
+    where kind = 'missed_digest' and digest_date < (select d - 99 from t) and user_id = (select owner from actors)), array['pending', 'skipped'],
+  'the run removes a row sent 31 days ago, and keeps a pending one that old and one done with 29 days ago');
 
 -- The preferences are each person's own (RLS, both sides), and the outbox is nobody's to read.
 insert into public.notification_preferences (user_id, occurrence_opened) select viewer, false from actors;
