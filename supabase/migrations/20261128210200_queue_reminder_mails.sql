@@ -20,9 +20,9 @@
 --                        the next day at the organization's last site to reach it (so the day is
 --                        over everywhere); none when nothing was missed.
 -- A reminder whose moment is more than 24 hours past is not written: a stack stopped for days does
--- not fill inboxes with stale news. Rows are kept 30 days after they are done with. A run writes the reminders of at most 10,000 occurrences of
+-- not fill inboxes with stale news. A run writes the reminders of at most 10,000 occurrences of
 -- each kind (the earliest first; the next run, five minutes later, goes on), so its work is bounded
--- however many open at once.
+-- however many open at once. Rows are kept 30 days after they are done with.
 
 create table private.reminder_outbox (
   id uuid primary key default gen_random_uuid(),
