@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listMail, waitForMail } from '../../support/mail.ts';
 import { stack } from '../../support/stack.ts';
 import { createSite, db, inspectionWorldAndStranger, tag } from '../inspections/support.ts';
-import { createSchedule, today, zonedSites } from './support.ts';
+import { createSchedule, localTime, today, zonedSites } from './support.ts';
 
 const { world } = inspectionWorldAndStranger();
 const first = postgres(stack.DB_URL, { max: 1, onnotice: () => {} });
@@ -63,11 +63,11 @@ describe('through the mail path', () => {
   });
 
   it('an occurrence opening is mailed to its assignee through the stack\'s SMTP, once, however often the run and the worker go', async () => {
-    // 08:00 on day 30 in Auckland is 19:00 UTC the day before.
+    // 08:00 on day 30 in Auckland (the evening before in UTC).
     const [occurrence] = await db()`
       select id, title, occurrence_at from public.inspections where schedule_id = ${scheduleId} order by occurrence_at limit 1
     `;
-    expect(occurrence.occurrence_at.toISOString()).toBe(`${today(29)}T19:00:00.000Z`);
+    expect(localTime(occurrence.occurrence_at, 'Pacific/Auckland').local).toBe(`${today(30)}T08:00`);
     const opened = new Date(occurrence.occurrence_at.getTime() + 60_000);
     expect((await queue(opened)).opened).toBe(1);
     await wakeWorker();
@@ -108,10 +108,12 @@ describe('through the mail path', () => {
       returning i.id
     `;
     expect(missed).toHaveLength(3);
-    // Ready at 06:00 on day 41 at the last site to reach it: Seattle (14:00 UTC).
-    expect((await queue(utc(41, '13:59'))).digests).toBe(0);
-    expect((await queue(utc(41, '14:01'))).digests).toBe(3);
-    expect((await queue(utc(41, '14:06'))).digests).toBe(0);
+    // Ready at 06:00 on day 41 at the last site to reach it: Seattle (13:00 or 14:00 UTC).
+    const [{ ready }] = await db()`select private.instant_of_local_time(${today(41)}::date + time '06:00', 'America/Los_Angeles') as ready`;
+    const minutes = (n: number) => new Date(ready.getTime() + n * 60_000);
+    expect((await queue(minutes(-1))).digests).toBe(0);
+    expect((await queue(minutes(1))).digests).toBe(3);
+    expect((await queue(minutes(6))).digests).toBe(0);
     await wakeWorker();
     const subject = /^Missed on \w{3} \d+ \w{3} \d{4}: 3 inspections in /;
     const mail = await waitForMail({ to: world.manager.email, subject });
