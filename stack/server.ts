@@ -16,7 +16,10 @@ import type { Service, ServiceContext } from './types.ts';
 export interface StartOptions extends StackOverrides {
   /** Drop and re-create the database before starting. */
   reset?: boolean;
-  /** Wake the webhook delivery worker every second (default true; a benchmark wakes it itself). */
+  /**
+   * Run the scheduler (default true): wake the webhook delivery worker every second and run the
+   * schedules' background run every 5 minutes. A benchmark does both itself.
+   */
   webhookScheduler?: boolean;
   /** Restart functions when their code changes (npm start). */
   watch?: boolean;
@@ -162,7 +165,7 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
       for (const route of routes) if (route.service.upgrade) await route.service.close?.();
       await closed;
     });
-    // Webhook deliveries, woken as pg_cron + pg_net wake them on Supabase.
+    // Webhook deliveries woken and schedules run, as pg_cron (+ pg_net) do on Supabase.
     if (functions && options.webhookScheduler !== false) stops.push(startScheduler(config, log));
     step();
     return { config, status: statusOf(config), stop };

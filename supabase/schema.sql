@@ -42,6 +42,22 @@ alter default privileges for role supabase_admin in schema public grant all on t
 -- Types
 ----------------------------------------------------------------------------------------------------
 
+create type private.recurrence as (
+  freq text,
+  every integer,
+  count integer,
+  until_date date,
+  until_local timestamp without time zone,
+  until_at timestamp with time zone,
+  by_month integer[],
+  by_month_day integer[],
+  by_day integer[],
+  nth_days integer[],
+  nth_numbers integer[]
+);
+comment on type private.recurrence is 'An RRULE of the supported subset taken apart (private.recurrence_of); weekdays as ISO numbers, 1 = Monday.';
+grant usage on type private.recurrence to public;
+
 create type public.action_priority as enum ('low', 'medium', 'high', 'critical');
 comment on type public.action_priority is 'How urgent a corrective action is; also sets its default due date.';
 grant usage on type public.action_priority to public;
@@ -58,6 +74,10 @@ create type public.org_role as enum ('owner', 'admin', 'manager', 'inspector', '
 comment on type public.org_role is 'What a member may do in an organization (PRODUCT.md §6), from most to least.';
 grant usage on type public.org_role to public;
 
+create type public.reminder_kind as enum ('occurrence_opened', 'occurrence_due_soon', 'occurrence_missed', 'missed_digest');
+comment on type public.reminder_kind is 'A reminder email: an occurrence opened, due in 24 hours, missed; or the managers'' daily digest of missed occurrences.';
+grant usage on type public.reminder_kind to public;
+
 create type public.template_status as enum ('draft', 'published', 'archived');
 comment on type public.template_status is 'draft → published → archived (PRODUCT.md §4).';
 grant usage on type public.template_status to public;
@@ -65,6 +85,46 @@ grant usage on type public.template_status to public;
 ----------------------------------------------------------------------------------------------------
 -- Tables, each with its constraints, indexes, triggers, policies, privileges and comments
 ----------------------------------------------------------------------------------------------------
+
+-- private.reminder_outbox -------------------------------------------------------------------------
+create table private.reminder_outbox (
+  id uuid default gen_random_uuid() not null,
+  org_id uuid not null,
+  user_id uuid not null,
+  kind public.reminder_kind not null,
+  inspection_id uuid,
+  digest_date date,
+  digest_inspection_ids uuid[],
+  digest_count integer,
+  queued_at timestamp with time zone not null,
+  created_at timestamp with time zone default now() not null,
+  status text default 'pending'::text not null,
+  attempts integer default 0 not null,
+  next_attempt_at timestamp with time zone default now() not null,
+  claimed_until timestamp with time zone,
+  sent_at timestamp with time zone,
+  skipped_because text,
+  last_error text,
+  constraint reminder_outbox_pkey PRIMARY KEY (id),
+  constraint reminder_outbox_inspection_id_fkey FOREIGN KEY (inspection_id) REFERENCES public.inspections(id) ON DELETE CASCADE,
+  constraint reminder_outbox_occurrence_or_digest CHECK (
+CASE
+    WHEN (kind = 'missed_digest'::public.reminder_kind) THEN ((inspection_id IS NULL) AND (digest_date IS NOT NULL) AND (digest_inspection_ids IS NOT NULL) AND (digest_count > 0))
+    ELSE ((inspection_id IS NOT NULL) AND (digest_date IS NULL) AND (digest_inspection_ids IS NULL) AND (digest_count IS NULL))
+END),
+  constraint reminder_outbox_org_id_fkey FOREIGN KEY (org_id) REFERENCES public.organizations(id) ON DELETE CASCADE,
+  constraint reminder_outbox_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'sent'::text, 'skipped'::text, 'dead'::text]))),
+  constraint reminder_outbox_user_id_fkey FOREIGN KEY (user_id) REFERENCES auth.users(id) ON DELETE CASCADE
+);
+comment on table private.reminder_outbox is 'Reminder emails to send: one row per person, occurrence and kind (per person, organization and day for the digest), written once by the schedules'' background run, sent by the reminder-mails function.';
+alter table private.reminder_outbox enable row level security;
+CREATE UNIQUE INDEX reminder_outbox_digest_key ON private.reminder_outbox USING btree (user_id, org_id, digest_date) WHERE (kind = 'missed_digest'::public.reminder_kind);
+CREATE INDEX reminder_outbox_done_idx ON private.reminder_outbox USING btree (created_at) WHERE (status <> 'pending'::text);
+CREATE INDEX reminder_outbox_inspection_id_kind_idx ON private.reminder_outbox USING btree (inspection_id, kind);
+CREATE UNIQUE INDEX reminder_outbox_occurrence_key ON private.reminder_outbox USING btree (user_id, inspection_id, kind) WHERE (inspection_id IS NOT NULL);
+CREATE INDEX reminder_outbox_org_id_idx ON private.reminder_outbox USING btree (org_id);
+CREATE INDEX reminder_outbox_pending_idx ON private.reminder_outbox USING btree (next_attempt_at) WHERE (status = 'pending'::text);
+grant all on table private.reminder_outbox to service_role;
 
 -- private.request_buckets -------------------------------------------------------------------------
 create unlogged table private.request_buckets (
@@ -76,6 +136,15 @@ create unlogged table private.request_buckets (
 );
 comment on table private.request_buckets is 'Token buckets of the request rate limits, one per caller (key:<id>, user:<id>).';
 comment on column private.request_buckets.last_allowed is 'Whether the latest take found a whole token (what take_request_token returns as allowed).';
+
+-- private.schedule_progress -----------------------------------------------------------------------
+create table private.schedule_progress (
+  schedule_id uuid not null,
+  materialised_until timestamp with time zone not null,
+  constraint schedule_progress_pkey PRIMARY KEY (schedule_id),
+  constraint schedule_progress_schedule_id_fkey FOREIGN KEY (schedule_id) REFERENCES public.schedules(id) ON DELETE CASCADE
+);
+comment on table private.schedule_progress is 'How far each active schedule''s occurrences have been made: all starting before materialised_until exist.';
 
 -- public.action_attachments -----------------------------------------------------------------------
 create table public.action_attachments (
@@ -528,15 +597,23 @@ create table public.inspections (
   created_at timestamp with time zone default now() not null,
   updated_at timestamp with time zone default now() not null,
   hidden_item_keys text[] default '{}'::text[] not null,
+  schedule_id uuid,
+  occurrence_at timestamp with time zone,
+  canceled_reason text,
+  first_submitted_at timestamp with time zone,
+  missed_noted_at timestamp with time zone,
   constraint inspections_pkey PRIMARY KEY (id),
   constraint inspections_assignee_id_fkey FOREIGN KEY (assignee_id) REFERENCES auth.users(id) ON DELETE SET NULL,
   constraint inspections_canceled_by_fkey FOREIGN KEY (canceled_by) REFERENCES auth.users(id) ON DELETE SET NULL,
+  constraint inspections_canceled_reason_check CHECK (((canceled_reason IS NULL) OR ((canceled_reason = ANY (ARRAY['schedule paused'::text, 'schedule deleted'::text, 'schedule changed'::text, 'site archived'::text])) AND (status = 'canceled'::public.inspection_status)))),
   constraint inspections_created_by_fkey FOREIGN KEY (created_by) REFERENCES auth.users(id) ON DELETE SET NULL,
   constraint inspections_external_ref_check CHECK ((((char_length(external_ref) >= 1) AND (char_length(external_ref) <= 255)) AND (external_ref !~ '^\s|\s$'::text))),
+  constraint inspections_occurrence_check CHECK (((schedule_id IS NULL) = (occurrence_at IS NULL))),
   constraint inspections_org_id_external_ref_key UNIQUE (org_id, external_ref),
   constraint inspections_org_id_fkey FOREIGN KEY (org_id) REFERENCES public.organizations(id) ON DELETE CASCADE,
   constraint inspections_review_note_check CHECK (((char_length(review_note) >= 1) AND (char_length(review_note) <= 2000))),
   constraint inspections_reviewed_by_fkey FOREIGN KEY (reviewed_by) REFERENCES auth.users(id) ON DELETE SET NULL,
+  constraint inspections_schedule_id_fkey FOREIGN KEY (schedule_id) REFERENCES public.schedules(id),
   constraint inspections_site_id_fkey FOREIGN KEY (site_id) REFERENCES public.sites(id),
   constraint inspections_start_accuracy_m_check CHECK ((start_accuracy_m >= (0)::double precision)),
   constraint inspections_start_latitude_check CHECK (((start_latitude >= ('-90'::integer)::double precision) AND (start_latitude <= (90)::double precision))),
@@ -550,19 +627,29 @@ create table public.inspections (
 );
 comment on table public.inspections is 'One run of a pinned template version at a site.';
 comment on column public.inspections.hidden_item_keys is 'Items of the pinned version hidden by its visibility rules for the current answers, in definition order; kept by the answers trigger.';
+comment on column public.inspections.schedule_id is 'The schedule whose occurrence this inspection runs; null for one scheduled by hand.';
+comment on column public.inspections.occurrence_at is 'When the occurrence starts (its window opens); due_at is when it closes.';
+comment on column public.inspections.canceled_reason is 'Why the schedule canceled it (paused, deleted, changed, its site archived); null when a person canceled it.';
+comment on column public.inspections.first_submitted_at is 'The first submission: on time when not after due_at. A resubmission after changes keeps it.';
+comment on column public.inspections.missed_noted_at is 'When the background run found the occurrence missed and announced it (inspection.missed, once); missed itself is derived.';
 alter table public.inspections enable row level security;
 CREATE INDEX inspections_assignee_id_idx ON public.inspections USING btree (assignee_id);
 CREATE INDEX inspections_canceled_by_idx ON public.inspections USING btree (canceled_by);
 CREATE INDEX inspections_created_by_idx ON public.inspections USING btree (created_by);
+CREATE INDEX inspections_missed_noted_at_idx ON public.inspections USING btree (missed_noted_at) WHERE (missed_noted_at IS NOT NULL);
+CREATE INDEX inspections_occurrence_at_idx ON public.inspections USING btree (occurrence_at) WHERE (schedule_id IS NOT NULL);
 CREATE INDEX inspections_org_id_created_at_idx ON public.inspections USING btree (org_id, created_at DESC, id DESC);
+CREATE INDEX inspections_org_id_due_at_scheduled_idx ON public.inspections USING btree (org_id, due_at) WHERE (schedule_id IS NOT NULL);
 CREATE INDEX inspections_org_id_status_idx ON public.inspections USING btree (org_id, status);
 CREATE INDEX inspections_org_id_updated_at_idx ON public.inspections USING btree (org_id, updated_at);
 CREATE INDEX inspections_reviewed_by_idx ON public.inspections USING btree (reviewed_by);
+CREATE UNIQUE INDEX inspections_schedule_occurrence_key ON public.inspections USING btree (schedule_id, occurrence_at, site_id) WHERE ((schedule_id IS NOT NULL) AND (canceled_reason IS NULL));
 CREATE INDEX inspections_site_id_idx ON public.inspections USING btree (site_id);
 CREATE INDEX inspections_started_by_idx ON public.inspections USING btree (started_by);
 CREATE INDEX inspections_submitted_by_idx ON public.inspections USING btree (submitted_by);
 CREATE INDEX inspections_template_id_idx ON public.inspections USING btree (template_id);
 CREATE INDEX inspections_template_version_id_idx ON public.inspections USING btree (template_version_id);
+CREATE INDEX inspections_unnoted_occurrences_idx ON public.inspections USING btree (due_at) WHERE ((schedule_id IS NOT NULL) AND (first_submitted_at IS NULL) AND (missed_noted_at IS NULL) AND (status <> 'canceled'::public.inspection_status));
 CREATE TRIGGER inspections_broadcast_change AFTER INSERT OR UPDATE ON public.inspections FOR EACH ROW EXECUTE FUNCTION private.broadcast_organization_change('score', 'max_score', 'version', 'updated_at', 'hidden_item_keys');
 CREATE TRIGGER inspections_broadcast_progress AFTER UPDATE ON public.inspections FOR EACH ROW WHEN ((old.version IS DISTINCT FROM new.version)) EXECUTE FUNCTION private.broadcast_inspection_progress();
 CREATE TRIGGER inspections_enforce_mfa BEFORE INSERT OR DELETE OR UPDATE ON public.inspections FOR EACH ROW EXECUTE FUNCTION private.enforce_organization_mfa();
@@ -574,6 +661,7 @@ CREATE TRIGGER inspections_prepare BEFORE INSERT ON public.inspections FOR EACH 
 CREATE TRIGGER inspections_refuse_same_status BEFORE UPDATE OF status ON public.inspections FOR EACH ROW EXECUTE FUNCTION private.refuse_same_status();
 CREATE TRIGGER inspections_set_hidden_items BEFORE INSERT ON public.inspections FOR EACH ROW EXECUTE FUNCTION private.set_initially_hidden_items();
 CREATE TRIGGER inspections_set_updated_at BEFORE UPDATE ON public.inspections FOR EACH ROW EXECUTE FUNCTION private.set_updated_at();
+CREATE TRIGGER inspections_stamp_schedule_columns BEFORE UPDATE ON public.inspections FOR EACH ROW EXECUTE FUNCTION private.guard_schedule_columns_of_inspection();
 CREATE TRIGGER inspections_write_audit_log AFTER INSERT OR DELETE OR UPDATE ON public.inspections FOR EACH ROW EXECUTE FUNCTION private.write_audit_log('score', 'max_score', 'failed_count', 'version', 'hidden_item_keys');
 create policy "Members can read their organization's inspections" on public.inspections
   for select to authenticated
@@ -675,6 +763,40 @@ grant all on table public.memberships to service_role;
 grant select, delete on table public.memberships to authenticated;
 grant update (role) on table public.memberships to authenticated;
 
+-- public.notification_preferences -----------------------------------------------------------------
+create table public.notification_preferences (
+  user_id uuid not null,
+  occurrence_opened boolean default true not null,
+  occurrence_due_soon boolean default true not null,
+  occurrence_missed boolean default true not null,
+  missed_digest boolean default true not null,
+  created_at timestamp with time zone default now() not null,
+  updated_at timestamp with time zone default now() not null,
+  constraint notification_preferences_pkey PRIMARY KEY (user_id),
+  constraint notification_preferences_user_id_fkey FOREIGN KEY (user_id) REFERENCES auth.users(id) ON DELETE CASCADE
+);
+comment on table public.notification_preferences is 'Which reminder emails each person gets (docs/schedules.md, "Reminders"); no row means every kind.';
+comment on column public.notification_preferences.occurrence_opened is 'An occurrence of a schedule opens that is theirs to fill in (assigned to them, or unassigned at a site they inspect).';
+comment on column public.notification_preferences.occurrence_due_soon is 'One of those is due in 24 hours and not submitted yet.';
+comment on column public.notification_preferences.occurrence_missed is 'One of those passed its due time without a submission (once).';
+comment on column public.notification_preferences.missed_digest is 'Owners, admins and managers: each morning, the occurrences their organization missed the day before.';
+alter table public.notification_preferences enable row level security;
+CREATE TRIGGER notification_preferences_set_updated_at BEFORE UPDATE ON public.notification_preferences FOR EACH ROW EXECUTE FUNCTION private.set_updated_at();
+create policy "People can change their own notification preferences" on public.notification_preferences
+  for update to authenticated
+  using ((user_id = ( SELECT auth.uid() AS uid)))
+  with check ((user_id = ( SELECT auth.uid() AS uid)));
+create policy "People can read their own notification preferences" on public.notification_preferences
+  for select to authenticated
+  using ((user_id = ( SELECT auth.uid() AS uid)));
+create policy "People can set their own notification preferences" on public.notification_preferences
+  for insert to authenticated
+  with check ((user_id = ( SELECT auth.uid() AS uid)));
+grant all on table public.notification_preferences to service_role;
+grant select on table public.notification_preferences to authenticated;
+grant insert (user_id, occurrence_opened, occurrence_due_soon, occurrence_missed, missed_digest) on table public.notification_preferences to authenticated;
+grant update (occurrence_opened, occurrence_due_soon, occurrence_missed, missed_digest) on table public.notification_preferences to authenticated;
+
 -- public.organizations ----------------------------------------------------------------------------
 create table public.organizations (
   id uuid default gen_random_uuid() not null,
@@ -749,6 +871,108 @@ grant all on table public.profiles to service_role;
 grant select on table public.profiles to authenticated;
 grant update (display_name) on table public.profiles to authenticated;
 
+-- public.schedule_sites ---------------------------------------------------------------------------
+create table public.schedule_sites (
+  schedule_id uuid not null,
+  site_id uuid not null,
+  org_id uuid not null,
+  created_at timestamp with time zone default now() not null,
+  constraint schedule_sites_pkey PRIMARY KEY (schedule_id, site_id),
+  constraint schedule_sites_schedule_id_fkey FOREIGN KEY (schedule_id) REFERENCES public.schedules(id) ON DELETE CASCADE,
+  constraint schedule_sites_site_id_fkey FOREIGN KEY (site_id) REFERENCES public.sites(id) ON DELETE CASCADE
+);
+comment on table public.schedule_sites is 'The sites a schedule runs at (site groups will add groups beside them: private.schedule_site_ids).';
+alter table public.schedule_sites enable row level security;
+CREATE INDEX schedule_sites_org_id_idx ON public.schedule_sites USING btree (org_id);
+CREATE INDEX schedule_sites_site_id_idx ON public.schedule_sites USING btree (site_id);
+CREATE TRIGGER schedule_sites_cancel_removed AFTER DELETE ON public.schedule_sites REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION private.cancel_removed_schedule_sites();
+CREATE TRIGGER schedule_sites_check AFTER INSERT ON public.schedule_sites REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION private.check_schedule_sites();
+CREATE TRIGGER schedule_sites_copy_org_id BEFORE INSERT ON public.schedule_sites FOR EACH ROW EXECUTE FUNCTION private.prepare_schedule_sites();
+CREATE TRIGGER schedule_sites_enforce_mfa BEFORE INSERT OR DELETE ON public.schedule_sites FOR EACH ROW EXECUTE FUNCTION private.enforce_organization_mfa();
+CREATE TRIGGER schedule_sites_materialise AFTER INSERT ON public.schedule_sites REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION private.materialise_added_schedule_sites();
+CREATE TRIGGER schedule_sites_write_audit_log_after_delete AFTER DELETE ON public.schedule_sites REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION private.write_schedule_sites_audit_rows();
+CREATE TRIGGER schedule_sites_write_audit_log_after_insert AFTER INSERT ON public.schedule_sites REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION private.write_schedule_sites_audit_rows();
+create policy "Members can read their organization's schedule sites" on public.schedule_sites
+  for select to authenticated
+  using ((org_id IN ( SELECT private.org_ids_of_current_user() AS org_ids_of_current_user)));
+create policy "Owners, admins and managers can add sites to schedules" on public.schedule_sites
+  for insert to authenticated
+  with check ((org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin,manager}'::public.org_role[]) AS org_ids_of_current_user)));
+create policy "Owners, admins and managers can take sites off schedules" on public.schedule_sites
+  for delete to authenticated
+  using ((org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin,manager}'::public.org_role[]) AS org_ids_of_current_user)));
+grant all on table public.schedule_sites to service_role;
+grant select, delete on table public.schedule_sites to authenticated;
+grant insert (schedule_id, site_id) on table public.schedule_sites to authenticated;
+
+-- public.schedules --------------------------------------------------------------------------------
+create table public.schedules (
+  id uuid default gen_random_uuid() not null,
+  org_id uuid not null,
+  name text not null,
+  template_id uuid not null,
+  rrule text not null,
+  start_date date not null,
+  end_date date,
+  time_of_day time without time zone not null,
+  due_after interval not null,
+  assignee_id uuid,
+  rotation_user_ids uuid[] default '{}'::uuid[] not null,
+  title_pattern text default '{template} — {site} — {date}'::text not null,
+  paused_at timestamp with time zone,
+  deleted_at timestamp with time zone,
+  version integer default 1 not null,
+  created_by uuid default auth.uid(),
+  created_at timestamp with time zone default now() not null,
+  updated_at timestamp with time zone default now() not null,
+  constraint schedules_pkey PRIMARY KEY (id),
+  constraint schedules_assignee_id_fkey FOREIGN KEY (assignee_id) REFERENCES auth.users(id) ON DELETE SET NULL,
+  constraint schedules_check CHECK (((end_date >= start_date) AND (end_date <= '2100-12-31'::date))),
+  constraint schedules_created_by_fkey FOREIGN KEY (created_by) REFERENCES auth.users(id) ON DELETE SET NULL,
+  constraint schedules_due_after_check CHECK (((due_after >= '00:01:00'::interval) AND (due_after <= '366 days'::interval) AND (EXTRACT(year FROM due_after) = (0)::numeric) AND (EXTRACT(month FROM due_after) = (0)::numeric) AND (date_trunc('minute'::text, due_after) = due_after))),
+  constraint schedules_name_check CHECK ((((char_length(name) >= 1) AND (char_length(name) <= 120)) AND (name !~ '^\s|\s$'::text))),
+  constraint schedules_one_kind_of_assignee_check CHECK (((assignee_id IS NULL) OR (cardinality(rotation_user_ids) = 0))),
+  constraint schedules_org_id_fkey FOREIGN KEY (org_id) REFERENCES public.organizations(id) ON DELETE CASCADE,
+  constraint schedules_rotation_user_ids_check CHECK (((cardinality(rotation_user_ids) <= 100) AND (array_position(rotation_user_ids, NULL::uuid) IS NULL))),
+  constraint schedules_rrule_check CHECK ((private.recurrence_problem(rrule) IS NULL)),
+  constraint schedules_start_date_check CHECK (((start_date >= '2000-01-01'::date) AND (start_date <= '2100-12-31'::date))),
+  constraint schedules_template_id_fkey FOREIGN KEY (template_id) REFERENCES public.templates(id),
+  constraint schedules_time_of_day_check CHECK (((time_of_day)::interval = date_trunc('minute'::text, (time_of_day)::interval))),
+  constraint schedules_title_pattern_check CHECK ((((char_length(title_pattern) >= 1) AND (char_length(title_pattern) <= 200)) AND (title_pattern !~ '^\s|\s$'::text) AND (title_pattern !~ '[\x00-\x1f\x7f]'::text) AND (private.title_pattern_problem(title_pattern) IS NULL)))
+);
+comment on table public.schedules is 'Recurring inspection programmes: a template at sites by an RRULE, a local time of day and a due window; occurrences become inspections.';
+comment on column public.schedules.rrule is 'iCalendar RRULE of the supported subset (private.recurrence_problem), upper case; DTSTART is start_date at time_of_day.';
+comment on column public.schedules.due_after is 'An occurrence is due this long after it starts, counted in the site''s local wall-clock time.';
+comment on column public.schedules.rotation_user_ids is 'People who take the occurrences at each site in turn (the nth occurrence goes to the (n-1) mod len-th); empty for one assignee or nobody.';
+comment on column public.schedules.title_pattern is 'The title of each occurrence''s inspection: {site}, {date} (the local date, YYYY-MM-DD) and {template} filled in.';
+alter table public.schedules enable row level security;
+CREATE INDEX schedules_assignee_id_idx ON public.schedules USING btree (assignee_id);
+CREATE INDEX schedules_created_by_idx ON public.schedules USING btree (created_by);
+CREATE INDEX schedules_org_id_idx ON public.schedules USING btree (org_id, created_at DESC, id DESC);
+CREATE INDEX schedules_template_id_idx ON public.schedules USING btree (template_id);
+CREATE TRIGGER schedules_apply_change AFTER UPDATE ON public.schedules FOR EACH ROW EXECUTE FUNCTION private.apply_schedule_change();
+CREATE TRIGGER schedules_broadcast_change AFTER INSERT OR UPDATE ON public.schedules FOR EACH ROW EXECUTE FUNCTION private.broadcast_organization_change();
+CREATE TRIGGER schedules_enforce_mfa BEFORE INSERT OR DELETE OR UPDATE ON public.schedules FOR EACH ROW EXECUTE FUNCTION private.enforce_organization_mfa();
+CREATE TRIGGER schedules_enqueue_webhook_event AFTER INSERT OR UPDATE ON public.schedules FOR EACH ROW EXECUTE FUNCTION private.webhook_event_of_schedule_change();
+CREATE TRIGGER schedules_guard_change BEFORE UPDATE ON public.schedules FOR EACH ROW EXECUTE FUNCTION private.guard_schedule_change();
+CREATE TRIGGER schedules_prepare BEFORE INSERT ON public.schedules FOR EACH ROW EXECUTE FUNCTION private.prepare_schedule();
+CREATE TRIGGER schedules_set_updated_at BEFORE UPDATE ON public.schedules FOR EACH ROW EXECUTE FUNCTION private.set_updated_at();
+CREATE TRIGGER schedules_write_audit_log AFTER INSERT OR DELETE OR UPDATE ON public.schedules FOR EACH ROW EXECUTE FUNCTION private.write_audit_log('version');
+create policy "Members can read their organization's schedules" on public.schedules
+  for select to authenticated
+  using ((org_id IN ( SELECT private.org_ids_of_current_user() AS org_ids_of_current_user)));
+create policy "Owners, admins and managers can add schedules" on public.schedules
+  for insert to authenticated
+  with check ((org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin,manager}'::public.org_role[]) AS org_ids_of_current_user)));
+create policy "Owners, admins and managers can change, pause and delete schedu" on public.schedules
+  for update to authenticated
+  using ((org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin,manager}'::public.org_role[]) AS org_ids_of_current_user)))
+  with check ((org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin,manager}'::public.org_role[]) AS org_ids_of_current_user)));
+grant all on table public.schedules to service_role;
+grant select on table public.schedules to authenticated;
+grant insert (id, org_id, name, template_id, rrule, start_date, end_date, time_of_day, due_after, assignee_id, rotation_user_ids, title_pattern) on table public.schedules to authenticated;
+grant update (name, template_id, rrule, start_date, end_date, time_of_day, due_after, assignee_id, rotation_user_ids, title_pattern, paused_at, deleted_at) on table public.schedules to authenticated;
+
 -- public.sites ------------------------------------------------------------------------------------
 create table public.sites (
   id uuid default gen_random_uuid() not null,
@@ -784,6 +1008,7 @@ CREATE INDEX sites_created_by_idx ON public.sites USING btree (created_by);
 CREATE INDEX sites_org_id_name_idx ON public.sites USING btree (org_id, name, id);
 CREATE INDEX sites_position_idx ON public.sites USING gist (org_id, private.site_point(latitude, longitude));
 CREATE INDEX sites_search_idx ON public.sites USING gin ((((((name || ' '::text) || COALESCE(address, ''::text)) || ' '::text) || COALESCE(external_ref, ''::text))) extensions.gin_trgm_ops);
+CREATE TRIGGER sites_apply_change_to_schedules AFTER UPDATE OF timezone, archived_at ON public.sites FOR EACH ROW WHEN (((old.timezone IS DISTINCT FROM new.timezone) OR (old.archived_at IS DISTINCT FROM new.archived_at))) EXECUTE FUNCTION private.apply_site_change_to_schedules();
 CREATE TRIGGER sites_broadcast_change AFTER INSERT OR DELETE OR UPDATE ON public.sites FOR EACH ROW EXECUTE FUNCTION private.broadcast_organization_change();
 CREATE TRIGGER sites_enforce_mfa BEFORE INSERT OR DELETE OR UPDATE ON public.sites FOR EACH ROW EXECUTE FUNCTION private.enforce_organization_mfa();
 CREATE TRIGGER sites_enqueue_webhook_event AFTER INSERT OR UPDATE ON public.sites FOR EACH ROW EXECUTE FUNCTION private.webhook_event_of_change('site');
@@ -817,6 +1042,7 @@ create table public.template_versions (
   published_by uuid default auth.uid(),
   published_at timestamp with time zone default now() not null,
   item_count integer generated always as (private.template_item_count(definition)) stored,
+  initially_hidden_item_keys text[] generated always as (private.hidden_item_keys(definition, '{}'::jsonb)) stored,
   constraint template_versions_pkey PRIMARY KEY (id),
   constraint template_versions_definition_check CHECK (((private.template_definition_problem(definition) IS NULL) AND (private.template_item_count(definition) >= 1))),
   constraint template_versions_org_id_fkey FOREIGN KEY (org_id) REFERENCES public.organizations(id) ON DELETE CASCADE,
@@ -827,6 +1053,7 @@ create table public.template_versions (
 );
 comment on table public.template_versions is 'Immutable published snapshots of a template; inspections pin one.';
 comment on column public.template_versions.item_count is 'How many items the definition has (private.template_item_count), stored for the inspection lists.';
+comment on column public.template_versions.initially_hidden_item_keys is 'The items the definition''s rules hide before any answer (private.hidden_item_keys with no answers), stored for new inspections.';
 alter table public.template_versions enable row level security;
 CREATE INDEX template_versions_org_id_idx ON public.template_versions USING btree (org_id);
 CREATE INDEX template_versions_published_by_idx ON public.template_versions USING btree (published_by);
@@ -1385,6 +1612,67 @@ begin
 end;
 $function$;
 
+-- private.apply_schedule_change() -----------------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.apply_schedule_change()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  at timestamptz := now();
+begin
+  if new.deleted_at is not null and old.deleted_at is null then
+    perform private.cancel_future_occurrences(new.id, at, 'schedule deleted');
+    delete from private.schedule_progress p where p.schedule_id = new.id;
+  elsif new.paused_at is not null and old.paused_at is null then
+    perform private.cancel_future_occurrences(new.id, at, 'schedule paused');
+    delete from private.schedule_progress p where p.schedule_id = new.id;
+  elsif new.paused_at is null and old.paused_at is not null then
+    -- Resumed: the occurrences that opened while it was paused and are still open, and the next ones.
+    perform private.record_schedule_progress(new.id,
+      (select m.complete_until from private.materialise_schedule(new.id, at, old.paused_at, true, null, private.schedule_budget(false)) m), false);
+  elsif new.paused_at is null
+        and (new.template_id, new.rrule, new.start_date, new.end_date, new.time_of_day, new.due_after, new.assignee_id,
+             new.rotation_user_ids, new.title_pattern)
+            is distinct from
+            (old.template_id, old.rrule, old.start_date, old.end_date, old.time_of_day, old.due_after, old.assignee_id,
+             old.rotation_user_ids, old.title_pattern) then
+    perform private.record_schedule_progress(new.id, private.resync_schedule(new.id, at, 'schedule changed'), false);
+  end if;
+  return null;
+end;
+$function$;
+
+-- private.apply_site_change_to_schedules() --------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.apply_site_change_to_schedules()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  at timestamptz := now();
+  schedule uuid;
+begin
+  for schedule in
+    select ss.schedule_id from public.schedule_sites ss
+    join public.schedules s on s.id = ss.schedule_id and s.paused_at is null and s.deleted_at is null
+    where ss.site_id = new.id
+  loop
+    if new.archived_at is not null and old.archived_at is null then
+      perform private.cancel_future_occurrences(schedule, at, 'site archived', array[new.id]);
+    elsif new.archived_at is null and old.archived_at is not null then
+      perform private.record_schedule_progress(schedule,
+        (select m.complete_until from private.materialise_schedule(schedule, at, old.archived_at, true, array[new.id], private.schedule_budget(false)) m), true);
+    elsif new.archived_at is null and new.timezone is distinct from old.timezone then
+      perform private.record_schedule_progress(schedule, private.resync_schedule(schedule, at, 'schedule changed', array[new.id]), true);
+    end if;
+  end loop;
+  return null;
+end;
+$function$;
+
 -- private.assert_template_definition(definition jsonb) --------------------------------------------
 CREATE OR REPLACE FUNCTION private.assert_template_definition(definition jsonb)
  RETURNS void
@@ -1569,6 +1857,46 @@ $function$;
 comment on function private.can_work_action(action uuid) is 'True when the caller works on this action: a manager or above of its organization, or the inspector it is assigned to.';
 grant execute on function private.can_work_action(action uuid) to authenticated, service_role;
 
+-- private.cancel_future_occurrences(schedule uuid, at timestamp with time zone, reason text, only_sites uuid[]) ---
+CREATE OR REPLACE FUNCTION private.cancel_future_occurrences(schedule uuid, at timestamp with time zone, reason text, only_sites uuid[] DEFAULT NULL::uuid[])
+ RETURNS integer
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  canceled integer;
+begin
+  update public.inspections i set status = 'canceled', canceled_reason = reason
+  where i.schedule_id = schedule and i.status = 'scheduled' and i.canceled_reason is null and i.occurrence_at > at
+    and (only_sites is null or i.site_id = any (only_sites));
+  get diagnostics canceled = row_count;
+  return canceled;
+end;
+$function$;
+
+-- private.cancel_removed_schedule_sites() ---------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.cancel_removed_schedule_sites()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  removed_from record;
+begin
+  for removed_from in
+    select r.schedule_id, array_agg(r.site_id) as site_ids from removed r
+    -- Not when the organization is being deleted (its sites and schedules go with it).
+    where exists (select 1 from public.organizations o where o.id = r.org_id)
+    group by r.schedule_id
+  loop
+    perform private.cancel_future_occurrences(removed_from.schedule_id, now(), 'schedule changed', removed_from.site_ids);
+  end loop;
+  return null;
+end;
+$function$;
+
 -- private.check_action_assignee(org uuid, assignee uuid) ------------------------------------------
 CREATE OR REPLACE FUNCTION private.check_action_assignee(org uuid, assignee uuid)
  RETURNS void
@@ -1606,6 +1934,145 @@ begin
   end if;
 end;
 $function$;
+
+-- private.check_schedule_people(org uuid, assignee uuid, rotation uuid[]) -------------------------
+CREATE OR REPLACE FUNCTION private.check_schedule_people(org uuid, assignee uuid, rotation uuid[])
+ RETURNS void
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  -- Definer: an API key cannot read memberships, yet may name members as assignees.
+  perform private.check_inspection_assignee(org, assignee);
+  if exists (
+    select 1 from unnest(rotation) r (user_id)
+    where not exists (
+      select 1 from public.memberships m
+      where m.org_id = org and m.user_id = r.user_id and m.role in ('owner', 'admin', 'manager', 'inspector')
+    )
+  ) then
+    raise exception 'validation_failed'
+      using detail = json_build_object('field', 'rotation_user_ids',
+        'message', 'Choose members of this organization who can fill in inspections.')::text;
+  end if;
+end;
+$function$;
+
+-- private.check_schedule_sites() ------------------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.check_schedule_sites()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  site_limit constant integer := 10000;
+  over uuid;
+begin
+  if exists (select 1 from added a join public.sites s on s.id = a.site_id where s.archived_at is not null) then
+    raise exception 'validation_failed'
+      using detail = json_build_object('field', 'site_ids', 'message', 'Some of these sites are archived. Choose active sites.')::text;
+  end if;
+  -- Locking each schedule serializes concurrent additions, so the limit holds under races.
+  perform 1 from public.schedules s where s.id in (select a.schedule_id from added a) order by s.id for no key update;
+  select a.schedule_id into over
+  from (select distinct a.schedule_id from added a) a
+  where (select count(*) from public.schedule_sites ss where ss.schedule_id = a.schedule_id) > site_limit
+  limit 1;
+  if over is not null then
+    raise exception 'limit_exceeded' using detail = json_build_object('n', site_limit, 'things', 'sites in a schedule')::text;
+  end if;
+  return null;
+end;
+$function$;
+
+-- private.check_schedule_template(org uuid, template uuid) ----------------------------------------
+CREATE OR REPLACE FUNCTION private.check_schedule_template(org uuid, template uuid)
+ RETURNS void
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  found record;
+begin
+  select t.org_id, t.status, t.latest_version into found from public.templates t where t.id = template;
+  if not found.org_id is not distinct from org then
+    raise exception 'validation_failed'
+      using detail = json_build_object('field', 'template_id', 'message', 'Choose a template of this organization.')::text;
+  end if;
+  if found.status = 'archived' then
+    raise exception 'validation_failed'
+      using detail = json_build_object('field', 'template_id', 'message', 'This template is archived. Choose an active template.')::text;
+  end if;
+  if found.latest_version is null then
+    raise exception 'validation_failed'
+      using detail = json_build_object('field', 'template_id', 'message', 'Publish this template before scheduling it.')::text;
+  end if;
+end;
+$function$;
+
+-- private.claim_reminder_mails(max integer, lease interval, org uuid) -----------------------------
+CREATE OR REPLACE FUNCTION private.claim_reminder_mails(max integer DEFAULT 200, lease interval DEFAULT '00:05:00'::interval, org uuid DEFAULT NULL::uuid)
+ RETURNS TABLE(id uuid, kind public.reminder_kind, skipped_because text, user_id uuid, email text, display_name text, org_id uuid, org_name text, org_slug text, role public.org_role, details jsonb)
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  with due as (
+    select o.id, o.kind, o.user_id, o.org_id, o.inspection_id
+    from private.reminder_outbox o
+    where o.status = 'pending' and o.next_attempt_at <= now()
+      and (o.claimed_until is null or o.claimed_until < now())
+      and (org is null or o.org_id = org)
+    order by o.next_attempt_at, o.user_id, o.id
+    limit max
+    for update skip locked
+  ), judged as (
+    select d.id, private.reminder_skip_reason(d.kind, d.user_id, d.org_id, d.inspection_id) as skip from due d
+  ), skipped as (
+    update private.reminder_outbox o set status = 'skipped', skipped_because = j.skip, claimed_until = null
+    from judged j where o.id = j.id and j.skip is not null
+    returning o.id, o.kind, o.skipped_because
+  ), claimed as (
+    update private.reminder_outbox o set claimed_until = now() + lease
+    from judged j where o.id = j.id and j.skip is null
+    returning o.*
+  )
+  select s.id, s.kind, s.skipped_because, null, null, null, null, null, null, null, null
+  from skipped s
+  union all
+  select c.id, c.kind, null, c.user_id, p.email, p.display_name, c.org_id, organization.name, organization.slug, m.role,
+    case when c.kind = 'missed_digest' then jsonb_build_object(
+      'date', c.digest_date,
+      'count', c.digest_count,
+      'occurrences', (
+        select coalesce(jsonb_agg(jsonb_build_object(
+          'inspection_id', i.id, 'title', i.title, 'site_name', s.name, 'timezone', s.timezone,
+          'due_at', i.due_at, 'assignee_name', ap.display_name, 'status', i.status
+        ) order by i.due_at, i.id), '[]')
+        from public.inspections i
+        join public.sites s on s.id = i.site_id
+        left join public.profiles ap on ap.user_id = i.assignee_id
+        where i.id = any (c.digest_inspection_ids)
+      )
+    ) else (
+      select jsonb_build_object(
+        'inspection_id', i.id, 'title', i.title, 'site_name', s.name, 'timezone', s.timezone,
+        'occurrence_at', i.occurrence_at, 'due_at', i.due_at, 'assigned', i.assignee_id is not null, 'status', i.status
+      )
+      from public.inspections i
+      join public.sites s on s.id = i.site_id
+      where i.id = c.inspection_id
+    ) end
+  from claimed c
+  join public.profiles p on p.user_id = c.user_id
+  join public.organizations organization on organization.id = c.org_id
+  left join public.memberships m on m.org_id = c.org_id and m.user_id = c.user_id;
+$function$;
+comment on function private.claim_reminder_mails(max integer, lease interval, org uuid) is 'The reminder worker''s claim: up to `max` due outbox rows held for `lease` (skip locked), with what each mail says; rows that should no longer go are marked skipped.';
+grant execute on function private.claim_reminder_mails(max integer, lease interval, org uuid) to service_role;
 
 -- private.claim_webhook_deliveries(max integer, lease interval) -----------------------------------
 CREATE OR REPLACE FUNCTION private.claim_webhook_deliveries(max integer DEFAULT 20, lease interval DEFAULT '00:01:00'::interval)
@@ -1849,6 +2316,28 @@ AS $function$
 $function$;
 comment on function private.current_principal_id() is 'The signed-in user''s id, or the calling API key''s id, or null.';
 grant execute on function private.current_principal_id() to authenticated, service_role;
+
+-- private.days_in_month(day date) -----------------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.days_in_month(day date)
+ RETURNS integer
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO ''
+AS $function$
+  select extract(day from date_trunc('month', day) + interval '1 month - 1 day')::integer;
+$function$;
+grant execute on function private.days_in_month(day date) to authenticated, service_role;
+
+-- private.days_in_year(day date) ------------------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.days_in_year(day date)
+ RETURNS integer
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO ''
+AS $function$
+  select extract(doy from date_trunc('year', day) + interval '1 year - 1 day')::integer;
+$function$;
+grant execute on function private.days_in_year(day date) to authenticated, service_role;
 
 -- private.default_action_due_at(priority public.action_priority, since timestamp with time zone) ---
 CREATE OR REPLACE FUNCTION private.default_action_due_at(priority public.action_priority, since timestamp with time zone)
@@ -2344,6 +2833,70 @@ begin
 end;
 $function$;
 
+-- private.guard_schedule_change() -----------------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.guard_schedule_change()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  if old.deleted_at is not null then
+    raise exception 'invalid_transition'
+      using detail = json_build_object('thing', 'schedule', 'status', 'deleted', 'verb', case
+        when new.paused_at is not null and old.paused_at is null then 'paused'
+        when new.paused_at is null and old.paused_at is not null then 'resumed'
+        else 'edited'
+      end)::text;
+  end if;
+  if (new.org_id, new.created_by, new.created_at) is distinct from (old.org_id, old.created_by, old.created_at) then
+    raise exception 'forbidden';
+  end if;
+  if new.paused_at is distinct from old.paused_at and new.paused_at is not null then
+    new.paused_at := now();
+  end if;
+  if new.deleted_at is distinct from old.deleted_at then
+    new.deleted_at := now();
+  end if;
+  if new.template_id is distinct from old.template_id then
+    perform private.check_schedule_template(old.org_id, new.template_id);
+  end if;
+  if (new.assignee_id, new.rotation_user_ids) is distinct from (old.assignee_id, old.rotation_user_ids) then
+    perform private.check_schedule_people(old.org_id, new.assignee_id, new.rotation_user_ids);
+  end if;
+  new.rrule := upper(new.rrule);
+  new.version := old.version + 1;
+  return new;
+end;
+$function$;
+
+-- private.guard_schedule_columns_of_inspection() --------------------------------------------------
+CREATE OR REPLACE FUNCTION private.guard_schedule_columns_of_inspection()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+begin
+  if (new.schedule_id, new.occurrence_at) is distinct from (old.schedule_id, old.occurrence_at) then
+    raise exception 'forbidden';
+  end if;
+  -- A reason comes with the cancellation it explains, and stays.
+  if new.canceled_reason is distinct from old.canceled_reason
+     and not (new.status = 'canceled' and old.status <> 'canceled') then
+    raise exception 'forbidden';
+  end if;
+  -- Noted once: missed is announced once.
+  if old.missed_noted_at is not null and new.missed_noted_at is distinct from old.missed_noted_at then
+    raise exception 'forbidden';
+  end if;
+  -- The first submission is kept (submitted_at is stamped by inspections_enforce_transition).
+  new.first_submitted_at := coalesce(old.first_submitted_at,
+    case when new.status = 'submitted' and old.status is distinct from 'submitted' then new.submitted_at end);
+  return new;
+end;
+$function$;
+comment on function private.guard_schedule_columns_of_inspection() is 'Before-update trigger on inspections: schedule and occurrence fixed, a cancel reason only with the cancel, missed noted once, the first submission kept.';
+
 -- private.guard_template_change() -----------------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.guard_template_change()
  RETURNS trigger
@@ -2470,6 +3023,38 @@ AS $function$
 $function$;
 grant execute on function private.inspection_status_label(status public.inspection_status) to authenticated, service_role;
 
+-- private.instant_of_local_time(local timestamp without time zone, zone text) ---------------------
+CREATE OR REPLACE FUNCTION private.instant_of_local_time(local timestamp without time zone, zone text)
+ RETURNS timestamp with time zone
+ LANGUAGE plpgsql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO ''
+AS $function$
+declare
+  day_before timestamptz := (local - interval '1 day') at time zone zone;
+  day_after timestamptz := (local + interval '1 day') at time zone zone;
+  -- The wall clock minus UTC at those instants, e.g. -05:00 in New York's winter.
+  earlier_offset interval := (day_before at time zone zone) - (day_before at time zone 'UTC');
+  later_offset interval := (day_after at time zone zone) - (day_after at time zone 'UTC');
+  by_earlier timestamptz := (local - earlier_offset) at time zone 'UTC';
+  by_later timestamptz;
+begin
+  if earlier_offset = later_offset then
+    return by_earlier;
+  end if;
+  by_later := (local - later_offset) at time zone 'UTC';
+  if (by_earlier at time zone zone) = local and (by_later at time zone zone) = local then
+    return least(by_earlier, by_later);
+  elsif (by_later at time zone zone) = local then
+    return by_later;
+  end if;
+  -- Valid by the earlier offset, or skipped: the offset before the change either way.
+  return by_earlier;
+end;
+$function$;
+comment on function private.instant_of_local_time(local timestamp without time zone, zone text) is 'The instant a local wall-clock time names in a time zone (RFC 5545 §3.3.5): a skipped time by the offset before the change, a repeated one the first time.';
+grant execute on function private.instant_of_local_time(local timestamp without time zone, zone text) to authenticated, service_role;
+
 -- private.is_client_request() ---------------------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.is_client_request()
  RETURNS boolean
@@ -2571,6 +3156,109 @@ $function$;
 comment on function private.lock_inspection(inspection_id uuid) is 'Locks an inspection of the caller''s organizations (no key update) and returns its status; no row when not theirs.';
 grant execute on function private.lock_inspection(inspection_id uuid) to authenticated, service_role;
 
+-- private.materialise_added_schedule_sites() ------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.materialise_added_schedule_sites()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  at timestamptz := now();
+  added_to record;
+begin
+  for added_to in select a.schedule_id, array_agg(a.site_id) as site_ids from added a group by a.schedule_id loop
+    -- A new schedule's first sites set its mark; more sites can only keep it or bring it down.
+    perform private.record_schedule_progress(added_to.schedule_id,
+      (select m.complete_until from private.materialise_schedule(added_to.schedule_id, at, null, true, added_to.site_ids,
+                                                                private.schedule_budget(false)) m), true)
+    from public.schedules s where s.id = added_to.schedule_id and s.paused_at is null and s.deleted_at is null;
+  end loop;
+  return null;
+end;
+$function$;
+
+-- private.materialise_schedule(schedule uuid, at timestamp with time zone, since timestamp with time zone, still_open boolean, only_sites uuid[], budget integer, OUT made integer, OUT complete_until timestamp with time zone) ---
+CREATE OR REPLACE FUNCTION private.materialise_schedule(schedule uuid, at timestamp with time zone, since timestamp with time zone, still_open boolean, only_sites uuid[] DEFAULT NULL::uuid[], budget integer DEFAULT NULL::integer, OUT made integer, OUT complete_until timestamp with time zone)
+ RETURNS record
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  due_after interval := (select s.due_after from public.schedules s where s.id = schedule);
+begin
+  with plan as (
+    select p.*, row_number() over (partition by p.site_id order by p.occurrence_at) as turn
+    from private.schedule_occurrence_plan(schedule,
+           -- An occurrence still open at `at` started less than due_after (and a daylight-saving hour) before it.
+           case when still_open then greatest(since, at - due_after - interval '1 day') else since end,
+           at + private.schedule_horizon(), only_sites) p
+    where not still_open or p.due_at > at
+  ), ranked as (
+    select plan.*, row_number() over (order by plan.turn, plan.occurrence_at, plan.site_id) as k from plan
+  ), inserted as (
+    insert into public.inspections (org_id, site_id, template_id, template_version_id, title, assignee_id, due_at, schedule_id, occurrence_at)
+    select r.org_id, r.site_id, r.template_id, r.template_version_id, r.title, r.assignee_id, r.due_at, schedule, r.occurrence_at
+    from ranked r
+    where budget is null or r.k <= budget
+    order by r.k
+    on conflict (schedule_id, site_id, occurrence_at) where schedule_id is not null and canceled_reason is null do nothing
+    returning 1
+  )
+  select (select count(*) from inserted)::integer,
+         coalesce((select min(r.occurrence_at) from ranked r where r.k > budget), at + private.schedule_horizon())
+  into made, complete_until;
+end;
+$function$;
+comment on function private.materialise_schedule(schedule uuid, at timestamp with time zone, since timestamp with time zone, still_open boolean, only_sites uuid[], budget integer, OUT made integer, OUT complete_until timestamp with time zone) is 'Makes a schedule''s inspections starting from `since` and before at + 14 days (only those still open at `at` when told), at most `budget`, next ones first; idempotent; answers how many and until when all exist.';
+
+-- private.materialise_schedules(at timestamp with time zone, org uuid) ----------------------------
+CREATE OR REPLACE FUNCTION private.materialise_schedules(at timestamp with time zone DEFAULT now(), org uuid DEFAULT NULL::uuid)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  due record;
+  result record;
+  made integer := 0;
+begin
+  for due in
+    select s.id, p.materialised_until
+    from public.schedules s
+    left join private.schedule_progress p on p.schedule_id = s.id
+    where s.paused_at is null and s.deleted_at is null and (org is null or s.org_id = org)
+      and (p.materialised_until is null or p.materialised_until < at + private.schedule_horizon())
+    -- The furthest behind first: a run that reaches its budget leaves the rest to the next.
+    order by p.materialised_until nulls first, s.id
+    for no key update of s skip locked
+  loop
+    exit when made >= private.schedule_budget(true);
+    select * into result
+    from private.materialise_schedule(due.id, at, due.materialised_until, due.materialised_until is null, null,
+                                      private.schedule_budget(true) - made);
+    made := made + result.made;
+    perform private.record_schedule_progress(due.id, result.complete_until, false);
+  end loop;
+  return made;
+end;
+$function$;
+comment on function private.materialise_schedules(at timestamp with time zone, org uuid) is 'Background run: makes every active schedule''s occurrences up to at + 14 days from where it stopped; skips schedules being changed; answers how many.';
+
+-- private.missed_digest_ready_at(org uuid, day date) ----------------------------------------------
+CREATE OR REPLACE FUNCTION private.missed_digest_ready_at(org uuid, day date)
+ RETURNS timestamp with time zone
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  select max(private.instant_of_local_time((day + 1) + time '06:00', z.timezone))
+  from (select distinct s.timezone from public.sites s where s.org_id = org) z;
+$function$;
+comment on function private.missed_digest_ready_at(org uuid, day date) is 'When the missed digest of a day is sent: 06:00 the next day at the organization''s last site to reach it.';
+
 -- private.missing_required_items(inspection uuid, version_id uuid) --------------------------------
 CREATE OR REPLACE FUNCTION private.missing_required_items(inspection uuid, version_id uuid)
  RETURNS text[]
@@ -2602,6 +3290,108 @@ begin
 end;
 $function$;
 grant execute on function private.missing_required_items(inspection uuid, version_id uuid) to service_role;
+
+-- private.note_missed_occurrences(at timestamp with time zone) ------------------------------------
+CREATE OR REPLACE FUNCTION private.note_missed_occurrences(at timestamp with time zone DEFAULT now())
+ RETURNS integer
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  noted integer;
+begin
+  with newly_missed as (
+    select i.id from public.inspections i
+    -- The conditions of inspections_unnoted_occurrences_idx, then the one meaning of missed.
+    where i.schedule_id is not null and i.first_submitted_at is null and i.missed_noted_at is null and i.status <> 'canceled'
+      and i.due_at <= at and private.occurrence_missed(i.schedule_id, i.status, i.due_at, i.first_submitted_at, at)
+    order by i.due_at
+    -- Another run holding some: they are its to announce.
+    for no key update skip locked
+  ), stamped as (
+    update public.inspections i set missed_noted_at = at
+    from newly_missed m where i.id = m.id
+    returning i.*
+  )
+  select count(*)::integer into noted
+  from stamped s
+  -- The event carries the inspection as the other inspection events do.
+  cross join lateral (select private.enqueue_webhook_event(s.org_id, 'inspection.missed', 'inspection', to_jsonb(s) - 'version')) e;
+  return noted;
+end;
+$function$;
+comment on function private.note_missed_occurrences(at timestamp with time zone) is 'Background run: stamps occurrences that became missed by `at` and sends inspection.missed for each, once; answers how many.';
+
+-- private.occurrence_missed(schedule_id uuid, status public.inspection_status, due_at timestamp with time zone, first_submitted_at timestamp with time zone, at timestamp with time zone) ---
+CREATE OR REPLACE FUNCTION private.occurrence_missed(schedule_id uuid, status public.inspection_status, due_at timestamp with time zone, first_submitted_at timestamp with time zone, at timestamp with time zone)
+ RETURNS boolean
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO ''
+AS $function$
+  select schedule_id is not null and status <> 'canceled' and first_submitted_at is null and due_at <= at;
+$function$;
+comment on function private.occurrence_missed(schedule_id uuid, status public.inspection_status, due_at timestamp with time zone, first_submitted_at timestamp with time zone, at timestamp with time zone) is 'Missed: a schedule''s occurrence, not canceled, due by `at` and never submitted (derived; still startable).';
+grant execute on function private.occurrence_missed(schedule_id uuid, status public.inspection_status, due_at timestamp with time zone, first_submitted_at timestamp with time zone, at timestamp with time zone) to authenticated, service_role;
+
+-- private.occurrence_reminder_recipients(inspection_ids uuid[], kind public.reminder_kind) --------
+CREATE OR REPLACE FUNCTION private.occurrence_reminder_recipients(inspection_ids uuid[], kind public.reminder_kind DEFAULT NULL::public.reminder_kind)
+ RETURNS TABLE(inspection_id uuid, user_id uuid)
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  with o as (
+    select i.id, i.org_id, i.site_id, i.assignee_id from public.inspections i where i.id = any (inspection_ids)
+  ), with_inspectors as (
+    select distinct m.org_id from public.memberships m where m.role = 'inspector' and m.org_id in (select o.org_id from o)
+  ), people as (
+    -- Assigned: the assignee, while they may fill it in (a member who left or became a viewer: nobody).
+    select o.id, m.user_id
+    from o join public.memberships m on m.org_id = o.org_id and m.user_id = o.assignee_id
+    where m.role in ('owner', 'admin', 'manager', 'inspector')
+    union all
+    -- Unassigned: the site's inspectors…
+    select o.id, m.user_id
+    from o join public.memberships m on m.org_id = o.org_id
+    where o.assignee_id is null and m.role = 'inspector'
+    union all
+    -- …or, with none, the others who may fill it in.
+    select o.id, m.user_id
+    from o join public.memberships m on m.org_id = o.org_id
+    where o.assignee_id is null and m.role in ('owner', 'admin', 'manager')
+      and o.org_id not in (select w.org_id from with_inspectors w)
+  )
+  select people.id, people.user_id
+  from people
+  left join public.notification_preferences p on p.user_id = people.user_id
+  where kind is null or coalesce(case kind
+    when 'occurrence_opened' then p.occurrence_opened
+    when 'occurrence_due_soon' then p.occurrence_due_soon
+    when 'occurrence_missed' then p.occurrence_missed
+    when 'missed_digest' then p.missed_digest
+  end, true);
+$function$;
+comment on function private.occurrence_reminder_recipients(inspection_ids uuid[], kind public.reminder_kind) is 'Who gets these occurrences'' reminders: the assignee while they may fill it in; unassigned, the site''s inspectors, or with none the owners, admins and managers; with `kind`, only those who have it on.';
+
+-- private.occurrence_title(pattern text, site_name text, template_name text, on_date date) --------
+CREATE OR REPLACE FUNCTION private.occurrence_title(pattern text, site_name text, template_name text, on_date date)
+ RETURNS text
+ LANGUAGE sql
+ STABLE PARALLEL SAFE
+ SET search_path TO ''
+AS $function$
+  select btrim(left(string_agg(case part
+      when '{site}' then site_name
+      when '{template}' then template_name
+      when '{date}' then to_char(on_date, 'YYYY-MM-DD')
+      else part
+    end, '' order by position), 120))
+  from regexp_matches(pattern, '\{(?:site|template|date)\}|[^{]+|\{', 'g') with ordinality m (parts, position)
+  cross join lateral (select m.parts[1] as part) p;
+$function$;
+grant execute on function private.occurrence_title(pattern text, site_name text, template_name text, on_date date) to authenticated, service_role;
 
 -- private.open_actions_for_failed_items() ---------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.open_actions_for_failed_items()
@@ -3074,6 +3864,55 @@ begin
 end;
 $function$;
 
+-- private.prepare_schedule() ----------------------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.prepare_schedule()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  schedule_limit constant integer := 1000;
+begin
+  -- Not theirs (RLS refuses it next): say nothing about another organization's template or people.
+  if private.is_client_request()
+     and (new.org_id is null or new.org_id not in (select private.org_ids_of_current_user('{owner,admin,manager}'))) then
+    return new;
+  end if;
+  -- Locking the organization serializes concurrent inserts, so the limit holds under races.
+  perform 1 from public.organizations o where o.id = new.org_id for no key update;
+  if (select count(*) from public.schedules s where s.org_id = new.org_id and s.deleted_at is null) >= schedule_limit then
+    raise exception 'limit_exceeded' using detail = json_build_object('n', schedule_limit, 'things', 'schedules')::text;
+  end if;
+  perform private.check_schedule_template(new.org_id, new.template_id);
+  perform private.check_schedule_people(new.org_id, new.assignee_id, new.rotation_user_ids);
+  new.rrule := upper(new.rrule);
+  new.name := coalesce(new.name, (select left(t.name, 120) from public.templates t where t.id = new.template_id));
+  new.paused_at := null;
+  new.deleted_at := null;
+  new.version := 1;
+  return new;
+end;
+$function$;
+
+-- private.prepare_schedule_sites() ----------------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.prepare_schedule_sites()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  new.org_id := (select s.org_id from public.schedules s where s.id = new.schedule_id);
+  if new.org_id is not null and not exists (select 1 from public.sites st where st.id = new.site_id and st.org_id = new.org_id)
+     and (not private.is_client_request() or new.org_id in (select private.org_ids_of_current_user('{owner,admin,manager}'))) then
+    raise exception 'validation_failed'
+      using detail = json_build_object('field', 'site_ids', 'message', 'Choose sites of this organization.')::text;
+  end if;
+  return new;
+end;
+$function$;
+
 -- private.prepare_site() --------------------------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.prepare_site()
  RETURNS trigger
@@ -3155,6 +3994,139 @@ AS $function$
 $function$;
 grant execute on function private.preview_invitation(token text) to authenticated;
 
+-- private.queue_reminders(at timestamp with time zone, org uuid) ----------------------------------
+CREATE OR REPLACE FUNCTION private.queue_reminders(at timestamp with time zone DEFAULT now(), org uuid DEFAULT NULL::uuid)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  grace constant interval := private.reminder_grace();
+  budget constant integer := private.reminder_budget();
+  opened integer;
+  due_soon integer;
+  missed integer;
+  digests integer;
+begin
+  with candidates as materialized (
+    select i.id, i.org_id, i.occurrence_at as moment
+    from public.inspections i
+    where i.schedule_id is not null and i.occurrence_at <= at and i.occurrence_at > at - grace
+      and i.status = 'scheduled' and i.due_at > at
+      and (org is null or i.org_id = org)
+  ), written_before as materialized (
+    select o.inspection_id from private.reminder_outbox o
+    where o.kind = 'occurrence_opened' and o.inspection_id = any (array(select c.id from candidates c))
+  ), open_now as (
+    select c.id, c.org_id from candidates c
+    where c.id not in (select w.inspection_id from written_before w)
+    order by c.moment, c.id
+    limit budget
+  ), written as (
+    insert into private.reminder_outbox (org_id, user_id, kind, inspection_id, queued_at)
+    select o.org_id, r.user_id, 'occurrence_opened', o.id, at
+    from open_now o
+    join private.occurrence_reminder_recipients(array(select n.id from open_now n), 'occurrence_opened') r on r.inspection_id = o.id
+    on conflict (user_id, inspection_id, kind) where inspection_id is not null do nothing
+    returning 1
+  )
+  select count(*)::integer into opened from written;
+
+  with candidates as materialized (
+    select i.id, i.org_id, i.due_at as moment
+    from public.inspections i
+    -- The conditions of inspections_unnoted_occurrences_idx (nothing due later is noted missed).
+    where i.schedule_id is not null and i.first_submitted_at is null and i.missed_noted_at is null and i.status <> 'canceled'
+      and i.due_at > at and i.due_at <= at + interval '24 hours'
+      and i.due_at - i.occurrence_at > interval '24 hours'
+      and (org is null or i.org_id = org)
+  ), written_before as materialized (
+    select o.inspection_id from private.reminder_outbox o
+    where o.kind = 'occurrence_due_soon' and o.inspection_id = any (array(select c.id from candidates c))
+  ), due_within_a_day as (
+    select c.id, c.org_id from candidates c
+    where c.id not in (select w.inspection_id from written_before w)
+    order by c.moment, c.id
+    limit budget
+  ), written as (
+    insert into private.reminder_outbox (org_id, user_id, kind, inspection_id, queued_at)
+    select d.org_id, r.user_id, 'occurrence_due_soon', d.id, at
+    from due_within_a_day d
+    join private.occurrence_reminder_recipients(array(select n.id from due_within_a_day n), 'occurrence_due_soon') r on r.inspection_id = d.id
+    on conflict (user_id, inspection_id, kind) where inspection_id is not null do nothing
+    returning 1
+  )
+  select count(*)::integer into due_soon from written;
+
+  with candidates as materialized (
+    select i.id, i.org_id, i.missed_noted_at as moment
+    from public.inspections i
+    where i.missed_noted_at is not null and i.missed_noted_at <= at and i.missed_noted_at > at - grace
+      and i.due_at > at - grace
+      and private.occurrence_missed(i.schedule_id, i.status, i.due_at, i.first_submitted_at, at)
+      and (org is null or i.org_id = org)
+  ), written_before as materialized (
+    select o.inspection_id from private.reminder_outbox o
+    where o.kind = 'occurrence_missed' and o.inspection_id = any (array(select c.id from candidates c))
+  ), noted_missed as (
+    select c.id, c.org_id from candidates c
+    where c.id not in (select w.inspection_id from written_before w)
+    order by c.moment, c.id
+    limit budget
+  ), written as (
+    insert into private.reminder_outbox (org_id, user_id, kind, inspection_id, queued_at)
+    select m.org_id, r.user_id, 'occurrence_missed', m.id, at
+    from noted_missed m
+    join private.occurrence_reminder_recipients(array(select n.id from noted_missed n), 'occurrence_missed') r on r.inspection_id = m.id
+    on conflict (user_id, inspection_id, kind) where inspection_id is not null do nothing
+    returning 1
+  )
+  select count(*)::integer into missed from written;
+
+  -- The digest: occurrences noted missed in the last four days (a local day's occurrences are due
+  -- within about 50 hours of its start in UTC, and its digest goes within a day and a half of its
+  -- end), still missed, by organization and by the day they were due on their site's calendar.
+  -- Grouped first (materialized: asked once per organization and day, when the day's digest is
+  -- due, not once per occurrence).
+  with recent_missed as (
+    select i.id, i.org_id, i.due_at, (i.due_at at time zone s.timezone)::date as day
+    from public.inspections i
+    join public.sites s on s.id = i.site_id
+    where i.missed_noted_at is not null and i.missed_noted_at <= at and i.missed_noted_at > at - interval '4 days'
+      and private.occurrence_missed(i.schedule_id, i.status, i.due_at, i.first_submitted_at, at)
+      and (org is null or i.org_id = org)
+  ), days as materialized (
+    select m.org_id, m.day, count(*)::integer as missed_count,
+           (array_agg(m.id order by m.due_at, m.id))[1:50] as first_ids
+    from recent_missed m
+    group by m.org_id, m.day
+  ), ready as materialized (
+    select d.*, private.missed_digest_ready_at(d.org_id, d.day) as ready_at from days d
+  ), written as (
+    insert into private.reminder_outbox (org_id, user_id, kind, digest_date, digest_inspection_ids, digest_count, queued_at)
+    select r.org_id, m.user_id, 'missed_digest', r.day, r.first_ids, r.missed_count, at
+    from ready r
+    join public.memberships m on m.org_id = r.org_id and m.role in ('owner', 'admin', 'manager')
+    where r.ready_at <= at and r.ready_at > at - grace
+      and private.wants_reminder(m.user_id, 'missed_digest')
+    on conflict (user_id, org_id, digest_date) where kind = 'missed_digest' do nothing
+    returning 1
+  )
+  select count(*)::integer into digests from written;
+
+  -- Rows sent, skipped or dead more than 30 days ago (real time) are of no more use: every key's
+  -- window is a few days. Removed a bounded number a run, so the outbox stays about a month long.
+  delete from private.reminder_outbox o
+  where o.id in (
+    select x.id from private.reminder_outbox x where x.status <> 'pending' and x.created_at < now() - interval '30 days' limit 10000
+  );
+
+  return jsonb_build_object('opened', opened, 'due_soon', due_soon, 'missed', missed, 'digests', digests);
+end;
+$function$;
+comment on function private.queue_reminders(at timestamp with time zone, org uuid) is 'Background run: writes the reminder emails due at `at` (opened, due in 24 hours, missed, the managers'' digest) to the outbox, each once; answers how many of each. `org` limits it to one organization (tests).';
+
 -- private.record_action_events() ------------------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.record_action_events()
  RETURNS trigger
@@ -3177,6 +4149,52 @@ begin
   end if;
   return null;
 end;
+$function$;
+
+-- private.record_reminder_mail(ids uuid[], error text) --------------------------------------------
+CREATE OR REPLACE FUNCTION private.record_reminder_mail(ids uuid[], error text DEFAULT NULL::text)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  recorded integer;
+begin
+  update private.reminder_outbox o
+  set attempts = o.attempts + 1,
+      claimed_until = null,
+      status = case
+        when record_reminder_mail.error is null then 'sent'
+        when private.reminder_retry_delay(o.attempts + 1) is null then 'dead'
+        else 'pending'
+      end,
+      sent_at = case when record_reminder_mail.error is null then now() end,
+      last_error = left(record_reminder_mail.error, 500),
+      next_attempt_at = case
+        when record_reminder_mail.error is null or private.reminder_retry_delay(o.attempts + 1) is null then o.next_attempt_at
+        else now() + private.reminder_retry_delay(o.attempts + 1)
+      end
+  where o.id = any (ids) and o.status = 'pending' and o.claimed_until is not null;
+  get diagnostics recorded = row_count;
+  return recorded;
+end;
+$function$;
+comment on function private.record_reminder_mail(ids uuid[], error text) is 'Records one reminder mail''s outcome for the outbox rows it carried: sent, or failed (retried with backoff, dead after six failures).';
+grant execute on function private.record_reminder_mail(ids uuid[], error text) to service_role;
+
+-- private.record_schedule_progress(schedule uuid, until timestamp with time zone, partial boolean) ---
+CREATE OR REPLACE FUNCTION private.record_schedule_progress(schedule uuid, until timestamp with time zone, partial boolean)
+ RETURNS void
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  insert into private.schedule_progress (schedule_id, materialised_until) values (schedule, until)
+  on conflict (schedule_id) do update set materialised_until = case
+    when partial then least(private.schedule_progress.materialised_until, excluded.materialised_until)
+    else excluded.materialised_until
+  end;
 $function$;
 
 -- private.record_webhook_attempt(delivery uuid, status_code integer, duration_ms integer, response_body text, error text) ---
@@ -3211,6 +4229,298 @@ begin
 end;
 $function$;
 grant execute on function private.record_webhook_attempt(delivery uuid, status_code integer, duration_ms integer, response_body text, error text) to service_role;
+
+-- private.recurrence_instants(rule text, start_date date, time_of_day time without time zone, zone text, from_at timestamp with time zone, to_at timestamp with time zone, numbered boolean) ---
+CREATE OR REPLACE FUNCTION private.recurrence_instants(rule text, start_date date, time_of_day time without time zone, zone text, from_at timestamp with time zone, to_at timestamp with time zone, numbered boolean DEFAULT true)
+ RETURNS TABLE(n bigint, local_at timestamp without time zone, occurrence_at timestamp with time zone)
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO ''
+AS $function$
+  select t.n, t.local_at, i.occurrence_at
+  from private.recurrence_of(rule) r
+  cross join lateral private.recurrence_local_times(rule, start_date, time_of_day,
+         -- Local dates two days either side cover every offset (UTC-12 to UTC+14).
+         (from_at at time zone 'UTC')::date - 2, (to_at at time zone 'UTC')::date + 2, numbered) t
+  cross join lateral (select private.instant_of_local_time(t.local_at, zone) as occurrence_at) i
+  where i.occurrence_at >= from_at and i.occurrence_at < to_at
+    and (r.until_at is null or i.occurrence_at <= r.until_at)
+  order by i.occurrence_at;
+$function$;
+comment on function private.recurrence_instants(rule text, start_date date, time_of_day time without time zone, zone text, from_at timestamp with time zone, to_at timestamp with time zone, numbered boolean) is 'An RRULE''s occurrences in one time zone between two instants (from included, to excluded), numbered, with their local times.';
+grant execute on function private.recurrence_instants(rule text, start_date date, time_of_day time without time zone, zone text, from_at timestamp with time zone, to_at timestamp with time zone, numbered boolean) to authenticated, service_role;
+
+-- private.recurrence_local_times(rule text, start_date date, time_of_day time without time zone, from_date date, to_date date, numbered boolean) ---
+CREATE OR REPLACE FUNCTION private.recurrence_local_times(rule text, start_date date, time_of_day time without time zone, from_date date, to_date date, numbered boolean DEFAULT true)
+ RETURNS TABLE(n bigint, local_at timestamp without time zone)
+ LANGUAGE plpgsql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO ''
+AS $function$
+declare
+  r private.recurrence := private.recurrence_of(rule);
+  anchor date;
+  step interval;
+  span interval;
+  last_date date := to_date;
+  first_period integer := 0;
+  last_period integer;
+begin
+  if r.freq is null or to_date < start_date or to_date < from_date then
+    return;
+  end if;
+  -- DTSTART's day stands in for a rule that names none.
+  if r.by_month_day is null and r.by_day is null and r.nth_days is null then
+    case r.freq
+      when 'YEARLY' then
+        r.by_month := coalesce(r.by_month, array[extract(month from start_date)::integer]);
+        r.by_month_day := array[extract(day from start_date)::integer];
+      when 'MONTHLY' then r.by_month_day := array[extract(day from start_date)::integer];
+      when 'WEEKLY' then r.by_day := array[extract(isodow from start_date)::integer];
+      else null;
+    end case;
+  end if;
+  -- UNTIL in local time: no occurrence after it (the UTC form is judged per time zone).
+  if r.until_date is not null then
+    last_date := least(last_date, r.until_date);
+  elsif r.until_local is not null then
+    last_date := least(last_date, r.until_local::date - case when time_of_day > r.until_local::time then 1 else 0 end);
+  end if;
+
+  case r.freq
+    when 'DAILY' then anchor := start_date; step := make_interval(days => r.every); span := interval '1 day';
+    when 'WEEKLY' then anchor := start_date - (extract(isodow from start_date)::integer - 1); step := make_interval(days => 7 * r.every); span := interval '7 days';
+    when 'MONTHLY' then anchor := date_trunc('month', start_date)::date; step := make_interval(months => r.every); span := interval '1 month';
+    else anchor := date_trunc('year', start_date)::date; step := make_interval(years => r.every); span := interval '1 year';
+  end case;
+  last_period := private.recurrence_period_of(r.freq, r.every, anchor, last_date);
+  if not numbered and r.count is null then
+    first_period := greatest(0, private.recurrence_period_of(r.freq, r.every, anchor, from_date));
+  end if;
+
+  return query
+    with days as (
+      select d::date as d
+      from generate_series(first_period, last_period) p,
+           lateral generate_series(anchor + p * step, anchor + p * step + span - interval '1 day', interval '1 day') d
+    ), kept as (
+      select days.d from days
+      where days.d >= start_date and days.d <= last_date
+        and (r.by_month is null or extract(month from days.d)::integer = any (r.by_month))
+        and (r.by_day is null or extract(isodow from days.d)::integer = any (r.by_day))
+        and (r.by_month_day is null
+             or extract(day from days.d)::integer = any (r.by_month_day)
+             or extract(day from days.d)::integer - private.days_in_month(days.d) - 1 = any (r.by_month_day))
+        and (r.nth_days is null or exists (
+          select 1
+          from unnest(r.nth_days, r.nth_numbers) nth (weekday, number)
+          where nth.weekday = extract(isodow from days.d)::integer
+            and nth.number = case
+              -- Counted within the year (YEARLY without BYMONTH), otherwise within the month.
+              when r.freq = 'YEARLY' and r.by_month is null then
+                case when nth.number > 0
+                  then (extract(doy from days.d)::integer - 1) / 7 + 1
+                  else -((private.days_in_year(days.d) - extract(doy from days.d)::integer) / 7 + 1) end
+              else
+                case when nth.number > 0
+                  then (extract(day from days.d)::integer - 1) / 7 + 1
+                  else -((private.days_in_month(days.d) - extract(day from days.d)::integer) / 7 + 1) end
+            end
+        ))
+    ), numbered_days as (
+      select case when numbered or r.count is not null then row_number() over (order by kept.d) end as n, kept.d
+      from kept
+    )
+    select numbered_days.n, numbered_days.d + time_of_day
+    from numbered_days
+    where numbered_days.d >= from_date and (r.count is null or numbered_days.n <= r.count)
+    order by numbered_days.d;
+end;
+$function$;
+comment on function private.recurrence_local_times(rule text, start_date date, time_of_day time without time zone, from_date date, to_date date, numbered boolean) is 'Local date-times of an RRULE''s occurrences from start_date at time_of_day, numbered from 1, on from_date … to_date (RFC 5545 as python-dateutil and the rrule package expand it).';
+grant execute on function private.recurrence_local_times(rule text, start_date date, time_of_day time without time zone, from_date date, to_date date, numbered boolean) to authenticated, service_role;
+
+-- private.recurrence_of(rule text) ----------------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.recurrence_of(rule text)
+ RETURNS private.recurrence
+ LANGUAGE plpgsql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO ''
+AS $function$
+declare
+  r private.recurrence;
+  part text;
+  value text;
+  day text;
+  weekday integer;
+begin
+  r.every := 1;
+  foreach part in array string_to_array(upper(rule), ';') loop
+    value := split_part(part, '=', 2);
+    case split_part(part, '=', 1)
+      when 'FREQ' then r.freq := value;
+      when 'INTERVAL' then r.every := value::integer;
+      when 'COUNT' then r.count := value::integer;
+      when 'UNTIL' then select u.until_date, u.until_local, u.until_at into r.until_date, r.until_local, r.until_at from private.recurrence_until_of(value) u;
+      when 'BYMONTH' then r.by_month := string_to_array(value, ',')::integer[];
+      when 'BYMONTHDAY' then r.by_month_day := string_to_array(value, ',')::integer[];
+      when 'BYDAY' then
+        foreach day in array string_to_array(value, ',') loop
+          weekday := array_position('{MO,TU,WE,TH,FR,SA,SU}'::text[], right(day, 2));
+          if length(day) = 2 then
+            r.by_day := r.by_day || weekday;
+          else
+            r.nth_days := r.nth_days || weekday;
+            r.nth_numbers := r.nth_numbers || left(day, -2)::integer;
+          end if;
+        end loop;
+      else null;
+    end case;
+  end loop;
+  return r;
+end;
+$function$;
+comment on function private.recurrence_of(rule text) is 'A valid RRULE taken apart into private.recurrence.';
+grant execute on function private.recurrence_of(rule text) to authenticated, service_role;
+
+-- private.recurrence_period_of(freq text, every integer, anchor date, day date) -------------------
+CREATE OR REPLACE FUNCTION private.recurrence_period_of(freq text, every integer, anchor date, day date)
+ RETURNS integer
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO ''
+AS $function$
+  select floor(case freq
+    when 'DAILY' then (day - anchor)::numeric / every
+    when 'WEEKLY' then (day - anchor)::numeric / (7 * every)
+    when 'MONTHLY' then ((extract(year from day) - extract(year from anchor)) * 12 + extract(month from day) - extract(month from anchor)) / every
+    else (extract(year from day) - extract(year from anchor)) / every
+  end)::integer;
+$function$;
+grant execute on function private.recurrence_period_of(freq text, every integer, anchor date, day date) to authenticated, service_role;
+
+-- private.recurrence_problem(rule text) -----------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.recurrence_problem(rule text)
+ RETURNS text
+ LANGUAGE plpgsql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO ''
+AS $function$
+declare
+  part text;
+  name text;
+  value text;
+  parts jsonb := '{}';
+  supported constant text[] := '{FREQ,INTERVAL,BYDAY,BYMONTHDAY,BYMONTH,COUNT,UNTIL}';
+  freq text;
+  days text[];
+  numbered boolean;
+  plain boolean;
+  widest integer;
+begin
+  if rule is null or rule = '' then
+    return 'Enter a recurrence rule, e.g. FREQ=WEEKLY;BYDAY=MO.';
+  end if;
+  if char_length(rule) > 500 then
+    return 'Use at most 500 characters.';
+  end if;
+  foreach part in array string_to_array(rule, ';') loop
+    -- Letters, digits and signs only, so upper() means what it means in TypeScript.
+    if part !~ '^[A-Za-z]+=[A-Za-z0-9,+-]+$' then
+      return 'Write the rule as NAME=value parts separated by semicolons, e.g. FREQ=WEEKLY;BYDAY=MO.';
+    end if;
+    name := upper(split_part(part, '=', 1));
+    value := upper(split_part(part, '=', 2));
+    if not name = any (supported) then
+      return name || ' is not supported: use FREQ, INTERVAL, BYDAY, BYMONTHDAY, BYMONTH, COUNT and UNTIL.';
+    end if;
+    if parts ? name then
+      return name || ' appears twice.';
+    end if;
+    parts := parts || jsonb_build_object(name, value);
+  end loop;
+
+  freq := parts ->> 'FREQ';
+  if freq is null or freq not in ('DAILY', 'WEEKLY', 'MONTHLY', 'YEARLY') then
+    return 'Say how often with FREQ=DAILY, WEEKLY, MONTHLY or YEARLY.';
+  end if;
+  if parts ? 'INTERVAL' and not (parts ->> 'INTERVAL' ~ '^[1-9][0-9]{0,3}$' and (parts ->> 'INTERVAL')::integer <= 1000) then
+    return 'Use INTERVAL=1 to 1000.';
+  end if;
+  if parts ? 'COUNT' and not (parts ->> 'COUNT' ~ '^[1-9][0-9]{0,4}$' and (parts ->> 'COUNT')::integer <= 10000) then
+    return 'Use COUNT=1 to 10000.';
+  end if;
+  if parts ? 'UNTIL' and private.recurrence_until_of(parts ->> 'UNTIL') is null then
+    return 'Use UNTIL=YYYYMMDD (the last day), YYYYMMDDTHHMMSS (a local time) or YYYYMMDDTHHMMSSZ (UTC).';
+  end if;
+  if parts ? 'COUNT' and parts ? 'UNTIL' then
+    return 'Use COUNT or UNTIL, not both.';
+  end if;
+  if parts ? 'BYMONTH' and parts ->> 'BYMONTH' !~ '^(1[0-2]|[1-9])(,(1[0-2]|[1-9]))*$' then
+    return 'Use BYMONTH with months 1 to 12, separated by commas.';
+  end if;
+  if parts ? 'BYMONTHDAY' then
+    if parts ->> 'BYMONTHDAY' !~ '^-?(3[01]|[12][0-9]|[1-9])(,-?(3[01]|[12][0-9]|[1-9]))*$' then
+      return 'Use BYMONTHDAY with days 1 to 31 or -1 to -31, separated by commas.';
+    end if;
+    if freq = 'WEEKLY' then
+      return 'BYMONTHDAY cannot be used with FREQ=WEEKLY.';
+    end if;
+  end if;
+  if parts ? 'BYDAY' then
+    days := string_to_array(parts ->> 'BYDAY', ',');
+    if exists (select 1 from unnest(days) d where d !~ '^([+-]?[1-9][0-9]?)?(MO|TU|WE|TH|FR|SA|SU)$') then
+      return 'Use BYDAY with the days MO, TU, WE, TH, FR, SA, SU, each optionally numbered (1MO, -1FR), separated by commas.';
+    end if;
+    numbered := exists (select 1 from unnest(days) d where d ~ '^[+-]?[0-9]');
+    plain := exists (select 1 from unnest(days) d where d !~ '^[+-]?[0-9]');
+    if numbered and freq in ('DAILY', 'WEEKLY') then
+      return 'Numbered days (1MO, -1FR) need FREQ=MONTHLY or YEARLY.';
+    end if;
+    if numbered and plain then
+      return 'Use numbered days (1MO, -1FR) or plain days (MO), not both.';
+    end if;
+    widest := case when freq = 'YEARLY' and not parts ? 'BYMONTH' then 53 else 5 end;
+    if exists (select 1 from unnest(days) d where d ~ '^[+-]?[0-9]' and abs(substring(d from '^[+-]?[0-9]+')::integer) > widest) then
+      return case widest
+        when 5 then 'Number days from 1 to 5 (or -1 to -5) within a month.'
+        else 'Number days from 1 to 53 (or -1 to -53) within a year.'
+      end;
+    end if;
+  end if;
+  return null;
+end;
+$function$;
+comment on function private.recurrence_problem(rule text) is 'Why an RRULE is outside the supported subset, in the api''s words (or null); the same checks, order and words as recurrenceProblem in _shared/schemas/recurrence.ts.';
+grant execute on function private.recurrence_problem(rule text) to authenticated, service_role;
+
+-- private.recurrence_until_of(value text, OUT until_date date, OUT until_local timestamp without time zone, OUT until_at timestamp with time zone) ---
+CREATE OR REPLACE FUNCTION private.recurrence_until_of(value text, OUT until_date date, OUT until_local timestamp without time zone, OUT until_at timestamp with time zone)
+ RETURNS record
+ LANGUAGE plpgsql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO ''
+AS $function$
+begin
+  if value ~ '^[0-9]{8}$' then
+    until_date := make_date(left(value, 4)::integer, substr(value, 5, 2)::integer, substr(value, 7, 2)::integer);
+  elsif value ~ '^[0-9]{8}T([01][0-9]|2[0-3])[0-5][0-9][0-5][0-9]Z?$' then
+    -- Hours to 23 and no leap second: make_timestamp would take 24:00:00 as the next midnight.
+    until_local := make_timestamp(left(value, 4)::integer, substr(value, 5, 2)::integer, substr(value, 7, 2)::integer,
+                                  substr(value, 10, 2)::integer, substr(value, 12, 2)::integer, substr(value, 14, 2)::integer);
+    if value like '%Z' then
+      until_at := until_local at time zone 'UTC';
+      until_local := null;
+    end if;
+  end if;
+exception when datetime_field_overflow then
+  -- A 13th month, a 30 February or a 25th hour: not a date.
+  until_date := null;
+  until_local := null;
+  until_at := null;
+end;
+$function$;
+grant execute on function private.recurrence_until_of(value text, OUT until_date date, OUT until_local timestamp without time zone, OUT until_at timestamp with time zone) to authenticated, service_role;
 
 -- private.redeliver_webhook(delivery uuid) --------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.redeliver_webhook(delivery uuid)
@@ -3414,12 +4724,72 @@ begin
   end if;
   -- Deleting the user who published it sets published_by null; nothing else may change.
   if tg_op = 'UPDATE' and new.published_by is null
-     and to_jsonb(new) - 'published_by' - 'item_count' = to_jsonb(old) - 'published_by' - 'item_count' then
+     and to_jsonb(new) - 'published_by' - 'item_count' - 'initially_hidden_item_keys'
+       = to_jsonb(old) - 'published_by' - 'item_count' - 'initially_hidden_item_keys' then
     return new;
   end if;
   raise exception 'template versions are immutable' using errcode = '42501';
 end;
 $function$;
+
+-- private.reminder_budget() -----------------------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.reminder_budget()
+ RETURNS integer
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+  select 10000;
+$function$;
+
+-- private.reminder_grace() ------------------------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.reminder_grace()
+ RETURNS interval
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+  select interval '24 hours';
+$function$;
+
+-- private.reminder_retry_delay(failed_attempts integer) -------------------------------------------
+CREATE OR REPLACE FUNCTION private.reminder_retry_delay(failed_attempts integer)
+ RETURNS interval
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+  select (array['1 minute', '5 minutes', '30 minutes', '2 hours', '6 hours']::interval[])[failed_attempts];
+$function$;
+
+-- private.reminder_skip_reason(kind public.reminder_kind, person uuid, org uuid, inspection uuid) ---
+CREATE OR REPLACE FUNCTION private.reminder_skip_reason(kind public.reminder_kind, person uuid, org uuid, inspection uuid)
+ RETURNS text
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  select case
+    when not private.wants_reminder(person, kind) then 'switched off'
+    when not exists (select 1 from public.profiles p where p.user_id = person and p.email is not null) then 'no email address'
+    when kind = 'missed_digest' then
+      case when not exists (
+        select 1 from public.memberships m where m.org_id = org and m.user_id = person and m.role in ('owner', 'admin', 'manager')
+      ) then 'no longer a manager' end
+    else (
+      select case
+        when i.status = 'canceled' then 'canceled'
+        when person not in (select r.user_id from private.occurrence_reminder_recipients(array[i.id]) r) then 'no longer theirs'
+        when kind = 'occurrence_opened' and i.status <> 'scheduled' then 'started'
+        when i.first_submitted_at is not null then 'submitted'
+        when kind = 'occurrence_due_soon' and i.due_at <= now() then 'already due'
+      end
+      from public.inspections i
+      where i.id = inspection
+    )
+  end;
+$function$;
+comment on function private.reminder_skip_reason(kind public.reminder_kind, person uuid, org uuid, inspection uuid) is 'Why a queued reminder should not be sent now (switched off, started, submitted, canceled, no longer theirs…), or null.';
 
 -- private.remove_photo_of_deleted_object() --------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.remove_photo_of_deleted_object()
@@ -3513,6 +4883,42 @@ $function$;
 comment on function private.require_photo_stored_as_declared(object_name text, byte_size bigint, content_type text) is 'Raises validation_failed unless the evidence object is stored with the declared size and type (confirming a photo).';
 grant execute on function private.require_photo_stored_as_declared(object_name text, byte_size bigint, content_type text) to authenticated, service_role;
 
+-- private.resync_schedule(schedule uuid, at timestamp with time zone, reason text, only_sites uuid[]) ---
+CREATE OR REPLACE FUNCTION private.resync_schedule(schedule uuid, at timestamp with time zone, reason text, only_sites uuid[] DEFAULT NULL::uuid[])
+ RETURNS timestamp with time zone
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  create temp table if not exists schedule_plan (
+    site_id uuid, template_id uuid, title text, assignee_id uuid, occurrence_at timestamptz, due_at timestamptz
+  ) on commit drop;
+  truncate schedule_plan;
+  insert into schedule_plan
+  select p.site_id, p.template_id, p.title, p.assignee_id, p.occurrence_at, p.due_at
+  from private.schedule_occurrence_plan(schedule, at, at + private.schedule_horizon(), only_sites) p
+  where p.occurrence_at > at;
+
+  update public.inspections i set status = 'canceled', canceled_reason = reason
+  where i.schedule_id = schedule and i.status = 'scheduled' and i.canceled_reason is null and i.occurrence_at > at
+    and (only_sites is null or i.site_id = any (only_sites))
+    and not exists (
+      select 1 from schedule_plan p
+      where p.site_id = i.site_id and p.occurrence_at = i.occurrence_at and p.template_id = i.template_id
+    );
+
+  update public.inspections i set title = p.title, assignee_id = p.assignee_id, due_at = p.due_at
+  from schedule_plan p
+  where i.schedule_id = schedule and i.status = 'scheduled' and i.canceled_reason is null and i.occurrence_at > at
+    and p.site_id = i.site_id and p.occurrence_at = i.occurrence_at and p.template_id = i.template_id
+    and (i.title, i.assignee_id, i.due_at) is distinct from (p.title, p.assignee_id, p.due_at);
+
+  return (select m.complete_until from private.materialise_schedule(schedule, at, at, false, only_sites, private.schedule_budget(false)) m);
+end;
+$function$;
+comment on function private.resync_schedule(schedule uuid, at timestamp with time zone, reason text, only_sites uuid[]) is 'Brings a schedule''s future, not yet started occurrences in line with it: updated in place, or canceled (with the reason) and made anew; answers until when all exist.';
+
 -- private.retire_expired_invitation(org uuid, address text) ---------------------------------------
 CREATE OR REPLACE FUNCTION private.retire_expired_invitation(org uuid, address text)
  RETURNS void
@@ -3527,6 +4933,120 @@ AS $function$
     and org in (select private.org_ids_of_current_user('{owner,admin}'));
 $function$;
 grant execute on function private.retire_expired_invitation(org uuid, address text) to authenticated;
+
+-- private.run_schedules(at timestamp with time zone) ----------------------------------------------
+CREATE OR REPLACE FUNCTION private.run_schedules(at timestamp with time zone DEFAULT now())
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  made integer := private.materialise_schedules(at);
+  missed integer := private.note_missed_occurrences(at);
+begin
+  return jsonb_build_object('made', made, 'missed', missed, 'reminders', private.queue_reminders(at));
+end;
+$function$;
+comment on function private.run_schedules(at timestamp with time zone) is 'The schedules'' background run: materialise every active schedule up to at + 14 days, announce missed occurrences, write the reminder emails due.';
+
+-- private.schedule_budget(background boolean) -----------------------------------------------------
+CREATE OR REPLACE FUNCTION private.schedule_budget(background boolean)
+ RETURNS integer
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+  select case when background then 20000 else 10000 end;
+$function$;
+
+-- private.schedule_horizon() ----------------------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.schedule_horizon()
+ RETURNS interval
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+  select interval '14 days';
+$function$;
+
+-- private.schedule_occurrence_plan(schedule uuid, from_at timestamp with time zone, to_at timestamp with time zone, only_sites uuid[]) ---
+CREATE OR REPLACE FUNCTION private.schedule_occurrence_plan(schedule uuid, from_at timestamp with time zone, to_at timestamp with time zone, only_sites uuid[] DEFAULT NULL::uuid[])
+ RETURNS TABLE(org_id uuid, site_id uuid, template_id uuid, template_version_id uuid, title text, assignee_id uuid, occurrence_at timestamp with time zone, due_at timestamp with time zone)
+ LANGUAGE sql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  with s as (
+    select sc.* from public.schedules sc where sc.id = schedule and sc.paused_at is null and sc.deleted_at is null
+  ), version as (
+    select v.id, v.name
+    from s
+    join public.templates t on t.id = s.template_id and t.status = 'published'
+    join public.template_versions v on v.template_id = t.id and v.version = t.latest_version
+  )
+  select s.org_id, o.site_id, s.template_id, version.id,
+         private.occurrence_title(s.title_pattern, st.name, version.name, o.local_at::date),
+         m.user_id, o.occurrence_at, o.due_at
+  from s
+  cross join version
+  cross join lateral private.schedule_occurrences(s.id, from_at, to_at, only_sites) o
+  join public.sites st on st.id = o.site_id and st.archived_at is null
+  left join public.memberships m
+    on m.org_id = s.org_id and m.role in ('owner', 'admin', 'manager', 'inspector')
+   and m.user_id = coalesce(s.assignee_id,
+         case when cardinality(s.rotation_user_ids) > 0 then s.rotation_user_ids[(o.n - 1) % cardinality(s.rotation_user_ids) + 1] end);
+$function$;
+comment on function private.schedule_occurrence_plan(schedule uuid, from_at timestamp with time zone, to_at timestamp with time zone, only_sites uuid[]) is 'The inspections a schedule would make for its occurrences in [from_at, to_at): title, assignee (person or rotation turn), due time, version.';
+
+-- private.schedule_occurrences(schedule uuid, from_at timestamp with time zone, to_at timestamp with time zone, only_sites uuid[], numbered boolean) ---
+CREATE OR REPLACE FUNCTION private.schedule_occurrences(schedule uuid, from_at timestamp with time zone, to_at timestamp with time zone, only_sites uuid[] DEFAULT NULL::uuid[], numbered boolean DEFAULT false)
+ RETURNS TABLE(site_id uuid, n bigint, local_at timestamp without time zone, occurrence_at timestamp with time zone, due_at timestamp with time zone)
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  with s as (
+    select sc.*, (private.recurrence_of(sc.rrule)).until_at from public.schedules sc where sc.id = schedule
+  ), schedule_sites as (
+    select st.id, st.timezone
+    from public.sites st
+    where st.id in (select private.schedule_site_ids(schedule)) and (only_sites is null or st.id = any (only_sites))
+  ), local_times as (
+    select t.n, t.local_at
+    from s, private.recurrence_local_times(s.rrule, s.start_date, s.time_of_day,
+      -- Local dates two days either side of the instants cover every offset (UTC-12 to UTC+14).
+      (from_at at time zone 'UTC')::date - 2, least((to_at at time zone 'UTC')::date + 2, s.end_date),
+      numbered or cardinality(s.rotation_user_ids) > 0) t
+  ), zoned as (
+    select z.timezone, t.n, t.local_at,
+           private.instant_of_local_time(t.local_at, z.timezone) as occurrence_at,
+           private.instant_of_local_time(t.local_at + s.due_after, z.timezone) as due_at
+    from (select distinct schedule_sites.timezone from schedule_sites) z
+    cross join local_times t
+    cross join s
+  )
+  select st.id, zoned.n, zoned.local_at, zoned.occurrence_at, zoned.due_at
+  from zoned
+  join schedule_sites st on st.timezone = zoned.timezone
+  cross join s
+  where zoned.occurrence_at >= from_at and zoned.occurrence_at < to_at
+    and (s.until_at is null or zoned.occurrence_at <= s.until_at)
+  order by zoned.occurrence_at, st.id;
+$function$;
+comment on function private.schedule_occurrences(schedule uuid, from_at timestamp with time zone, to_at timestamp with time zone, only_sites uuid[], numbered boolean) is 'A schedule''s occurrences at its sites starting in [from_at, to_at), numbered, with local start, start and due instants (as the caller).';
+grant execute on function private.schedule_occurrences(schedule uuid, from_at timestamp with time zone, to_at timestamp with time zone, only_sites uuid[], numbered boolean) to authenticated, service_role;
+
+-- private.schedule_site_ids(schedule uuid) --------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.schedule_site_ids(schedule uuid)
+ RETURNS SETOF uuid
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  select ss.site_id from public.schedule_sites ss where ss.schedule_id = schedule;
+$function$;
+grant execute on function private.schedule_site_ids(schedule uuid) to authenticated, service_role;
 
 -- private.send_answers_saved(saved jsonb) ---------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.send_answers_saved(saved jsonb)
@@ -3614,7 +5134,7 @@ CREATE OR REPLACE FUNCTION private.set_initially_hidden_items()
 AS $function$
 begin
   new.hidden_item_keys := coalesce(
-    (select private.hidden_item_keys(v.definition, '{}') from public.template_versions v where v.id = new.template_version_id),
+    (select v.initially_hidden_item_keys from public.template_versions v where v.id = new.template_version_id),
     '{}'
   );
   return new;
@@ -4107,6 +5627,21 @@ $function$;
 comment on function private.template_visibility(definition jsonb, answer_values jsonb) is 'The hidden sections and items of a template definition for {item key: answer value}: {hidden_sections, hidden_items}.';
 grant execute on function private.template_visibility(definition jsonb, answer_values jsonb) to authenticated, service_role;
 
+-- private.title_pattern_problem(pattern text) -----------------------------------------------------
+CREATE OR REPLACE FUNCTION private.title_pattern_problem(pattern text)
+ RETURNS text
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO ''
+AS $function$
+  select case
+    when regexp_replace(pattern, '\{(site|date|template)\}', '', 'g') ~ '[{}]'
+      then 'Use only the placeholders {site}, {date} and {template}.'
+  end;
+$function$;
+comment on function private.title_pattern_problem(pattern text) is 'Why a schedule''s title pattern is refused (an unknown placeholder or a stray brace), or null; titlePatternProblem in _shared/schemas/schedules.ts says the same.';
+grant execute on function private.title_pattern_problem(pattern text) to authenticated, service_role;
+
 -- private.user_ids_sharing_an_org_with_current_user() ---------------------------------------------
 CREATE OR REPLACE FUNCTION private.user_ids_sharing_an_org_with_current_user()
  RETURNS SETOF uuid
@@ -4346,6 +5881,34 @@ $function$;
 comment on function private.visibility_rule_problem(rule jsonb, items_by_key jsonb, positions jsonb, before integer, for_section boolean) is 'Null when a show_when rule is absent or valid for its place, else ''<path below show_when>: <message>''.';
 grant execute on function private.visibility_rule_problem(rule jsonb, items_by_key jsonb, positions jsonb, before integer, for_section boolean) to authenticated, service_role;
 
+-- private.wake_reminder_mails() -------------------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.wake_reminder_mails()
+ RETURNS bigint
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  project_url text;
+  worker_key text;
+begin
+  if not exists (select 1 from private.reminder_outbox o where o.status = 'pending' and o.next_attempt_at <= now()) then
+    return null;
+  end if;
+  select s.decrypted_secret into project_url from vault.decrypted_secrets s where s.name = 'project_url';
+  select s.decrypted_secret into worker_key from vault.decrypted_secrets s where s.name = 'webhook_worker_key';
+  if project_url is null or worker_key is null then
+    return null;
+  end if;
+  return net.http_post(
+    url := rtrim(project_url, '/') || '/functions/v1/reminder-mails',
+    headers := jsonb_build_object('authorization', 'Bearer ' || worker_key),
+    timeout_milliseconds := 60000
+  );
+end;
+$function$;
+comment on function private.wake_reminder_mails() is 'pg_cron job: POSTs to the reminder-mails function when a reminder is due (URL and key from Vault).';
+
 -- private.wake_webhook_deliveries() ---------------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.wake_webhook_deliveries()
  RETURNS bigint
@@ -4374,6 +5937,26 @@ begin
 end;
 $function$;
 comment on function private.wake_webhook_deliveries() is 'pg_cron job: POSTs to the webhook-deliveries function when a delivery is due (URL and key from Vault).';
+
+-- private.wants_reminder(person uuid, kind public.reminder_kind) ----------------------------------
+CREATE OR REPLACE FUNCTION private.wants_reminder(person uuid, kind public.reminder_kind)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  select coalesce((
+    select case kind
+      when 'occurrence_opened' then p.occurrence_opened
+      when 'occurrence_due_soon' then p.occurrence_due_soon
+      when 'occurrence_missed' then p.occurrence_missed
+      when 'missed_digest' then p.missed_digest
+    end
+    from public.notification_preferences p
+    where p.user_id = person
+  ), true);
+$function$;
+comment on function private.wants_reminder(person uuid, kind public.reminder_kind) is 'True when the person has this kind of reminder email on (no preferences row: every kind is on).';
 
 -- private.webhook_event_of_change() ---------------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.webhook_event_of_change()
@@ -4421,6 +6004,32 @@ begin
 end;
 $function$;
 
+-- private.webhook_event_of_schedule_change() ------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.webhook_event_of_schedule_change()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  event_type text;
+begin
+  if tg_op = 'INSERT' then
+    event_type := 'schedule.created';
+  elsif new.deleted_at is not null and old.deleted_at is null then
+    event_type := 'schedule.deleted';
+  elsif new.paused_at is not null and old.paused_at is null then
+    event_type := 'schedule.paused';
+  elsif to_jsonb(new) - 'updated_at' <> to_jsonb(old) - 'updated_at' then
+    event_type := 'schedule.updated';
+  end if;
+  if event_type is not null then
+    perform private.enqueue_webhook_event(new.org_id, event_type, 'schedule', to_jsonb(new) - 'version');
+  end if;
+  return null;
+end;
+$function$;
+
 -- private.webhook_event_types() -------------------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.webhook_event_types()
  RETURNS text[]
@@ -4430,10 +6039,11 @@ CREATE OR REPLACE FUNCTION private.webhook_event_types()
 AS $function$
   select array[
     'inspection.created', 'inspection.started', 'inspection.submitted', 'inspection.approved',
-    'inspection.changes_requested', 'inspection.canceled',
+    'inspection.changes_requested', 'inspection.canceled', 'inspection.missed',
     'action.created', 'action.in_progress', 'action.resolved', 'action.verified', 'action.reopened', 'action.canceled',
     'site.created', 'site.updated', 'site.archived',
     'template.created', 'template.updated', 'template.published', 'template.archived',
+    'schedule.created', 'schedule.updated', 'schedule.paused', 'schedule.deleted',
     'webhook.test'
   ]::text[];
 $function$;
@@ -4544,6 +6154,46 @@ begin
 end;
 $function$;
 comment on function private.write_audit_log() is 'After-row trigger: appends the change to audit_log; arguments list columns to leave out.';
+
+-- private.write_schedule_sites_audit_rows() -------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.write_schedule_sites_audit_rows()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  claims jsonb := nullif(current_setting('request.jwt.claims', true), '')::jsonb;
+  kind text := case
+    when claims ->> 'api_key_id' is not null then 'api_key'
+    when claims ->> 'role' = 'authenticated' and claims ->> 'sub' is not null then 'user'
+    else 'system'
+  end;
+begin
+  if tg_op = 'INSERT' then
+    insert into public.audit_log (org_id, actor_kind, actor_user_id, actor_api_key_id, action, entity, entity_id, before, after)
+    select min(a.org_id::text)::uuid, kind,
+           case when kind = 'user' then (claims ->> 'sub')::uuid end,
+           case when kind = 'api_key' then (claims ->> 'api_key_id')::uuid end,
+           'insert', 'schedule_sites', a.schedule_id, null,
+           jsonb_build_object('schedule_id', a.schedule_id, 'site_ids', jsonb_agg(a.site_id order by a.site_id))
+    from added a group by a.schedule_id;
+  else
+    insert into public.audit_log (org_id, actor_kind, actor_user_id, actor_api_key_id, action, entity, entity_id, before, after)
+    select min(r.org_id::text)::uuid, kind,
+           case when kind = 'user' then (claims ->> 'sub')::uuid end,
+           case when kind = 'api_key' then (claims ->> 'api_key_id')::uuid end,
+           'delete', 'schedule_sites', r.schedule_id,
+           jsonb_build_object('schedule_id', r.schedule_id, 'site_ids', jsonb_agg(r.site_id order by r.site_id)), null
+    from removed r
+    -- A schedule's organization being deleted takes its sites with it: nothing left to log against.
+    where exists (select 1 from public.organizations o where o.id = r.org_id)
+    group by r.schedule_id;
+  end if;
+  return null;
+end;
+$function$;
+comment on function private.write_schedule_sites_audit_rows() is 'After-statement trigger on schedule_sites: one audit entry per schedule with the site ids added or taken off.';
 
 ----------------------------------------------------------------------------------------------------
 -- Platform tables the migrations touch: their policies, the triggers calling project functions, the request roles' privileges

@@ -18,15 +18,18 @@
 //    the plans of the hot queries.
 // 8. Reports (reports.ts, issue 16): 100k inspections as CSV and a 500-item, 50-photo PDF
 //    through the api function, with the function's peak RSS.
-// 9. The soak (soak.ts, issue 24), only when named: an hour of one person's load on a stack of its
+// 9. Schedules (schedules.ts, issue 26): materialising one day for 10,000 sites across 100
+//    schedules against the same inserts made directly and the 5-minute period, and compliance over
+//    a year for 1,000 sites through the api function against the statement alone.
+// 10. The soak (soak.ts, issue 24), only when named: an hour of one person's load on a stack of its
 //    own, the resident memory of each of its processes every 30 s (`-- soak --minutes=10`,
 //    `--npm-start` for what `npm start` runs; soak.ts lists the options).
-// 10. Sign-ins (sign-ins.ts, issue 24), only when named: pgbench -S, simple and prepared, before
+// 11. Sign-ins (sign-ins.ts, issue 24), only when named: pgbench -S, simple and prepared, before
 //    and after 300 users sign in, the catalog rows written meanwhile, and for scale the same
 //    pgbench under a storm of catalog invalidations (`-- sign-ins --users=50`).
 //
 //   npm run bench             everything, as a readable table
-//   npm run bench -- reads    one part (startup, me, realtime, answers, webhooks, web, reads, reports, soak, sign-ins)
+//   npm run bench -- reads    one part (startup, me, realtime, answers, webhooks, web, reads, reports, schedules, soak, sign-ins)
 //   npm run bench -- --json   the web, request-path, answer-save and realtime figures and their ratios as JSON, under stable names
 //                             (with part names, only those parts)
 import { rmSync } from 'node:fs';
@@ -41,6 +44,7 @@ import { benchWeb, printWebFigures, WEB_BUDGETS, type WebFigures } from './web.t
 import { benchWebhooks } from './webhooks.ts';
 import { benchRequestPath } from './request-path.ts';
 import { benchReports } from './reports.ts';
+import { benchSchedules } from './schedules.ts';
 import { benchSignIns } from './sign-ins.ts';
 import { benchSoak, soakOptionsFrom } from './soak.ts';
 
@@ -155,6 +159,7 @@ try {
   if (wanted('webhooks')) await benchWebhooks();
   if (wanted('reads')) Object.assign(out, await benchRequestPath({ json }));
   if (wanted('reports') && !json) await benchReports();
+  if (wanted('schedules') && !json) await benchSchedules();
   if (wanted('soak') && !json) await benchSoak(soakOptionsFrom(args));
   if (wanted('sign-ins') && !json) await benchSignIns({ users: Number(args.find((a) => a.startsWith('--users='))?.slice(8) ?? 300) });
   if (wanted('web')) {

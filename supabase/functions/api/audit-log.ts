@@ -34,6 +34,8 @@ const selectEntries = (tx: Tx) => tx`
                select i.title from public.inspections i where i.id = (coalesce(l.after, l.before) ->> 'inspection_id')::uuid)
              when 'action_attachments' then (
                select a.title from public.actions a where a.id = (coalesce(l.after, l.before) ->> 'action_id')::uuid)
+             when 'schedule_sites' then (
+               select s.name from public.schedules s where s.id = l.entity_id)
            end,
            l.after ->> 'title', l.before ->> 'title', l.after ->> 'name', l.before ->> 'name', l.after ->> 'email', l.before ->> 'email'
          ) as subject,

@@ -10,6 +10,7 @@ import { requireUser, roleAllowed, roleStatement } from './access.ts';
 import { OVERDUE_ACTION } from './actions.ts';
 import { OVERDUE } from './inspections.ts';
 import { orgParams } from './orgs.ts';
+import { COMPLIANCE_COUNTS, COUNTED_OCCURRENCE, figuresOf } from './schedules.ts';
 
 /** Every status with its count, zero for those with none. */
 function countsBy<S extends string>(statuses: readonly S[], rows: { status: S; n: number }[]): Record<S, number> {
@@ -27,7 +28,7 @@ export const getDashboard = route({
   handler: async ({ principal, params, read }): Promise<Dashboard> => {
     const user = requireUser(principal);
     // One round trip with the membership check (issue 15): the dashboard is the first screen.
-    const [role, inspectionsByStatus, actionsByStatus, [counts]] = await read([
+    const [role, inspectionsByStatus, actionsByStatus, [counts], [week]] = await read([
       roleStatement(params.org),
       inline`select status, count(*)::int as n from public.inspections where org_id = ${params.org} group by status`,
       inline`select status, count(*)::int as n from public.actions where org_id = ${params.org} group by status`,
@@ -51,6 +52,11 @@ export const getDashboard = route({
           (select count(*)::int from public.actions a
            where a.org_id = ${params.org} and a.assignee_id = ${user.userId} and ${OVERDUE_ACTION}) as my_overdue_actions
       `,
+      // Compliance's figures for the occurrences due in the last seven days.
+      inline`
+        select ${COMPLIANCE_COUNTS} from public.inspections i
+        where i.org_id = ${params.org} and ${COUNTED_OCCURRENCE} and i.due_at >= now() - interval '7 days' and i.due_at < now()
+      `,
     ]);
     roleAllowed(role);
     const actions_by_status = countsBy(ACTION_STATUSES, actionsByStatus as { status: ActionStatus; n: number }[]);
@@ -61,6 +67,7 @@ export const getDashboard = route({
       actions_by_status,
       open_actions: actions_by_status.open + actions_by_status.in_progress,
       overdue_actions: counts.overdue_actions,
+      occurrences_this_week: figuresOf(week as { due: number; on_time: number; late: number; missed: number }),
       my_work: {
         inspections_due: counts.my_inspections,
         inspections_overdue: counts.my_overdue_inspections,

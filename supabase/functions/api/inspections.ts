@@ -32,10 +32,11 @@ import { orgParams } from './orgs.ts';
 import { SELECT_TEMPLATE_VERSIONS, templateVersionOf, type TemplateVersionRow } from './templates.ts';
 
 /** An inspections row with its site, version and assignee names, as postgres.js returns it. */
-type InspectionRow =
+export type InspectionRow =
   & Omit<
     Inspection,
-    'score' | 'max_score' | 'due_at' | 'started_at' | 'submitted_at' | 'reviewed_at' | 'canceled_at' | 'created_at' | 'updated_at'
+    | 'score' | 'max_score' | 'due_at' | 'started_at' | 'submitted_at' | 'reviewed_at' | 'canceled_at' | 'created_at' | 'updated_at'
+    | 'occurrence_at' | 'first_submitted_at'
   >
   & {
     // numeric columns arrive as strings.
@@ -48,6 +49,8 @@ type InspectionRow =
     canceled_at: Date | null;
     created_at: Date;
     updated_at: Date;
+    occurrence_at: Date | null;
+    first_submitted_at: Date | null;
     template_version_id: string;
     created_at_key: string;
   };
@@ -58,6 +61,19 @@ const inspectionParams = z.strictObject({ org: idSchema, id: idSchema });
 export const OVERDUE = inline`(i.status in ('scheduled', 'in_progress') and i.due_at is not null and i.due_at < now())`;
 export const overdueCondition = (tx: Tx) => tx.unsafe(OVERDUE.text);
 
+/**
+ * Missed is derived too (docs/schedules.md): a schedule's occurrence, not canceled, due and never
+ * submitted. The same function as compliance and the background run ask (private.occurrence_missed).
+ */
+export const MISSED = inline`private.occurrence_missed(i.schedule_id, i.status, i.due_at, i.first_submitted_at, now())`;
+
+/** Compliance's figures as list filters: on time, late (by the first submission), missed. */
+const OUTCOMES = {
+  on_time: inline`(i.schedule_id is not null and i.status <> 'canceled' and i.first_submitted_at <= i.due_at)`,
+  late: inline`(i.schedule_id is not null and i.status <> 'canceled' and i.first_submitted_at > i.due_at)`,
+  missed: MISSED,
+};
+
 type InspectionFilterQuery = {
   status?: string[];
   q?: string;
@@ -65,6 +81,11 @@ type InspectionFilterQuery = {
   assignee_id?: string;
   overdue?: boolean;
   updated_since?: string;
+  schedule_id?: string;
+  missed?: boolean;
+  outcome?: 'on_time' | 'late' | 'missed';
+  due_from?: string;
+  due_to?: string;
   due_before?: string;
 };
 
@@ -81,6 +102,11 @@ function inspectionFilterSql(orgId: string, query: InspectionFilterQuery): Inlin
     and ${query.site_id ? inline`i.site_id = ${query.site_id}` : inline`true`}
     and ${query.assignee_id === 'none' ? inline`i.assignee_id is null` : query.assignee_id ? inline`i.assignee_id = ${query.assignee_id}` : inline`true`}
     and ${query.overdue === undefined ? inline`true` : query.overdue ? OVERDUE : inline`not ${OVERDUE}`}
+    and ${query.schedule_id ? inline`i.schedule_id = ${query.schedule_id}` : inline`true`}
+    and ${query.missed === undefined ? inline`true` : query.missed ? MISSED : inline`not ${MISSED}`}
+    and ${query.outcome ? OUTCOMES[query.outcome] : inline`true`}
+    and ${query.due_from ? inline`i.due_at >= ${query.due_from}::timestamptz` : inline`true`}
+    and ${query.due_to ? inline`i.due_at < ${query.due_to}::timestamptz` : inline`true`}
     -- Inclusive: a change in the same instant as the caller's last sync is not missed.
     and ${query.updated_since ? inline`i.updated_at >= ${query.updated_since}::timestamptz` : inline`true`}
     and ${query.due_before ? inline`i.due_at < ${query.due_before}::timestamptz` : inline`true`}
@@ -90,7 +116,7 @@ function inspectionFilterSql(orgId: string, query: InspectionFilterQuery): Inlin
 export const inspectionFilters = (tx: Tx, orgId: string, query: InspectionFilterQuery) => tx.unsafe(inspectionFilterSql(orgId, query).text);
 
 /** Inspections with what a list shows beside them. */
-const SELECT_INSPECTIONS = inline`
+export const SELECT_INSPECTIONS = inline`
   select i.*, s.name as site_name, s.timezone as site_timezone, v.version as template_version, v.name as template_name,
          p.display_name as assignee_name,
          -- Progress as the run page counts it: the items that show (hidden_item_keys, kept by the
@@ -101,6 +127,7 @@ const SELECT_INSPECTIONS = inline`
               where t.inspection_id = i.id and t.confirmed_at is not null and t.item_key <> all (i.hidden_item_keys))
            as answered_count,
          ${OVERDUE} as overdue,
+         ${MISSED} as missed,
          -- The cursor keeps created_at's microseconds: JavaScript dates stop at milliseconds.
          to_char(i.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_at_key
   from public.inspections i
@@ -147,6 +174,11 @@ export function inspectionOf(row: InspectionRow): Inspection {
     reviewed_by: row.reviewed_by,
     review_note: row.review_note,
     canceled_at: iso(row.canceled_at),
+    canceled_reason: row.canceled_reason,
+    schedule_id: row.schedule_id,
+    occurrence_at: iso(row.occurrence_at),
+    first_submitted_at: iso(row.first_submitted_at),
+    missed: row.missed,
     external_ref: row.external_ref,
     version: row.version,
     created_at: iso(row.created_at),

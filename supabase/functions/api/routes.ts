@@ -23,10 +23,21 @@ import {
   submitInspection,
 } from './inspections.ts';
 import { acceptInvitation, createInvitation, listInvitations, previewInvitation, resendInvitation, revokeInvitation } from './invitations.ts';
-import { getMe, patchMe } from './me.ts';
+import { getMe, getNotificationPreferences, patchMe, patchNotificationPreferences } from './me.ts';
 import { listMembers, removeMember, updateMember } from './members.ts';
 import { createOrganization, deleteOrganization, getOrganization, listOrganizations, updateOrganization } from './orgs.ts';
 import { exportAnswersCsv, exportInspectionsCsv, inspectionReportPdf } from './reports.ts';
+import {
+  createSchedule,
+  deleteSchedule,
+  getCompliance,
+  getSchedule,
+  listScheduleOccurrences,
+  listSchedules,
+  pauseSchedule,
+  resumeSchedule,
+  updateSchedule,
+} from './schedules.ts';
 import { archiveSite, createSite, getSite, listSites, updateSite } from './sites.ts';
 import {
   createWebhook,
@@ -52,6 +63,8 @@ import {
 export const apiRoutes = {
   getMe,
   patchMe,
+  getNotificationPreferences,
+  patchNotificationPreferences,
   listOrganizations,
   createOrganization,
   getOrganization,
@@ -117,4 +130,13 @@ export const apiRoutes = {
   exportInspectionsCsv,
   exportAnswersCsv,
   inspectionReportPdf,
+  listSchedules,
+  createSchedule,
+  getSchedule,
+  updateSchedule,
+  deleteSchedule,
+  pauseSchedule,
+  resumeSchedule,
+  listScheduleOccurrences,
+  getCompliance,
 };

@@ -126,6 +126,8 @@ describe('GET /orgs/{org}/dashboard', () => {
       actions_by_status: { open: 0, in_progress: 0, resolved: 0, verified: 0, canceled: 0 },
       open_actions: 0,
       overdue_actions: 0,
+      // No schedule: nothing due this week (tests/api/schedules/compliance.test.ts counts them).
+      occurrences_this_week: { due: 0, on_time: 0, late: 0, missed: 0, on_time_rate: null },
       my_work: { inspections_due: 0, inspections_overdue: 0, open_actions: 0, overdue_actions: 0 },
     });
   });

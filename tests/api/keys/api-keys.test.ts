@@ -118,7 +118,8 @@ describe('calling with a key', () => {
     // The router refuses before anything is looked up, so made-up ids do.
     const hook = MISSING_ID;
     const refused: [string, string, unknown?][] = [
-      ['GET', 'me'], ['PATCH', 'me', { display_name: 'A robot' }], ['GET', 'orgs'], ['POST', 'orgs', { name: 'Robot org' }],
+      ['GET', 'me'], ['PATCH', 'me', { display_name: 'A robot' }], ['GET', 'me/notifications'], ['PATCH', 'me/notifications', { missed_digest: false }],
+      ['GET', 'orgs'], ['POST', 'orgs', { name: 'Robot org' }],
       ['PATCH', `orgs/${world.org.id}`, { name: 'Robot org' }], ['DELETE', `orgs/${world.org.id}`],
       ['PATCH', `orgs/${world.org.id}/members/${world.viewer.userId}`, { role: 'manager' }],
       ['DELETE', `orgs/${world.org.id}/members/${world.viewer.userId}`],

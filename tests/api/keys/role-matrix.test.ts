@@ -12,6 +12,7 @@ import {
 } from '../inspections/support.ts';
 import { openAction } from '../actions/support.ts';
 import { askWhileExportsBusy } from '../reports/support.ts';
+import { createSchedule, scheduleBody, schedulePath, schedulesPath } from '../schedules/support.ts';
 import { createKey, type Key, type KeyRole } from './support.ts';
 
 const { world } = inspectionWorldAndStranger();
@@ -88,6 +89,20 @@ const CASES: Case[] = [
   { operation: 'exportInspectionsCsv', least: 'viewer', run: (key) => askWhileExportsBusy(() => call(key.client, `orgs/${org()}/reports/inspections.csv`)) },
   { operation: 'exportAnswersCsv', least: 'viewer', run: (key) => askWhileExportsBusy(() => call(key.client, `orgs/${org()}/reports/answers.csv`)) },
   { operation: 'inspectionReportPdf', least: 'viewer', run: async (key) => call(key.client, `${inspectionPath(org(), (await scheduleInspection(world)).id)}/report.pdf`) },
+  // Schedules (issue 26): read by every role, managed by managers (docs/product.md §6).
+  { operation: 'listSchedules', least: 'viewer', run: (key) => call(key.client, schedulesPath(org())) },
+  { operation: 'getSchedule', least: 'viewer', run: async (key) => call(key.client, schedulePath(org(), (await createSchedule(world, [world.site.id])).id)) },
+  { operation: 'createSchedule', least: 'manager', run: (key) => post(key.client, schedulesPath(org()), scheduleBody(world, [world.site.id])) },
+  { operation: 'updateSchedule', least: 'manager',
+    run: async (key) => patch(key.client, schedulePath(org(), (await createSchedule(world, [world.site.id])).id), { name: 'Renamed by a key' }) },
+  { operation: 'deleteSchedule', least: 'manager', run: async (key) => del(key.client, schedulePath(org(), (await createSchedule(world, [world.site.id])).id)) },
+  { operation: 'pauseSchedule', least: 'manager',
+    run: async (key) => post(key.client, `${schedulePath(org(), (await createSchedule(world, [world.site.id])).id)}/pause`, undefined) },
+  { operation: 'resumeSchedule', least: 'manager',
+    run: async (key) => post(key.client, `${schedulePath(org(), (await createSchedule(world, [world.site.id])).id)}/resume`, undefined) },
+  { operation: 'listScheduleOccurrences', least: 'viewer',
+    run: async (key) => call(key.client, `${schedulePath(org(), (await createSchedule(world, [world.site.id])).id)}/occurrences?from=2026-12-01T00:00:00Z&to=2026-12-31T00:00:00Z`) },
+  { operation: 'getCompliance', least: 'viewer', run: (key) => call(key.client, `orgs/${org()}/compliance?from=2026-11-01T00:00:00Z&to=2026-12-01T00:00:00Z&group_by=site`) },
 ];
 
 const keys = {} as Record<KeyRole, Key>;
@@ -123,7 +138,7 @@ it('every route in openapi.json that a key may call is in this table, and the re
     'confirmActionAttachment', 'getActionAttachmentUrl', 'deleteActionAttachment'];
   expect(keyRoutes.sort()).toEqual([...CASES.map((c) => c.operation), ...photoRoutes].sort());
   expect(userRoutes.sort()).toEqual(['acceptInvitation', 'createApiKey', 'createInvitation', 'createOrganization', 'deleteOrganization', 'getDashboard',
-    'getMe', 'listApiKeys', 'listInvitations', 'listOrganizations', 'patchMe', 'previewInvitation', 'removeMember', 'revokeApiKey',
+    'getMe', 'getNotificationPreferences', 'patchNotificationPreferences', 'listApiKeys', 'listInvitations', 'listOrganizations', 'patchMe', 'previewInvitation', 'removeMember', 'revokeApiKey',
     'revokeInvitation', 'resendInvitation', 'updateMember', 'updateOrganization', 'listWebhooks', 'createWebhook', 'updateWebhook', 'deleteWebhook',
     'rotateWebhookSecret', 'sendTestWebhook', 'listWebhookDeliveries', 'redeliverWebhook'].sort());
   expect(keyRoutes.length + userRoutes.length).toBe(Object.values<any>(document.paths).reduce((n, ops) => n + Object.keys(ops).length, 0));

@@ -10,6 +10,7 @@ import type { ApiOutcome } from '../../support/api.ts';
 import { stack } from '../../support/stack.ts';
 import { actionIn, openAction } from '../actions/support.ts';
 import { createKey } from '../keys/support.ts';
+import { createSchedule, materialiseAt, schedulePath, schedulesPath, today } from '../schedules/support.ts';
 import {
   answerEverythingRequired, call, expectStatus, inProgressInspection, inspectionPath, inspectionsPath, inspectionWorldAndStranger, post,
   scheduleInspection,
@@ -61,6 +62,8 @@ describe('response schemas', () => {
     const check = async (method: string, path: string, outcome: Promise<ApiOutcome>) => checks.push([method, path, await outcome]);
 
     await check('get', '/me', call(m, 'me'));
+    await check('get', '/me/notifications', call(m, 'me/notifications'));
+    await check('patch', '/me/notifications', call(m, 'me/notifications', { method: 'PATCH', body: { missed_digest: true } }));
     await check('get', '/orgs', call(m, 'orgs'));
     await check('get', '/orgs/{org}', call(m, `orgs/${org}`));
     await check('get', '/orgs/{org}/members', call(m, `orgs/${org}/members`));
@@ -92,6 +95,17 @@ describe('response schemas', () => {
     await check('post', '/orgs/{org}/webhooks/{id}/test', post(o, `orgs/${org}/webhooks/${endpoint.id}/test`, undefined));
     await check('get', '/orgs/{org}/webhooks/{id}/deliveries', call(o, `orgs/${org}/webhooks/${endpoint.id}/deliveries`));
     await check('post', '/orgs/{org}/webhooks/{id}/rotate-secret', post(o, `orgs/${org}/webhooks/${endpoint.id}/rotate-secret`, undefined));
+    const schedule = await createSchedule(world, [world.site.id], { rrule: 'FREQ=DAILY', start_date: today(-5), due_after: 'PT1H' });
+    await materialiseAt(schedule.id, new Date(Date.now() - 3 * 86_400_000));
+    await check('get', '/orgs/{org}/schedules', call(m, schedulesPath(org)));
+    await check('get', '/orgs/{org}/schedules/{id}', call(m, schedulePath(org, schedule.id)));
+    await check('patch', '/orgs/{org}/schedules/{id}', call(m, schedulePath(org, schedule.id), { method: 'PATCH', body: { name: 'Checked schedule' } }));
+    await check('get', '/orgs/{org}/schedules/{id}/occurrences',
+      call(m, `${schedulePath(org, schedule.id)}/occurrences?from=${today(-6)}T00:00:00Z&to=${today(20)}T00:00:00Z&limit=200`));
+    await check('post', '/orgs/{org}/schedules/{id}/pause', post(m, `${schedulePath(org, schedule.id)}/pause`, undefined));
+    await check('post', '/orgs/{org}/schedules/{id}/resume', post(m, `${schedulePath(org, schedule.id)}/resume`, undefined));
+    await check('get', '/orgs/{org}/compliance', call(m, `orgs/${org}/compliance?from=${today(-6)}T00:00:00Z&to=${today(1)}T00:00:00Z&group_by=template`));
+    await check('get', '/orgs/{org}/dashboard', call(m, `orgs/${org}/dashboard`));
 
     for (const [method, path, outcome] of checks) {
       expect(outcome.status, `${method} ${path}: ${JSON.stringify(outcome.body)}`).toBeLessThan(300);

@@ -10,6 +10,7 @@ import {
 import { stack } from '../../support/stack.ts';
 import { createKey } from '../keys/support.ts';
 import { eventually, type Receiver, startReceiver, verified } from './support.ts';
+import { WEBHOOK_EVENT_TYPES } from '../../../supabase/functions/_shared/schemas/webhooks.ts';
 
 const { world } = inspectionWorldAndStranger();
 const webhooksPath = () => `orgs/${world.org.id}/webhooks`;
@@ -43,6 +44,27 @@ describe('endpoints', () => {
     const metadata = expectProblem(await post(world.admin.client, webhooksPath(), { url: 'http://169.254.169.254/latest/meta-data' }), 422, 'validation_failed', ['url']);
     expect(metadata.errors[0].message).toMatch(/metadata/);
     expectProblem(await post(world.admin.client, webhooksPath(), { url: 'http://admin:pw@127.0.0.1:9/x' }), 422, 'validation_failed', ['url']);
+  });
+
+  it('every event type is accepted: an endpoint subscribes to all of them, and the outbox stores an event of each', async () => {
+    // The api's list (zod) and the database's (private.webhook_event_types(), the check constraints
+    // of webhook_endpoints and webhook_events) must both take each type: a type added on one side
+    // only would be refused at subscription or when the event is written.
+    const all = expectStatus(await post(world.admin.client, webhooksPath(), { url: receiver.url, event_types: [...WEBHOOK_EVENT_TYPES], enabled: false }), 201);
+    expect(all.event_types).toEqual([...WEBHOOK_EVENT_TYPES]);
+    const stored: string[] = [];
+    const lookOnly = new Error('rolled back: the events are only looked at, never delivered');
+    await expect(db().begin(async (sql) => {
+      for (const type of WEBHOOK_EVENT_TYPES) {
+        const [row] = await sql`
+          insert into public.webhook_events (org_id, type, entity, entity_id, payload)
+          values (${world.org.id}, ${type}, 'test', gen_random_uuid(), '{}') returning type`;
+        stored.push(row.type);
+      }
+      throw lookOnly;
+    })).rejects.toBe(lookOnly);
+    expect(stored).toEqual([...WEBHOOK_EVENT_TYPES]);
+    expectStatus(await del(world.admin.client, `${webhooksPath()}/${all.id}`), 204);
   });
 });
 

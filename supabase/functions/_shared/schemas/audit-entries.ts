@@ -19,6 +19,8 @@ export const AUDIT_ENTITIES = [
   'attachments',
   'actions',
   'action_attachments',
+  'schedules',
+  'schedule_sites',
 ] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 
@@ -35,6 +37,8 @@ export const AUDIT_ENTITY_LABELS: Record<AuditEntity, string> = {
   attachments: 'Inspection photos',
   actions: 'Actions',
   action_attachments: 'Action photos',
+  schedules: 'Schedules',
+  schedule_sites: 'Schedule sites',
 };
 
 type Row = Record<string, unknown>;
@@ -90,9 +94,11 @@ function phraseOf(entry: AuditEntry): string {
           case 'changes_requested':
             return 'sent back {subject} for changes';
           case 'canceled':
-            return 'canceled {subject}';
+            // A schedule's own cancellations say why (docs/schedules.md).
+            return typeof after.canceled_reason === 'string' ? `canceled {subject} (${after.canceled_reason})` : 'canceled {subject}';
         }
       }
+      if (changed(entry, 'missed_noted_at') && after.missed_noted_at) return 'noted {subject} as missed';
       if (changed(entry, 'assignee_id')) return after.assignee_id ? 'reassigned {subject}' : 'unassigned {subject}';
       return 'edited {subject}';
     case 'answers':
@@ -125,6 +131,16 @@ function phraseOf(entry: AuditEntry): string {
       }
       if (changed(entry, 'assignee_id')) return after.assignee_id ? 'reassigned action {subject}' : 'unassigned action {subject}';
       return 'edited action {subject}';
+    case 'schedules':
+      if (entry.action === 'insert') return 'created schedule {subject}';
+      if (changed(entry, 'deleted_at') && after.deleted_at) return 'deleted schedule {subject}';
+      if (changed(entry, 'paused_at')) return after.paused_at ? 'paused schedule {subject}' : 'resumed schedule {subject}';
+      return 'edited schedule {subject}';
+    case 'schedule_sites': {
+      const count = (row: Row) => (Array.isArray(row.site_ids) ? row.site_ids.length : 0);
+      const sites = (n: number) => (n === 1 ? '1 site' : `${n} sites`);
+      return entry.action === 'insert' ? `added ${sites(count(after))} to schedule {subject}` : `took ${sites(count(before))} off schedule {subject}`;
+    }
   }
   return entry.action === 'insert' ? 'added {subject}' : entry.action === 'delete' ? 'removed {subject}' : 'changed {subject}';
 }

@@ -4,6 +4,7 @@
 import { z } from 'zod';
 import { ACTION_STATUSES } from './action-states.ts';
 import { INSPECTION_STATUSES } from './inspection-states.ts';
+import { complianceFiguresSchema } from './schedules.ts';
 
 // --- Responses (components of openapi.json, docs/openapi.md) ----------------------------------
 
@@ -14,6 +15,9 @@ export const dashboardSchema = z.object({
   actions_by_status: z.record(z.enum(ACTION_STATUSES), z.number()),
   open_actions: z.number().describe('Actions open or in progress.'),
   overdue_actions: z.number().describe('Actions open or in progress past their due date.'),
+  occurrences_this_week: complianceFiguresSchema.describe(
+    "Schedules' occurrences due in the last seven days (rolling, like failed items): how many were due, done on time, late and missed, and the on-time rate — compliance's figures (`GET /orgs/{org}/compliance`) for that week, each countable in the inspections list with `due_from`, `due_to` and `missed=true`.",
+  ),
   my_work: z.object({
     inspections_due: z.number(),
     inspections_overdue: z.number(),

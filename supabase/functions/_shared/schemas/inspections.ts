@@ -101,6 +101,18 @@ export const inspectionListQuerySchema = pageQuerySchema.extend({
   assignee_id: z.union([idSchema, z.literal('none')], { error: 'Use a member id, or none for unassigned inspections.' }).optional(),
   overdue: z.enum(['true', 'false'], { error: 'Use overdue=true or false.' }).transform((v) => v === 'true').optional(),
   updated_since: dateTimeSchema('Use an ISO date and time, e.g. 2026-12-01T09:00:00Z.').optional(),
+  /** The occurrences of one schedule (docs/schedules.md). */
+  schedule_id: idSchema.optional(),
+  /** Occurrences due and never submitted (true), or everything else (false). */
+  missed: z.enum(['true', 'false'], { error: 'Use missed=true or false.' }).transform((v) => v === 'true').optional(),
+  /**
+   * A schedule's occurrences by how they went (compliance's figures, docs/schedules.md): first
+   * submitted by the due time, after it, or due and never submitted (as missed=true).
+   */
+  outcome: z.enum(['on_time', 'late', 'missed'], { error: 'Use outcome=on_time, late or missed.' }).optional(),
+  /** Due from this time (included) and before that one (excluded): the dashboard's "this week". */
+  due_from: dateTimeSchema('Use an ISO date and time, e.g. 2026-12-01T09:00:00Z.').optional(),
+  due_to: dateTimeSchema('Use an ISO date and time, e.g. 2026-12-01T09:00:00Z.').optional(),
   /** Due before this instant (an inspection without a due date never is): the upcoming work a device fetches ahead. */
   due_before: dateTimeSchema('Use an ISO date and time, e.g. 2026-12-01T09:00:00Z.').optional(),
 });
@@ -153,6 +165,11 @@ export const inspectionSchema = z.object({
   reviewed_by: z.string().nullable(),
   review_note: z.string().nullable(),
   canceled_at: z.string().nullable(),
+  canceled_reason: z.string().nullable().describe('Why the schedule canceled it (schedule paused, deleted or changed, site archived); null when a person did.'),
+  schedule_id: z.string().nullable().describe('The schedule whose occurrence this is; null for one scheduled by hand.'),
+  occurrence_at: z.string().nullable().describe('When the occurrence starts; null for one scheduled by hand.'),
+  first_submitted_at: z.string().nullable().describe('The first submission: done on time when not after due_at, late otherwise.'),
+  missed: z.boolean().describe("Derived: a schedule's occurrence, not canceled, due and never submitted. It can still be started."),
   external_ref: z.string().nullable(),
   version: z.number(),
   created_at: z.string(),

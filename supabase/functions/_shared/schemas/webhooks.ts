@@ -4,10 +4,11 @@ import { z } from 'zod';
 /** Every event a delivery can carry; the database's private.webhook_event_types() holds the same list. */
 export const WEBHOOK_EVENT_TYPES = [
   'inspection.created', 'inspection.started', 'inspection.submitted', 'inspection.approved',
-  'inspection.changes_requested', 'inspection.canceled',
+  'inspection.changes_requested', 'inspection.canceled', 'inspection.missed',
   'action.created', 'action.in_progress', 'action.resolved', 'action.verified', 'action.reopened', 'action.canceled',
   'site.created', 'site.updated', 'site.archived',
   'template.created', 'template.updated', 'template.published', 'template.archived',
+  'schedule.created', 'schedule.updated', 'schedule.paused', 'schedule.deleted',
   'webhook.test',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
