@@ -6,11 +6,11 @@
 import type { SupabaseClient } from '@supabase/supabase-js';
 import postgres from 'postgres';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { type ApiCallOptions, type ApiOutcome, callApi } from '../../support/api.ts';
-import { createTestClient, signedInClient, uniqueEmail } from '../../support/clients.ts';
-import { linkFrom, listMail } from '../../support/mail.ts';
-import { stack } from '../../support/stack.ts';
-import { totpFor } from '../../support/totp.ts';
+import { type ApiCallOptions, type ApiOutcome, callApi } from './api.ts';
+import { createTestClient, signedInClient, uniqueEmail } from './clients.ts';
+import { linkFrom, listMail } from './mail.ts';
+import { stack } from './stack.ts';
+import { totpFor } from './totp.ts';
 
 export type Role = 'owner' | 'admin' | 'manager' | 'inspector' | 'viewer';
 const NON_OWNER_ROLES = ['admin', 'manager', 'inspector', 'viewer'] as const;

@@ -5,7 +5,7 @@
 import type { RealtimeChannel, SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { listMail, waitForMail } from '../../support/mail.ts';
-import { subscribe } from '../realtime/support.ts';
+import { subscribe } from '../../support/realtime.ts';
 import {
   actionIn, actionPath, actionsPath, call, db, expectProblem, expectStatus, inspectionPath, inspectionWorldAndStranger, move, openAction,
   post, submittedWithFailures, answeredWithFailures, waitFor, type User,

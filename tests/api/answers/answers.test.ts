@@ -6,7 +6,7 @@
 // another organization.
 import { describe, expect, it } from 'vitest';
 import type { ApiOutcome } from '../../support/api.ts';
-import { addMember, newUser } from '../orgs/support.ts';
+import { addMember, newUser } from '../../support/fixtures.ts';
 import { itemFails, itemsOf, type TemplateDefinition } from '../../../supabase/functions/_shared/schemas/templates.ts';
 import {
   call, db, EVERY_KIND_DEFINITION, expectProblem, expectStatus, forceStatus, inProgressInspection, inspectionPath, inspectionSnapshot,

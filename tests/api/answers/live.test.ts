@@ -8,7 +8,7 @@ import { answersSavedEventSchema } from '../../../supabase/functions/_shared/sch
 import {
   call, expectStatus, inProgressInspection, inspectionPath, inspectionWorldAndStranger, waitFor,
 } from '../inspections/support.ts';
-import { subscribe } from '../realtime/support.ts';
+import { subscribe } from '../../support/realtime.ts';
 
 const { world, stranger } = inspectionWorldAndStranger();
 const channels: RealtimeChannel[] = [];

@@ -7,7 +7,7 @@ import { uniqueEmail } from '../../support/clients.ts';
 import {
   closeDb, createOrg, db, expectProblem, expectStatus, invitationMail, invite, mailIdsTo, newUser, orgWithEveryRole, patch, post, type RoleFixture,
   tag, userSnapshot,
-} from './support.ts';
+} from '../../support/fixtures.ts';
 import { listMail } from '../../support/mail.ts';
 
 let fixture: RoleFixture;

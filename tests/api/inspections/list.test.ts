@@ -2,7 +2,7 @@
 // are added between pages, every filter (status, site_id, assignee_id, overdue, updated_since, due_before)
 // alone and combined, bad queries refused; and the dashboard counts.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { allPages, cursorOutcomes, forgedCursors, refusedCursors } from '../orgs/support.ts';
+import { allPages, cursorOutcomes, forgedCursors, refusedCursors } from '../../support/fixtures.ts';
 import {
   addConfirmedPhoto, answerItems, call, createSite, db, expectProblem, expectStatus, inspectionsPath, inspectionWorldAndStranger, post, scheduleInspection,
   inProgressInspection, startInspection,

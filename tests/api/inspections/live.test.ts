@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import {
   db, expectStatus, inspectionPath, inspectionWorldAndStranger, post, scheduleInspection, startInspection, waitFor,
 } from './support.ts';
-import { subscribe } from '../realtime/support.ts';
+import { subscribe } from '../../support/realtime.ts';
 
 const { world, stranger } = inspectionWorldAndStranger();
 const channels: Array<{ client: SupabaseClient; channel: RealtimeChannel }> = [];

@@ -6,11 +6,11 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll } from 'vitest';
 import {
   addMember, call, closeDb, db, expectStatus, newUser, orgWithEveryRole, post, type RoleFixture, tag, type User,
-} from '../orgs/support.ts';
-import { waitFor as waitUntil } from '../realtime/support.ts';
+} from '../../support/fixtures.ts';
+import { waitFor as waitUntil } from '../../support/realtime.ts';
 
-export { call, db, del, expectProblem, expectStatus, MISSING_ID, patch, post, tag, UUID, ISO_TIMESTAMP } from '../orgs/support.ts';
-export type { Role, User } from '../orgs/support.ts';
+export { call, db, del, expectProblem, expectStatus, MISSING_ID, patch, post, tag, UUID, ISO_TIMESTAMP } from '../../support/fixtures.ts';
+export type { Role, User } from '../../support/fixtures.ts';
 
 /** The site of the world: a position in central London with a 100 m geofence. */
 export const SITE_POSITION = { latitude: 51.5007, longitude: -0.1246 } as const;

@@ -10,7 +10,7 @@ import { stack } from '../../support/stack.ts';
 import {
   allPages, call, createOrg, db, del, expectProblem, expectStatus, cursorOutcomes, forgedCursors, refusedCursors, invitationMail, invite, ISO_TIMESTAMP, mailIdsTo, MISSING_ID,
   newUser, orgSnapshot, orgWithEveryRole, orgWithEveryRoleAndStranger, post, tag, UUID,
-} from './support.ts';
+} from '../../support/fixtures.ts';
 
 const { fixture, stranger } = orgWithEveryRoleAndStranger();
 

@@ -6,7 +6,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { ApiOutcome } from '../../support/api.ts';
 import { call, db, expectProblem, inspectionWorldAndStranger } from '../inspections/support.ts';
-import { newUser } from '../orgs/support.ts';
+import { newUser } from '../../support/fixtures.ts';
 import { createKey } from './support.ts';
 
 const { world } = inspectionWorldAndStranger();

@@ -4,7 +4,7 @@
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { fetchFrom } from '../../support/clients.ts';
 import { stack } from '../../support/stack.ts';
-import { expectStatus, post, type User } from '../orgs/support.ts';
+import { expectStatus, post, type User } from '../../support/fixtures.ts';
 
 export * from '../inspections/support.ts';
 

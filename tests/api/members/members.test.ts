@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import {
   addMember, allPages, call, createOrg, db, del, expectProblem, expectStatus, cursorOutcomes, forgedCursors, refusedCursors, ISO_TIMESTAMP, MISSING_ID, newUser, orgSnapshot,
   orgWithEveryRole, orgWithEveryRoleAndStranger, patch,
-} from './support.ts';
+} from '../../support/fixtures.ts';
 
 const { fixture, stranger } = orgWithEveryRoleAndStranger();
 

@@ -9,7 +9,7 @@ import { stack } from '../../support/stack.ts';
 import {
   aalOf, addMember, call, closeDb, createOrg, db, del, expectProblem, expectStatus, invite, type MfaUser, newMfaUser,
   newUser, orgSnapshot, patch, post, stepUp, tag, type User, userSnapshot,
-} from './support.ts';
+} from '../../support/fixtures.ts';
 
 let owner: MfaUser;
 let org: any;

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import {
   allPages, call, createOrg, db, del, expectNoRawDatabaseText, expectProblem, expectStatus, cursorOutcomes, forgedCursors, refusedCursors, ISO_TIMESTAMP, MISSING_ID, newUser,
   orgSnapshot, orgWithEveryRoleAndStranger, patch, post, tag, userSnapshot, UUID,
-} from './support.ts';
+} from '../../support/fixtures.ts';
 
 const { fixture, stranger } = orgWithEveryRoleAndStranger({ name: `Alpha Inspections ${tag()}` });
 

@@ -5,7 +5,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestClient } from '../../support/clients.ts';
 import { stack } from '../../support/stack.ts';
-import { addMember, call, closeDb, createOrg, db, expectStatus, newUser } from './support.ts';
+import { addMember, call, closeDb, createOrg, db, expectStatus, newUser } from '../../support/fixtures.ts';
 
 afterAll(closeDb);
 

@@ -7,7 +7,7 @@ import type { ApiCallOptions as CallOptions } from '../../support/api.ts';
 import { stack } from '../../support/stack.ts';
 import {
   call, closeDb, createOrg, expectProblem, expectStatus, newUser, orgSnapshot, orgWithEveryRole, post, type RoleFixture, tag, type User,
-} from './support.ts';
+} from '../../support/fixtures.ts';
 
 let a: RoleFixture;
 let siteA: any;

@@ -7,7 +7,7 @@ import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ANSWER_CSV_COLUMNS, INSPECTION_CSV_COLUMNS } from '../../../supabase/functions/_shared/schemas/reports.ts';
 import { stack } from '../../support/stack.ts';
-import { allPages } from '../orgs/support.ts';
+import { allPages } from '../../support/fixtures.ts';
 import { createKey } from '../keys/support.ts';
 import {
   accessTokenOf, addConfirmedPhoto, answerEverythingRequired, answerItems, call, createSite, csvReport, db, expectProblem, expectStatus,

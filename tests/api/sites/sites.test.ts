@@ -5,7 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import {
   allPages, call, createOrg, db, del, expectProblem, expectStatus, cursorOutcomes, forgedCursors, refusedCursors, ISO_TIMESTAMP, MISSING_ID, orgSnapshot,
   orgWithEveryRoleAndStranger, patch, post, tag, type User, UUID,
-} from './support.ts';
+} from '../../support/fixtures.ts';
 
 const { fixture, stranger } = orgWithEveryRoleAndStranger({ default_geofence_m: 150 });
 

@@ -1,7 +1,7 @@
 // Helpers for the template API tests: a definition with every item kind, the routes' paths, and
 // a snapshot of an organization's templates and versions to prove a refused request wrote nothing.
 import type { SupabaseClient } from '@supabase/supabase-js';
-import { expectStatus, post, db } from '../orgs/support.ts';
+import { expectStatus, post, db } from '../../support/fixtures.ts';
 
 /** One section per use: every kind once, with its settings in use (as the API returns them). */
 export const EVERY_KIND_DEFINITION = {

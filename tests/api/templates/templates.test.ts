@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import {
   allPages, call, cursorOutcomes, db, expectProblem, expectStatus, forgedCursors, ISO_TIMESTAMP, MISSING_ID, orgWithEveryRoleAndStranger,
   patch, post, refusedCursors, tag, UUID,
-} from '../orgs/support.ts';
+} from '../../support/fixtures.ts';
 import { createTemplate, EVERY_KIND_DEFINITION, publish, templatePath, templateSnapshot, templatesPath } from './support.ts';
 
 const { fixture } = orgWithEveryRoleAndStranger();

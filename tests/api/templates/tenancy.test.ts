@@ -4,7 +4,7 @@
 // A's owner gets the same reads, so the 404s are about tenancy, not typos.
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ApiCallOptions } from '../../support/api.ts';
-import { call, createOrg, expectProblem, expectStatus, orgWithEveryRoleAndStranger, type User } from '../orgs/support.ts';
+import { call, createOrg, expectProblem, expectStatus, orgWithEveryRoleAndStranger, type User } from '../../support/fixtures.ts';
 import { createTemplate, EVERY_KIND_DEFINITION, publish, templatePath, templateSnapshot, templatesPath } from './support.ts';
 
 const { fixture: a, stranger } = orgWithEveryRoleAndStranger();

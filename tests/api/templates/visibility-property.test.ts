@@ -27,7 +27,7 @@ import {
   type TemplateItem,
 } from '../../../supabase/functions/_shared/schemas/templates.ts';
 import { database } from '../../support/database.ts';
-import { expectStatus, newUser, post, tag, type User } from '../orgs/support.ts';
+import { expectStatus, newUser, post, tag, type User } from '../../support/fixtures.ts';
 
 const OPTIONS = ['A', 'B', 'C', 'D'];
 const NUMBERS = [-1, 0, 2, 3, 4.5, 5, 7, 10];
