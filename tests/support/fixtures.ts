@@ -1,13 +1,12 @@
-// Helpers for the organization API tests (orgs, members, invitations, sites): one `call` that
-// returns status, body and headers whether the request succeeded or not (and fails the test when
-// an error leaks database text), users and organizations made through the real routes, the
-// organization-with-every-role fixture most files share, and database snapshots to prove that a
-// refused request wrote nothing.
+// The test fixtures: what the API tests build again and again, made one way here — users (with a
+// second factor where asked), organizations with a member of every role, memberships through the
+// real invitation routes, sites, templates and inspections. A fixture is set-up, not the thing under
+// test: any step refused fails the test at once, with the answer in the message.
 import type { SupabaseClient } from '@supabase/supabase-js';
-import postgres from 'postgres';
-import { afterAll, beforeAll, expect } from 'vitest';
-import { type ApiCallOptions, type ApiOutcome, callApi } from './api.ts';
+import { afterAll, beforeAll } from 'vitest';
+import { call, expectStatus, post } from './api.ts';
 import { createTestClient, signedInClient, uniqueEmail } from './clients.ts';
+import { closeDb, db } from './database.ts';
 import { linkFrom, listMail } from './mail.ts';
 import { stack } from './stack.ts';
 import { totpFor } from './totp.ts';
@@ -15,100 +14,12 @@ import { totpFor } from './totp.ts';
 export type Role = 'owner' | 'admin' | 'manager' | 'inspector' | 'viewer';
 const NON_OWNER_ROLES = ['admin', 'manager', 'inspector', 'viewer'] as const;
 
-// Words of Postgres' own error messages ("violates check constraint", "relation … does not
-// exist", "syntax error", "duplicate key value", "invalid input syntax for type uuid").
-const RAW_DATABASE_TEXT = /violates|relation|syntax|constraint|duplicate key|sqlstate|pg_|null value|column|uuid:|public\.|private\./i;
-
-/** Fails when a problem document carries raw database text anywhere users could see it. */
-export function expectNoRawDatabaseText(body: any): void {
-  if (!body || typeof body !== 'object') return;
-  const texts = [body.title, body.detail, ...(Array.isArray(body.errors) ? body.errors.map((e: { message?: string }) => e.message) : [])];
-  for (const text of texts) {
-    if (typeof text === 'string') expect(text, `raw database text in a problem: ${JSON.stringify(body)}`).not.toMatch(RAW_DATABASE_TEXT);
-  }
+/** A short random tag that keeps names and slugs unique across files and runs. */
+export function tag(): string {
+  return Math.random().toString(36).slice(2, 8);
 }
 
-/** Calls the api function and fails the test when a refusal carries raw database text. */
-export async function call(client: SupabaseClient, path: string, options: ApiCallOptions = {}): Promise<ApiOutcome> {
-  const outcome = await callApi(client, path, options);
-  if (outcome.status >= 300) expectNoRawDatabaseText(outcome.body);
-  return outcome;
-}
-
-/** Asserts a success status and returns the body; the message shows the problem otherwise. */
-export function expectStatus(outcome: ApiOutcome, status: number): any {
-  expect(outcome.status, `expected ${status}, got ${outcome.status}: ${JSON.stringify(outcome.body)}`).toBe(status);
-  return outcome.body;
-}
-
-/** Asserts a problem document with the given status and code (and, if given, exactly these fields). */
-export function expectProblem(outcome: ApiOutcome, status: number, code: string, fields?: string[]): any {
-  expect(outcome.status, `expected ${status} ${code}, got ${outcome.status}: ${JSON.stringify(outcome.body)}`).toBe(status);
-  expect(outcome.headers.get('content-type')).toBe('application/problem+json');
-  expect(outcome.body).toMatchObject({
-    type: `https://fieldcheck.app/problems/${code}`,
-    status,
-    code,
-    title: expect.any(String),
-    detail: expect.any(String),
-    request_id: expect.any(String),
-  });
-  if (fields) {
-    // A field may carry more than one message (e.g. "Choose a time zone." and "… from the list.").
-    const reported = [...new Set(outcome.body.errors?.map((e: { field: string }) => e.field))];
-    expect(reported, JSON.stringify(outcome.body)).toEqual(fields);
-  }
-  // A refusal carries no data of the thing it refused.
-  expect(outcome.body).not.toHaveProperty('data');
-  expect(outcome.body).not.toHaveProperty('id');
-  return outcome.body;
-}
-
-export const post = (client: SupabaseClient, path: string, body: unknown, headers?: Record<string, string>) =>
-  call(client, path, { method: 'POST', body, headers });
-export const patch = (client: SupabaseClient, path: string, body: unknown) => call(client, path, { method: 'PATCH', body });
-export const del = (client: SupabaseClient, path: string) => call(client, path, { method: 'DELETE' });
-
-// --- database -------------------------------------------------------------------------------
-
-let connection: postgres.Sql | undefined;
-
-/** A connection as `postgres` (no superuser, as on hosted) to the stack's database, for checks the API cannot make. */
-export function db(): postgres.Sql {
-  connection ??= postgres(stack.DB_URL, { max: 3, onnotice: () => {} });
-  return connection;
-}
-
-export async function closeDb(): Promise<void> {
-  await connection?.end({ timeout: 5 });
-  connection = undefined;
-}
-
-/** Every row an organization owns, to compare before and after a refused request. */
-export async function orgSnapshot(orgId: string) {
-  const sql = db();
-  const [organizations, memberships, invitations, sites, audit] = await Promise.all([
-    sql`select * from public.organizations where id = ${orgId}`,
-    sql`select * from public.memberships where org_id = ${orgId} order by id`,
-    sql`select * from public.invitations where org_id = ${orgId} order by id`,
-    sql`select * from public.sites where org_id = ${orgId} order by id`,
-    sql`select count(*)::int as n from public.audit_log where org_id = ${orgId}`,
-  ]);
-  return { organizations: [...organizations], memberships: [...memberships], invitations: [...invitations], sites: [...sites], auditEntries: audit[0].n };
-}
-
-/** What a user has made or joined: organizations they created, memberships, stored request keys. */
-export async function userSnapshot(userId: string) {
-  const sql = db();
-  const [organizations, memberships, keys] = await Promise.all([
-    sql`select * from public.organizations where created_by = ${userId} order by id`,
-    sql`select * from public.memberships where user_id = ${userId} order by id`,
-    sql`select key, request_hash, response_status from public.idempotency_keys where principal_id = ${userId} order by key`,
-  ]);
-  return { organizations: [...organizations], memberships: [...memberships], idempotencyKeys: [...keys] };
-}
-
-// --- users and organizations ------------------------------------------------------------------
+// --- users ------------------------------------------------------------------------------------
 
 export interface User {
   client: SupabaseClient;
@@ -118,15 +29,46 @@ export interface User {
   displayName: string;
 }
 
+/** A new user, signed up and signed in through Auth with the publishable key, with a unique email made from `label`. */
 export async function newUser(label: string, displayName: string): Promise<User> {
   const signedIn = await signedInClient({ email: uniqueEmail(label), displayName, key: stack.PUBLISHABLE_KEY });
   return { client: signedIn.client, userId: signedIn.user.id, email: signedIn.email, password: signedIn.password, displayName };
 }
 
-/** A short random tag that keeps names and slugs unique across files and runs. */
-export function tag(): string {
-  return Math.random().toString(36).slice(2, 8);
+export interface MfaUser extends User {
+  factorId: string;
+  secret: string;
+  /** A second session of the same user, signed in with the password only (aal1). */
+  aal1: SupabaseClient;
 }
+
+/** A user with a verified TOTP factor: `client` is at aal2, `aal1` a password-only session. */
+export async function newMfaUser(label: string, displayName: string): Promise<MfaUser> {
+  const user = await newUser(label, displayName);
+  const enrolled = await user.client.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'phone app' });
+  if (enrolled.error) throw enrolled.error;
+  const secret = enrolled.data.totp.secret;
+  const verified = await user.client.auth.mfa.challengeAndVerify({ factorId: enrolled.data.id, code: totpFor(secret).generate() });
+  if (verified.error) throw verified.error;
+  const aal1 = createTestClient({ key: stack.PUBLISHABLE_KEY });
+  const signIn = await aal1.auth.signInWithPassword({ email: user.email, password: user.password });
+  if (signIn.error) throw signIn.error;
+  return { ...user, factorId: enrolled.data.id, secret, aal1 };
+}
+
+/** Steps a password-only session up to aal2 with the user's authenticator. */
+export async function stepUp(client: SupabaseClient, user: { factorId: string; secret: string }): Promise<void> {
+  const verified = await client.auth.mfa.challengeAndVerify({ factorId: user.factorId, code: totpFor(user.secret).generate() });
+  if (verified.error) throw verified.error;
+}
+
+export function aalOf(client: SupabaseClient): Promise<string | undefined> {
+  return client.auth.getSession().then(({ data }) =>
+    data.session ? JSON.parse(Buffer.from(data.session.access_token.split('.')[1], 'base64url').toString()).aal : undefined,
+  );
+}
+
+// --- organizations and memberships ------------------------------------------------------------
 
 export async function createOrg(owner: User, body: Record<string, unknown> = {}): Promise<any> {
   const name = (body.name as string | undefined) ?? `Org ${tag()}`;
@@ -222,89 +164,220 @@ export function orgWithEveryRoleAndStranger(body: Record<string, unknown> = {}):
   return { fixture, stranger };
 }
 
-// --- two-factor sessions ----------------------------------------------------------------------
+// --- sites ------------------------------------------------------------------------------------
 
-export interface MfaUser extends User {
-  factorId: string;
-  secret: string;
-  /** A second session of the same user, signed in with the password only (aal1). */
-  aal1: SupabaseClient;
+/** Creates a site through the API: a unique name unless `body` gives one, nothing else unless given. */
+export async function createSite(by: User, orgId: string, body: Record<string, unknown> = {}): Promise<any> {
+  return expectStatus(await post(by.client, `orgs/${orgId}/sites`, { name: `Site ${tag()}`, ...body }), 201);
 }
 
-/** A user with a verified TOTP factor: `client` is at aal2, `aal1` a password-only session. */
-export async function newMfaUser(label: string, displayName: string): Promise<MfaUser> {
-  const user = await newUser(label, displayName);
-  const enrolled = await user.client.auth.mfa.enroll({ factorType: 'totp', friendlyName: 'phone app' });
-  if (enrolled.error) throw enrolled.error;
-  const secret = enrolled.data.totp.secret;
-  const verified = await user.client.auth.mfa.challengeAndVerify({ factorId: enrolled.data.id, code: totpFor(secret).generate() });
-  if (verified.error) throw verified.error;
-  const aal1 = createTestClient({ key: stack.PUBLISHABLE_KEY });
-  const signIn = await aal1.auth.signInWithPassword({ email: user.email, password: user.password });
-  if (signIn.error) throw signIn.error;
-  return { ...user, factorId: enrolled.data.id, secret, aal1 };
+/** The site of the inspection world: a position in central London with a 100 m geofence. */
+export const SITE_POSITION = { latitude: 51.5007, longitude: -0.1246 } as const;
+export const SITE_GEOFENCE_M = 100;
+/** About 50 m north of the site: inside its geofence. */
+export const INSIDE_GEOFENCE = { latitude: 51.50115, longitude: -0.1246, accuracy_m: 8 } as const;
+/** About 1.1 km north of the site: outside its geofence. */
+export const OUTSIDE_GEOFENCE = { latitude: 51.5107, longitude: -0.1246, accuracy_m: 20 } as const;
+
+/** A site at SITE_POSITION with a SITE_GEOFENCE_M geofence, unless `body` says otherwise. */
+export async function createGeofencedSite(by: User, orgId: string, body: Record<string, unknown> = {}): Promise<any> {
+  return await createSite(by, orgId, { ...SITE_POSITION, geofence_m: SITE_GEOFENCE_M, ...body });
 }
 
-/** Steps a password-only session up to aal2 with the user's authenticator. */
-export async function stepUp(client: SupabaseClient, user: { factorId: string; secret: string }): Promise<void> {
-  const verified = await client.auth.mfa.challengeAndVerify({ factorId: user.factorId, code: totpFor(user.secret).generate() });
-  if (verified.error) throw verified.error;
+// --- templates --------------------------------------------------------------------------------
+
+export const templatesPath = (orgId: string) => `orgs/${orgId}/templates`;
+export const templatePath = (orgId: string, id: string) => `orgs/${orgId}/templates/${id}`;
+
+/** Creates a draft template through the API (`body`: name, definition, …). */
+export async function createTemplate(client: SupabaseClient, orgId: string, body: Record<string, unknown>): Promise<any> {
+  return expectStatus(await post(client, templatesPath(orgId), body), 201);
 }
 
-export function aalOf(client: SupabaseClient): Promise<string | undefined> {
-  return client.auth.getSession().then(({ data }) =>
-    data.session ? JSON.parse(Buffer.from(data.session.access_token.split('.')[1], 'base64url').toString()).aal : undefined,
+/** Publishes a template's draft through the API. */
+export async function publish(client: SupabaseClient, orgId: string, id: string): Promise<any> {
+  return expectStatus(await post(client, `${templatePath(orgId, id)}/publish`, undefined), 200);
+}
+
+/** One item of every kind (contract "Template definition"); the required ones are listed below. */
+export const EVERY_KIND_DEFINITION = {
+  sections: [
+    {
+      key: 'checks',
+      title: 'Checks',
+      items: [
+        { key: 'floor_clean', kind: 'pass_fail', label: 'Floor is clean', help: null, required: true, weight: 2 },
+        { key: 'fridge_locked', kind: 'yes_no', label: 'Fridge is locked', help: null, required: true, weight: 1, fail_on: 'no' },
+        { key: 'fridge_temp', kind: 'number', label: 'Fridge temperature', help: 'Read the display.', required: true, weight: 3, min: 0, max: 5, unit: '°C' },
+        { key: 'remarks', kind: 'text', label: 'Remarks', help: null, required: false, weight: 0 },
+      ],
+    },
+    {
+      key: 'details',
+      title: 'Details',
+      items: [
+        {
+          key: 'cleanliness', kind: 'single_choice', label: 'Overall cleanliness', help: null, required: true, weight: 2,
+          options: ['Good', 'Fair', 'Poor'], failing_options: ['Poor'],
+        },
+        {
+          key: 'hazards', kind: 'multi_choice', label: 'Hazards seen', help: null, required: false, weight: 1,
+          options: ['Wet floor', 'Blocked exit', 'None'], failing_options: ['Wet floor', 'Blocked exit'],
+        },
+        { key: 'last_service', kind: 'date', label: 'Last service date', help: null, required: false, weight: 0 },
+        { key: 'photo', kind: 'photo', label: 'Photo of the kitchen', help: null, required: true, weight: 0, max_photos: 2 },
+        { key: 'signature', kind: 'signature', label: 'Manager signature', help: null, required: false, weight: 0 },
+      ],
+    },
+  ],
+} as const;
+
+/** Keys of the required items of EVERY_KIND_DEFINITION, in definition order. */
+export const REQUIRED_ITEM_KEYS = ['floor_clean', 'fridge_locked', 'fridge_temp', 'cleanliness', 'photo'] as const;
+
+/** A valid answer value for every non-photo item (photos are attachments, their value stays null). */
+export const VALID_VALUES: Record<string, unknown> = {
+  floor_clean: 'pass',
+  fridge_locked: 'yes',
+  fridge_temp: 3.5,
+  remarks: 'All fine.',
+  cleanliness: 'Good',
+  hazards: ['None'],
+  last_service: '2026-01-31',
+  signature: { signer: 'Mia Manager', image: 'data:image/png;base64,iVBORw0KGgo=' },
+};
+
+export interface PublishedTemplate {
+  id: string;
+  name: string;
+  /** template_versions.id of the published version. */
+  versionId: string;
+  version: number;
+  definition: unknown;
+}
+
+/**
+ * A published template, credited to `author`: a draft inserted with SQL, then its version 1, both
+ * through the templates migration's triggers (the same checks and copy the publish route uses).
+ * SQL rather than the routes so the files using it test inspections, not the template routes.
+ */
+export async function createPublishedTemplate(
+  author: User,
+  orgId: string,
+  definition: unknown = EVERY_KIND_DEFINITION,
+  name = `Audit ${tag()}`,
+): Promise<PublishedTemplate> {
+  const sql = db();
+  return await sql.begin(async (tx) => {
+    const [template] = await tx`
+      insert into public.templates (org_id, name, definition, created_by)
+      values (${orgId}, ${name}, ${tx.json(definition as never)}, ${author.userId})
+      returning id
+    `;
+    // The templates migration copies the draft into the next version (publishing).
+    const [version] = await tx`
+      insert into public.template_versions (org_id, template_id, version, name, definition, published_by)
+      values (${orgId}, ${template.id}, 1, ${name}, ${tx.json(definition as never)}, ${author.userId})
+      returning id, version
+    `;
+    return { id: template.id, name, versionId: version.id, version: version.version, definition };
+  });
+}
+
+// --- inspections ------------------------------------------------------------------------------
+
+export interface InspectionWorld extends RoleFixture {
+  site: any;
+  template: PublishedTemplate;
+  /** A second inspector, for collaboration and assignment tests. */
+  inspector2: User;
+}
+
+/** An organization with every role plus a second inspector, a geofenced site and a published template of every item kind. */
+export async function inspectionWorld(): Promise<InspectionWorld> {
+  const fixture = await orgWithEveryRole();
+  const inspector2 = await newUser('inspector2', 'Iris Inspector');
+  await addMember(fixture.owner, fixture.org.id, inspector2, 'inspector');
+  const [site, template] = await Promise.all([
+    createGeofencedSite(fixture.manager, fixture.org.id),
+    createPublishedTemplate(fixture.manager, fixture.org.id),
+  ]);
+  return { ...fixture, inspector2, site, template };
+}
+
+/**
+ * The world most inspection files test in: before all tests an inspection world (filled into
+ * `world` when the hook runs), a stranger in an organization of their own (`strangerOrg`), and
+ * after all the database connection closed.
+ */
+export function inspectionWorldAndStranger(): { world: InspectionWorld; stranger: User; strangerWorld: { orgId: string; site: any; template: PublishedTemplate } } {
+  const world = {} as InspectionWorld;
+  const stranger = {} as User;
+  const strangerWorld = {} as { orgId: string; site: any; template: PublishedTemplate };
+  beforeAll(async () => {
+    const [built, user] = await Promise.all([inspectionWorld(), newUser('stranger', 'Sam Stranger')]);
+    Object.assign(world, built);
+    Object.assign(stranger, user);
+    const org = expectStatus(await post(user.client, 'orgs', { name: `Stranger org ${tag()}` }), 201);
+    const [site, template] = await Promise.all([createGeofencedSite(user, org.id), createPublishedTemplate(user, org.id)]);
+    Object.assign(strangerWorld, { orgId: org.id, site, template });
+  });
+  afterAll(closeDb);
+  return { world, stranger, strangerWorld };
+}
+
+export const inspectionsPath = (orgId: string) => `orgs/${orgId}/inspections`;
+export const inspectionPath = (orgId: string, id: string) => `orgs/${orgId}/inspections/${id}`;
+
+/** Schedules an inspection of the world's site and template through the API (as the manager by default). */
+export async function scheduleInspection(world: InspectionWorld, body: Record<string, unknown> = {}, by: User = world.manager): Promise<any> {
+  return expectStatus(
+    await post(by.client, inspectionsPath(world.org.id), { site_id: world.site.id, template_id: world.template.id, ...body }),
+    201,
   );
 }
 
-// --- lists ------------------------------------------------------------------------------------
-
-/** Every page of a list, following next_cursor; `between` runs after each page that has a next one. */
-export async function allPages(client: SupabaseClient, path: string, limit: number, between?: (page: any[]) => Promise<void>) {
-  const separator = path.includes('?') ? '&' : '?';
-  const pages: any[][] = [];
-  let cursor: string | null = null;
-  do {
-    const url: string = `${path}${separator}limit=${limit}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-    const page = expectStatus(await call(client, url), 200);
-    pages.push(page.data);
-    cursor = page.next_cursor;
-    if (cursor && between) await between(page.data);
-  } while (cursor && pages.length < 100);
-  return pages;
+/** Starts an inspection (with a position inside the geofence unless told otherwise). */
+export async function startInspection(world: InspectionWorld, id: string, by: User, location: unknown = INSIDE_GEOFENCE): Promise<any> {
+  return expectStatus(await post(by.client, `${inspectionPath(world.org.id, id)}/start`, location), 200);
 }
 
-/** Cursors a client could forge that no list accepts: not base64 JSON, wrong shape or types, bad ids. */
-export function forgedCursors(): Record<string, string> {
-  const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
-  return {
-    'not base64 JSON': 'not-a-real-cursor',
-    '["name","not-a-uuid"]': encode(['name', 'not-a-uuid']),
-    '["2030-01-01T00:00:00Z","not-a-uuid"]': encode(['2030-01-01T00:00:00Z', 'not-a-uuid']),
-    '[null,"not-a-uuid"]': encode([null, 'not-a-uuid']),
-    '[1,2]': encode([1, 2]),
-    '["only one"]': encode(['only one']),
-    '{"name":"x"}': encode({ name: 'x' }),
-    '[12.5,"zz"]': encode([12.5, 'zz']),
-  };
+/** An inspection of the world, scheduled by the manager with `body` and started by `by`; returns its id. */
+export async function inProgressInspection(world: InspectionWorld, by: User, body: Record<string, unknown> = {}): Promise<string> {
+  const { id } = await scheduleInspection(world, body);
+  await startInspection(world, id, by);
+  return id;
 }
 
-/** Sends every cursor to a list and returns what each got, to compare with the expected refusals. */
-export async function cursorOutcomes(client: SupabaseClient, path: string, cursors: Record<string, string>) {
-  const separator = path.includes('?') ? '&' : '?';
-  const outcomes: Record<string, string> = {};
-  for (const [label, cursor] of Object.entries(cursors)) {
-    const { status, body } = await call(client, `${path}${separator}cursor=${cursor}`);
-    outcomes[label] = `${status} ${body?.code} ${JSON.stringify(body?.errors?.map((e: { field: string }) => e.field) ?? null)}`;
-  }
-  return outcomes;
+/** Answers items as `by` through `PUT …/answers`, based on the current versions (never a conflict). */
+export async function answerItems(world: InspectionWorld, id: string, by: User, values: Record<string, unknown>): Promise<void> {
+  const current = await db()`select item_key, version from public.answers where inspection_id = ${id}`;
+  const versions = new Map(current.map((row) => [row.item_key as string, row.version as number]));
+  const answers = Object.entries(values).map(([item_key, value]) => ({ item_key, value, note: null, base_version: versions.get(item_key) ?? null }));
+  expectStatus(await call(by.client, `${inspectionPath(world.org.id, id)}/answers`, { method: 'PUT', body: { answers } }), 200);
 }
 
-/** What every forged cursor should get: 422 validation_failed on query.cursor. */
-export function refusedCursors(cursors: Record<string, string>) {
-  return Object.fromEntries(Object.keys(cursors).map((label) => [label, '422 validation_failed ["query.cursor"]']));
+/** Marks a confirmed photo on an item, written straight in the database (the evidence routes are tested elsewhere). */
+export async function addConfirmedPhoto(world: InspectionWorld, id: string, itemKey: string, by: User): Promise<void> {
+  await db()`
+    insert into public.attachments (org_id, inspection_id, item_key, object_path, content_type, byte_size, confirmed_at, uploaded_by)
+    values (${world.org.id}, ${id}, ${itemKey}, ${`${world.org.id}/${id}/${itemKey}/${crypto.randomUUID()}.jpg`}, 'image/jpeg', 1024, now(), ${by.userId})
+  `;
 }
 
-export const ISO_TIMESTAMP = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d/;
-export const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-export const MISSING_ID = '00000000-0000-4000-8000-000000000000';
+/** An inspection answered completely (required items and a confirmed photo), ready to submit. */
+export async function answerEverythingRequired(world: InspectionWorld, id: string, by: User): Promise<void> {
+  const values = Object.fromEntries(REQUIRED_ITEM_KEYS.filter((k) => k !== 'photo').map((k) => [k, VALID_VALUES[k]]));
+  await answerItems(world, id, by, values);
+  await addConfirmedPhoto(world, id, 'photo', by);
+}
+
+/** Moves an inspection straight to `status` in the database, for tests about a given state. */
+export async function forceStatus(id: string, status: string): Promise<void> {
+  const sql = db();
+  await sql.begin(async (tx) => {
+    // Skips the transition trigger for this transaction only: the point is to reach a state fast.
+    await tx`set local session_replication_role = replica`;
+    await tx`update public.inspections set status = ${status}::public.inspection_status where id = ${id}`;
+  });
+}

@@ -39,3 +39,10 @@ export async function waitFor(what: string, check: () => boolean, timeoutMs = 50
     await sleep(10);
   }
 }
+
+/** Polls `find` until it returns something (an event, a presence state) and returns that; fails with `what` after `timeoutMs`. */
+export async function waitForValue<T>(what: string, find: () => T | undefined, timeoutMs = 5000): Promise<T> {
+  let found: T | undefined;
+  await waitFor(what, () => (found = find()) !== undefined, timeoutMs);
+  return found as T;
+}
