@@ -1,6 +1,7 @@
-// The test fixtures: what the API tests build again and again, made one way here — users (with a
-// second factor where asked), organizations with a member of every role, memberships through the
-// real invitation routes, sites, templates and inspections. A fixture is set-up, not the thing under
+// The test fixtures: what the API and browser tests build again and again, made one way here —
+// users (with a second factor where asked), organizations with a member of every role, memberships
+// (through the real invitation routes, or straight in the database where a test is about
+// something else), sites, templates and inspections. A fixture is set-up, not the thing under
 // test: any step refused fails the test at once, with the answer in the message.
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, beforeAll } from 'vitest';
@@ -29,9 +30,12 @@ export interface User {
   displayName: string;
 }
 
-/** A new user, signed up and signed in through Auth with the publishable key, with a unique email made from `label`. */
-export async function newUser(label: string, displayName: string): Promise<User> {
-  const signedIn = await signedInClient({ email: uniqueEmail(label), displayName, key: stack.PUBLISHABLE_KEY });
+/**
+ * A new user, signed up and signed in through Auth with the publishable key, with a unique email
+ * made from `label`. `password`: for the browser tests, which type it in the sign-in form.
+ */
+export async function newUser(label: string, displayName: string, options: { password?: string } = {}): Promise<User> {
+  const signedIn = await signedInClient({ email: uniqueEmail(label), displayName, key: stack.PUBLISHABLE_KEY, password: options.password });
   return { client: signedIn.client, userId: signedIn.user.id, email: signedIn.email, password: signedIn.password, displayName };
 }
 
@@ -112,6 +116,49 @@ export async function addMember(inviter: User, orgId: string, user: User, role: 
   const { invitation, token } = await invite(inviter, orgId, user.email, role);
   expectStatus(await post(user.client, 'invitations/accept', { token }), 200);
   return invitation;
+}
+
+/**
+ * Memberships written straight in the database, `[user id, role]` each: for a test about something
+ * other than invitations, which `addMember` takes through the real routes (and a mail) instead.
+ * The membership triggers run as for any insert.
+ */
+export async function insertMemberships(orgId: string, members: ReadonlyArray<readonly [userId: string, role: Role]>): Promise<void> {
+  const sql = db();
+  const rows = members.map(([userId, role]) => ({ org_id: orgId, user_id: userId, role }));
+  await sql`insert into public.memberships ${sql(rows, 'org_id', 'user_id', 'role')}`;
+}
+
+export interface Team<K extends string> {
+  /** The organization as `POST /orgs` answered it (id, slug, name, …). */
+  org: any;
+  owner: User;
+  members: Record<K, User>;
+}
+
+/**
+ * An organization created through the API by a new owner, with a new user for each of `members`
+ * (key: `[role, display name]`) made a member straight in the database: the quick team of the
+ * browser and live tests. Display names are given because the screens show them. `org` is the
+ * organization's name or the whole `POST /orgs` body.
+ */
+export async function team<K extends string = never>(options: {
+  /** Starts every email, e.g. `act` gives act-owner-…@example.test. */
+  label: string;
+  org: string | Record<string, unknown>;
+  owner: string;
+  members?: Record<K, readonly [Role, string]>;
+  password?: string;
+}): Promise<Team<K>> {
+  const entries = Object.entries(options.members ?? {}) as Array<[K, readonly [Role, string]]>;
+  const [owner, ...users] = await Promise.all([
+    newUser(`${options.label}-owner`, options.owner, { password: options.password }),
+    ...entries.map(([key, [, displayName]]) => newUser(`${options.label}-${key}`, displayName, { password: options.password })),
+  ]);
+  const org = await createOrg(owner, typeof options.org === 'string' ? { name: options.org } : options.org);
+  if (users.length > 0) await insertMemberships(org.id, entries.map(([, [role]], index) => [users[index].userId, role] as const));
+  const members = Object.fromEntries(entries.map(([key], index) => [key, users[index]])) as Record<K, User>;
+  return { org, owner, members };
 }
 
 export interface RoleFixture {
