@@ -1175,6 +1175,7 @@ declare
   date_parts text[];
   signer text;
   image text;
+  image_size bigint[];
 begin
   if value is null or value_type = 'null' then
     return null;
@@ -1253,6 +1254,14 @@ begin
         return 'The signature image is too large; clear it and sign again.';
       elsif image !~ '^data:image/png;base64,[A-Za-z0-9+/]+={0,2}$' then
         return 'Send the signature as a PNG data URL.';
+      end if;
+      image_size := private.png_data_url_size(image);
+      if image_size is null then
+        return 'Send the signature as a PNG data URL.';
+      -- numeric: two sides of up to 2^32 - 1 overflow a bigint's product.
+      elsif image_size[1]::numeric * image_size[2] > 2000000 then
+        return format('The signature image is too large (%s × %s pixels; the limit is 2 megapixels); clear it and sign again.',
+                      image_size[1], image_size[2]);
       end if;
     else
       return 'This item cannot be answered.';
@@ -2728,6 +2737,38 @@ AS $function$
 $function$;
 comment on function private.photo_object_changeable(object_name text, uploading boolean) is 'True when an evidence object is a photo (of an inspection or an action) whose parent the caller may change now; with uploading, a pending photo the caller checked in within two hours.';
 grant execute on function private.photo_object_changeable(object_name text, uploading boolean) to authenticated;
+
+-- private.png_data_url_size(image text) -----------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.png_data_url_size(image text)
+ RETURNS bigint[]
+ LANGUAGE plpgsql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO ''
+AS $function$
+declare
+  head bytea;
+  width bigint;
+  height bigint;
+begin
+  -- Whole base64 groups without padding: the data goes on past the header, and decode() cannot fail.
+  if image is null or left(image, 22) <> 'data:image/png;base64,' or substr(image, 23, 44) !~ '^[A-Za-z0-9+/]{44}$' then
+    return null;
+  end if;
+  head := decode(substr(image, 23, 44), 'base64');
+  if substr(head, 1, 16) <> '\x89504e470d0a1a0a0000000d49484452'::bytea
+     or get_byte(head, 25) not in (0, 2, 3, 4, 6) or get_byte(head, 28) > 1 then
+    return null;
+  end if;
+  width := (get_byte(head, 16)::bigint << 24) | (get_byte(head, 17) << 16) | (get_byte(head, 18) << 8) | get_byte(head, 19);
+  height := (get_byte(head, 20)::bigint << 24) | (get_byte(head, 21) << 16) | (get_byte(head, 22) << 8) | get_byte(head, 23);
+  if width = 0 or height = 0 then
+    return null;
+  end if;
+  return array[width, height];
+end;
+$function$;
+comment on function private.png_data_url_size(image text) is 'Width and height (an array of two) that a PNG data URL declares in its header, or null when it has no PNG header.';
+grant execute on function private.png_data_url_size(image text) to authenticated, service_role;
 
 -- private.point_template_at_version() -------------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.point_template_at_version()

@@ -9,6 +9,7 @@ import { call, expectStatus, post } from './api.ts';
 import { createTestClient, signedInClient, uniqueEmail } from './clients.ts';
 import { closeDb, db } from './database.ts';
 import { linkFrom, listMail } from './mail.ts';
+import { TINY_PNG_DATA_URL } from './png.ts';
 import { stack } from './stack.ts';
 import { totpFor } from './totp.ts';
 
@@ -291,7 +292,7 @@ export const VALID_VALUES: Record<string, unknown> = {
   cleanliness: 'Good',
   hazards: ['None'],
   last_service: '2026-01-31',
-  signature: { signer: 'Mia Manager', image: 'data:image/png;base64,iVBORw0KGgo=' },
+  signature: { signer: 'Mia Manager', image: TINY_PNG_DATA_URL },
 };
 
 export interface PublishedTemplate {

@@ -15,7 +15,9 @@ import { allPages } from '../../support/paging.ts';
 import { call, expectProblem, expectStatus, post } from '../../support/api.ts';
 import { db } from '../../support/database.ts';
 import { createKey } from '../keys/support.ts';
-import { accessTokenOf, csvReport, cellsAsSplitBy, neutralized, PHOTO, queryOf, rawReport, runsAsFormula, uploadPhoto } from './support.ts';
+import {
+  accessTokenOf, askWhileExportsBusy, csvReport, cellsAsSplitBy, neutralized, PHOTO, queryOf, rawReport, runsAsFormula, uploadPhoto,
+} from './support.ts';
 
 const { world, stranger, strangerWorld } = inspectionWorldAndStranger();
 const ids: Record<string, string> = {};
@@ -269,9 +271,9 @@ describe('row-level security', () => {
   });
 
   it('is a 404 for an organization the caller is not in, filters or not', async () => {
-    expectProblem(await call(stranger.client, `orgs/${world.org.id}/reports/inspections.csv`), 404, 'not_found');
-    expectProblem(await call(stranger.client, `orgs/${world.org.id}/reports/answers.csv?site_id=${unicodeSite.id}`), 404, 'not_found');
-    expectProblem(await call(world.manager.client, `orgs/${strangerWorld.orgId}/reports/inspections.csv`), 404, 'not_found');
+    expectProblem(await askWhileExportsBusy(() => call(stranger.client, `orgs/${world.org.id}/reports/inspections.csv`)), 404, 'not_found');
+    expectProblem(await askWhileExportsBusy(() => call(stranger.client, `orgs/${world.org.id}/reports/answers.csv?site_id=${unicodeSite.id}`)), 404, 'not_found');
+    expectProblem(await askWhileExportsBusy(() => call(world.manager.client, `orgs/${strangerWorld.orgId}/reports/inspections.csv`)), 404, 'not_found');
   });
 
   it('works with an API key of the organization, and a key of another organization gets a 404', async () => {
@@ -283,7 +285,7 @@ describe('row-level security', () => {
     const raw = await rawReport(key.secret, `orgs/${world.org.id}/reports/inspections.csv`);
     expect(raw.status).toBe(200);
     await raw.body?.cancel();
-    expectProblem(await call(key.client, `orgs/${strangerWorld.orgId}/reports/inspections.csv`), 404, 'not_found');
+    expectProblem(await askWhileExportsBusy(() => call(key.client, `orgs/${strangerWorld.orgId}/reports/inspections.csv`)), 404, 'not_found');
   });
 
   it('asks for a sign-in without a token', async () => {
