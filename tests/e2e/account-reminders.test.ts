@@ -68,7 +68,7 @@ for (const [screen, options] of screens) {
     await section.getByRole('status').filter({ hasText: 'Saved. You get 2 of the 4 reminder emails.' }).waitFor();
 
     const [row] = await sql`
-      select occurrence_opened, occurrence_due_soon, occurrence_missed, missed_digest from public.notification_preferences where user_id = ${me.id}
+      select occurrence_opened, occurrence_due_soon, occurrence_missed, missed_digest from public.notification_preferences where user_id = ${me.userId}
     `;
     expect(row).toEqual({ occurrence_opened: true, occurrence_due_soon: false, occurrence_missed: true, missed_digest: false });
     // A change after saving takes the "saved" message away: it no longer describes the boxes.

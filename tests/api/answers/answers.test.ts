@@ -5,14 +5,15 @@
 // who may answer: fillers (inspectors on their own or unassigned inspections), never a viewer or
 // another organization.
 import { describe, expect, it } from 'vitest';
-import type { ApiOutcome } from '../../support/api.ts';
-import { addMember, newUser } from '../orgs/support.ts';
+import { type ApiOutcome, call, expectProblem, expectStatus, ISO_TIMESTAMP } from '../../support/api.ts';
+import { db } from '../../support/database.ts';
 import { encodePng, pngDataUrl } from '../../support/png.ts';
-import { itemFails, itemsOf, type TemplateDefinition } from '../../../supabase/functions/_shared/schemas/templates.ts';
+import { inspectionSnapshot } from '../../support/snapshots.ts';
 import {
-  call, db, EVERY_KIND_DEFINITION, expectProblem, expectStatus, forceStatus, inProgressInspection, inspectionPath, inspectionSnapshot,
-  inspectionWorldAndStranger, ISO_TIMESTAMP, scheduleInspection, startInspection, type User, VALID_VALUES,
-} from '../inspections/support.ts';
+  addMember, newUser, EVERY_KIND_DEFINITION, forceStatus, inProgressInspection, inspectionPath, inspectionWorldAndStranger,
+  scheduleInspection, startInspection, type User, VALID_VALUES,
+} from '../../support/fixtures.ts';
+import { itemFails, itemsOf, type TemplateDefinition } from '../../../supabase/functions/_shared/schemas/templates.ts';
 
 const { world, stranger, strangerWorld } = inspectionWorldAndStranger();
 

@@ -5,9 +5,9 @@
 // audit log names the key; Idempotency-Key works per key.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import {
-  call, db, del, expectProblem, expectStatus, inspectionsPath, inspectionWorldAndStranger, ISO_TIMESTAMP, MISSING_ID, patch, post,
-} from '../inspections/support.ts';
+import { call, del, expectProblem, expectStatus, ISO_TIMESTAMP, MISSING_ID, patch, post } from '../../support/api.ts';
+import { db } from '../../support/database.ts';
+import { inspectionsPath, inspectionWorldAndStranger } from '../../support/fixtures.ts';
 import { apiKeysPath, createKey, keyClient } from './support.ts';
 
 const { world, stranger, strangerWorld } = inspectionWorldAndStranger();

@@ -4,12 +4,12 @@
 // calls (people, members, invitations, keys, settings) are in api-keys.test.ts; a last test holds
 // this table to the routes openapi.json lists, so a new route has to say what keys may do.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ApiOutcome } from '../../support/api.ts';
+import { type ApiOutcome, call, del, expectProblem, expectStatus, patch, post } from '../../support/api.ts';
 import { stack } from '../../support/stack.ts';
 import {
-  answerEverythingRequired, call, createPublishedTemplate, createSite, del, EVERY_KIND_DEFINITION, expectProblem, expectStatus, INSIDE_GEOFENCE,
-  inProgressInspection, inspectionPath, inspectionsPath, inspectionWorldAndStranger, patch, post, scheduleInspection,
-} from '../inspections/support.ts';
+  answerEverythingRequired, createPublishedTemplate, createGeofencedSite, EVERY_KIND_DEFINITION, INSIDE_GEOFENCE, inProgressInspection,
+  inspectionPath, inspectionsPath, inspectionWorldAndStranger, scheduleInspection,
+} from '../../support/fixtures.ts';
 import { openAction } from '../actions/support.ts';
 import { askWhileExportsBusy } from '../reports/support.ts';
 import { createSchedule, scheduleBody, schedulePath, schedulesPath } from '../schedules/support.ts';
@@ -45,8 +45,8 @@ const CASES: Case[] = [
   { operation: 'listSites', least: 'viewer', run: (key) => call(key.client, `orgs/${org()}/sites`) },
   { operation: 'getSite', least: 'viewer', run: (key) => call(key.client, sitePath(world.site.id)) },
   { operation: 'createSite', least: 'manager', run: (key) => post(key.client, `orgs/${org()}/sites`, { name: `Key site ${key.role}` }) },
-  { operation: 'updateSite', least: 'manager', run: async (key) => patch(key.client, sitePath((await createSite(world.manager, org())).id), { name: 'Renamed' }) },
-  { operation: 'archiveSite', least: 'manager', run: async (key) => del(key.client, sitePath((await createSite(world.manager, org())).id)) },
+  { operation: 'updateSite', least: 'manager', run: async (key) => patch(key.client, sitePath((await createGeofencedSite(world.manager, org())).id), { name: 'Renamed' }) },
+  { operation: 'archiveSite', least: 'manager', run: async (key) => del(key.client, sitePath((await createGeofencedSite(world.manager, org())).id)) },
   { operation: 'listTemplates', least: 'viewer', run: (key) => call(key.client, `orgs/${org()}/templates`) },
   { operation: 'getTemplate', least: 'viewer', run: (key) => call(key.client, templatePath(world.template.id)) },
   { operation: 'getTemplateVersion', least: 'viewer', run: (key) => call(key.client, `${templatePath(world.template.id)}/versions/1`) },

@@ -7,12 +7,16 @@ import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ANSWER_CSV_COLUMNS, INSPECTION_CSV_COLUMNS } from '../../../supabase/functions/_shared/schemas/reports.ts';
 import { stack } from '../../support/stack.ts';
-import { allPages } from '../orgs/support.ts';
+import {
+  addConfirmedPhoto, answerEverythingRequired, answerItems, createGeofencedSite, forceStatus, inProgressInspection, inspectionPath,
+  inspectionsPath, inspectionWorldAndStranger, scheduleInspection, startInspection, type User,
+} from '../../support/fixtures.ts';
+import { allPages } from '../../support/paging.ts';
+import { call, expectProblem, expectStatus, post } from '../../support/api.ts';
+import { db } from '../../support/database.ts';
 import { createKey } from '../keys/support.ts';
 import {
-  accessTokenOf, addConfirmedPhoto, answerEverythingRequired, answerItems, call, createSite, csvReport, db, expectProblem, expectStatus,
-  cellsAsSplitBy, forceStatus, inProgressInspection, inspectionPath, inspectionsPath, inspectionWorldAndStranger, neutralized, post, PHOTO,
-  askWhileExportsBusy, queryOf, rawReport, runsAsFormula, scheduleInspection, startInspection, uploadPhoto, type User,
+  accessTokenOf, askWhileExportsBusy, csvReport, cellsAsSplitBy, neutralized, PHOTO, queryOf, rawReport, runsAsFormula, uploadPhoto,
 } from './support.ts';
 
 const { world, stranger, strangerWorld } = inspectionWorldAndStranger();
@@ -33,7 +37,7 @@ const utcSecond = (cell: string) => {
 const SEMICOLON_FORMULA = "Site;=cmd|' /C calc'!A0;";
 
 beforeAll(async () => {
-  unicodeSite = await createSite(world.manager, world.org.id, { name: 'Café Ñandú — 東京', external_ref: '=HYPERLINK("http://evil.test")', timezone: 'Asia/Tokyo' });
+  unicodeSite = await createGeofencedSite(world.manager, world.org.id, { name: 'Café Ñandú — 東京', external_ref: '=HYPERLINK("http://evil.test")', timezone: 'Asia/Tokyo' });
   // Scheduled, assigned, overdue, with a title a spreadsheet would run.
   ids.scheduled = (await scheduleInspection(world, { title: '=1+2', assignee_id: world.inspector.userId, due_at: '2020-01-01T00:00:00Z', external_ref: '+CMD' })).id;
   // In progress at the unicode site, answered with text that starts like formulas, and a photo.

@@ -9,10 +9,10 @@ import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFRawStream, PDFRe
 import { getDocument, OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { encodePng, type PngSpec } from '../../support/png.ts';
-import {
-  accessTokenOf, call, createPublishedTemplate, createSite, db, expectStatus, inspectionPath, inspectionWorldAndStranger, PHOTO, post, rawReport,
-  SIGNATURE_DATA_URL, startInspection, uploadPhoto,
-} from './support.ts';
+import { accessTokenOf, PHOTO, rawReport, SIGNATURE_DATA_URL, uploadPhoto } from './support.ts';
+import { call, expectStatus, post } from '../../support/api.ts';
+import { createPublishedTemplate, createGeofencedSite, inspectionPath, inspectionWorldAndStranger, startInspection } from '../../support/fixtures.ts';
+import { db } from '../../support/database.ts';
 
 const { world } = inspectionWorldAndStranger();
 
@@ -70,7 +70,7 @@ async function reportOf(inspectionId: string): Promise<Uint8Array> {
 }
 
 async function newInspection(definition: unknown, title: string): Promise<string> {
-  const site = await createSite(world.manager, world.org.id);
+  const site = await createGeofencedSite(world.manager, world.org.id);
   const template = await createPublishedTemplate(world.manager, world.org.id, definition, title);
   const created = expectStatus(await post(world.manager.client, `orgs/${world.org.id}/inspections`, { site_id: site.id, template_id: template.id, title }), 201);
   await startInspection(world, created.id, world.inspector);

@@ -7,9 +7,8 @@ import { parse } from 'csv-parse/sync';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { expect } from 'vitest';
 import { stack } from '../../support/stack.ts';
-import { call, expectStatus, type InspectionWorld, post, type User } from '../inspections/support.ts';
-
-export * from '../inspections/support.ts';
+import { call, expectStatus, post } from '../../support/api.ts';
+import type { InspectionWorld, User } from '../../support/fixtures.ts';
 
 const fixtures = path.resolve(import.meta.dirname, '..', '..', 'fixtures', 'reports');
 /** Real images (made with ImageMagick and cwebp): a 320 × 240 JPEG, a 200 × 150 PNG and WebP, a 300 × 100 signature PNG. */

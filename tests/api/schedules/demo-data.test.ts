@@ -5,7 +5,7 @@
 import { beforeAll, expect, it } from 'vitest';
 import { createTestClient } from '../../support/clients.ts';
 import { stack } from '../../support/stack.ts';
-import { call, expectStatus } from '../inspections/support.ts';
+import { call, expectStatus } from '../../support/api.ts';
 import { localTime, today } from './support.ts';
 
 const DEMO_ORG = '0d000000-0000-4000-8000-000000000001';

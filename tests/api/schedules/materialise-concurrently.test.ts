@@ -9,7 +9,8 @@
 import postgres from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { stack } from '../../support/stack.ts';
-import { createSite, db, inspectionWorldAndStranger } from '../inspections/support.ts';
+import { createGeofencedSite, inspectionWorldAndStranger } from '../../support/fixtures.ts';
+import { db } from '../../support/database.ts';
 import { createSchedule, today } from './support.ts';
 
 const { world } = inspectionWorldAndStranger();
@@ -18,7 +19,7 @@ const second = postgres(stack.DB_URL, { max: 1, onnotice: () => {} });
 let siteIds: string[];
 
 beforeAll(async () => {
-  siteIds = (await Promise.all(Array.from({ length: 12 }, () => createSite(world.manager, world.org.id)))).map((site) => site.id);
+  siteIds = (await Promise.all(Array.from({ length: 12 }, () => createGeofencedSite(world.manager, world.org.id)))).map((site) => site.id);
 });
 
 afterAll(async () => {

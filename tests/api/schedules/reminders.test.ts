@@ -13,7 +13,8 @@ import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listMail, waitForMail } from '../../support/mail.ts';
 import { stack } from '../../support/stack.ts';
-import { createSite, db, inspectionWorldAndStranger, tag } from '../inspections/support.ts';
+import { createGeofencedSite, inspectionWorldAndStranger, tag } from '../../support/fixtures.ts';
+import { db } from '../../support/database.ts';
 import { createSchedule, localTime, today, zonedSites } from './support.ts';
 
 const { world } = inspectionWorldAndStranger();
@@ -93,7 +94,7 @@ describe('through the mail path', () => {
   });
 
   it('the managers\' digest lists the day\'s missed occurrences, each at its own site\'s time with the zone named, once', async () => {
-    const utcSite = await createSite(world.manager, world.org.id, { name: `Dockside ${tag()}`, timezone: 'UTC' });
+    const utcSite = await createGeofencedSite(world.manager, world.org.id, { name: `Dockside ${tag()}`, timezone: 'UTC' });
     const name = `Closing check ${tag()}`;
     const schedule = await createSchedule(world, [seattle.id, auckland.id, utcSite.id], {
       name, title_pattern: `${name} — {site} — {date}`, rrule: 'FREQ=DAILY', start_date: today(40), time_of_day: '07:00', due_after: 'PT1H',
@@ -133,7 +134,7 @@ describe('through the mail path', () => {
 describe('two connections at once', () => {
   let scheduleId: string;
   beforeAll(async () => {
-    const sites = await Promise.all(Array.from({ length: 6 }, () => createSite(world.manager, world.org.id, { timezone: 'UTC' })));
+    const sites = await Promise.all(Array.from({ length: 6 }, () => createGeofencedSite(world.manager, world.org.id, { timezone: 'UTC' })));
     // Unassigned, daily at 09:00 UTC from 50 days ahead, due 4 hours later: each opening goes to both inspectors.
     scheduleId = (await createSchedule(world, sites.map((s) => s.id), { rrule: 'FREQ=DAILY', start_date: today(50), time_of_day: '09:00', due_after: 'PT4H' })).id;
     await db()`select private.materialise_schedules(${utc(48, '00:00')}, ${world.org.id})`;

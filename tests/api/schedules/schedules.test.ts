@@ -6,10 +6,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { recurrenceProblem } from '../../../supabase/functions/_shared/schemas/recurrence.ts';
 import { occurrenceTitle } from '../../../supabase/functions/_shared/schemas/schedules.ts';
 import { WEBHOOK_EVENT_TYPES } from '../../../supabase/functions/_shared/schemas/webhooks.ts';
-import {
-  call, createPublishedTemplate, db, del, expectProblem, expectStatus, inspectionsPath, inspectionWorldAndStranger, patch, post,
-  startInspection,
-} from '../inspections/support.ts';
+import { call, del, expectProblem, expectStatus, patch, post } from '../../support/api.ts';
+import { createPublishedTemplate, inspectionsPath, inspectionWorldAndStranger, startInspection } from '../../support/fixtures.ts';
+import { db } from '../../support/database.ts';
 import { createSchedule, localTime, materialiseAt, occurrenceRows, scheduleBody, schedulePath, schedulesPath, type ScheduleSites, today, zonedSites } from './support.ts';
 
 const { world, stranger, strangerWorld } = inspectionWorldAndStranger();

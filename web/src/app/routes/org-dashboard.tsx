@@ -1,10 +1,10 @@
 import { can } from '@schemas/roles';
 import { ArrowRight, ClipboardCheck, MapPin } from 'lucide-react';
 import { Link } from 'react-router-dom';
-import { ContentLayout } from '../../components/layouts/content-layout';
-import { ActivityFeed } from '../../features/audit/components/activity-feed';
-import { ActionCounts, DashboardCounts, MyWork } from '../../features/dashboard/components/dashboard-counts';
-import { roleWithArticle } from '../../lib/roles';
+import { ContentLayout } from '@/components/layouts/content-layout';
+import { ActivityFeed } from '@/features/audit/components/activity-feed';
+import { ActionCounts, DashboardCounts, MyWork } from '@/features/dashboard/components/dashboard-counts';
+import { roleWithArticle } from '@/lib/roles';
 import { useOrgRoute } from '../org-context';
 
 /** `/o/:org`: my work, inspection and action counts (each a link to its list), the live activity feed, where to go next. */

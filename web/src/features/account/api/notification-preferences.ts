@@ -1,6 +1,6 @@
 import type { NotificationPreferences, NotificationPreferencesUpdate } from '@schemas/notifications';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { callApi } from '../../../lib/api';
+import { callApi } from '@/lib/api';
 
 /** `GET /me/notifications`: which reminder emails the signed-in person gets. */
 export function getNotificationPreferences(): Promise<NotificationPreferences> {

@@ -1,9 +1,9 @@
 import { type NotificationPreferences, REMINDER_KIND_LABELS, REMINDER_KINDS } from '@schemas/notifications';
-import { Button } from '../../../components/ui/button';
-import { CheckboxField } from '../../../components/ui/checkbox-field';
-import { FormAlert } from '../../../components/ui/form-alert';
-import { QueryError } from '../../../components/ui/query-error';
-import { describeErrorSentence } from '../../../lib/errors';
+import { Button } from '@/components/ui/button';
+import { CheckboxField } from '@/components/ui/checkbox-field';
+import { FormAlert } from '@/components/ui/form-alert';
+import { QueryError } from '@/components/ui/query-error';
+import { describeErrorSentence } from '@/lib/errors';
 import { useNotificationPreferences, useUpdateNotificationPreferences } from '../api/notification-preferences';
 
 /** "You'll get: … You won't get: …", so the confirmation says what was saved, not only that it was. */
