@@ -1,10 +1,12 @@
 // Asks the preview worker (preview.worker.ts) for occurrences, with a time limit: a worker still
-// counting after it is ended and the next request starts a new one.
+// counting after it is ended, and the next request starts a new one.
 import type { ExpansionInput, PreviewOccurrence } from './occurrence-expansion';
 import type { PreviewRequest, PreviewResponse } from './preview.worker';
 
-/** Long enough for any rule that occurs (milliseconds, measured), short enough not to keep a person waiting. */
+/** For a rule, once the worker is ready: any rule that occurs takes milliseconds; one that never does, seconds. */
 export const PREVIEW_TIME_LIMIT_MS = 2000;
+/** For the worker's code to arrive and start (a slow network, a first visit). */
+const START_LIMIT_MS = 20_000;
 
 export class PreviewTimeout extends Error {
   constructor() {
@@ -12,55 +14,69 @@ export class PreviewTimeout extends Error {
   }
 }
 
-let worker: Worker | null = null;
-let lastId = 0;
-const waiting = new Map<number, { resolve: (results: PreviewOccurrence[][]) => void; reject: (error: Error) => void }>();
+interface Waiting {
+  resolve: (results: PreviewOccurrence[][]) => void;
+  reject: (error: Error) => void;
+}
 
-function startWorker(): Worker {
-  const started = new Worker(new URL('./preview.worker.ts', import.meta.url), { type: 'module' });
-  started.onmessage = (event: MessageEvent<PreviewResponse>) => {
-    const request = waiting.get(event.data.id);
+interface PreviewWorker {
+  instance: Worker;
+  ready: Promise<void>;
+  waiting: Map<number, Waiting>;
+}
+
+let worker: PreviewWorker | null = null;
+let lastId = 0;
+
+function stop(current: PreviewWorker, error: Error) {
+  current.instance.terminate();
+  if (worker === current) worker = null;
+  for (const request of current.waiting.values()) request.reject(error);
+  current.waiting.clear();
+}
+
+function startWorker(): PreviewWorker {
+  const instance = new Worker(new URL('./preview.worker.ts', import.meta.url), { type: 'module' });
+  const waiting = new Map<number, Waiting>();
+  let isReady: () => void = () => undefined;
+  const ready = new Promise<void>((resolve) => (isReady = resolve));
+  const started: PreviewWorker = { instance, ready, waiting };
+  instance.onmessage = (event: MessageEvent<PreviewResponse>) => {
+    const message = event.data;
+    if ('ready' in message) return isReady();
+    const request = waiting.get(message.id);
     if (!request) return;
-    waiting.delete(event.data.id);
-    if ('failed' in event.data) request.reject(new Error('preview_failed'));
-    else request.resolve(event.data.results);
+    waiting.delete(message.id);
+    if ('failed' in message) request.reject(new Error('preview_failed'));
+    else request.resolve(message.results);
   };
-  started.onerror = () => {
-    for (const [id, request] of waiting) {
-      waiting.delete(id);
-      request.reject(new Error('preview_failed'));
-    }
-  };
+  instance.onerror = () => stop(started, new Error('preview_failed'));
   return started;
 }
 
-/** The occurrences of each input, worked out in the worker; rejects with PreviewTimeout after the time limit. */
-export function expandOccurrences(inputs: ExpansionInput[], timeLimitMs = PREVIEW_TIME_LIMIT_MS): Promise<PreviewOccurrence[][]> {
+function withTimeLimit<T>(promise: Promise<T>, ms: number, error: () => Error, onTimeout: () => void): Promise<T> {
+  let timer: ReturnType<typeof setTimeout>;
+  return Promise.race([
+    promise.finally(() => clearTimeout(timer)),
+    new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        onTimeout();
+        reject(error());
+      }, ms);
+    }),
+  ]);
+}
+
+/** The occurrences of each input, worked out in the worker; rejects with PreviewTimeout when it takes too long. */
+export async function expandOccurrences(inputs: ExpansionInput[], timeLimitMs = PREVIEW_TIME_LIMIT_MS): Promise<PreviewOccurrence[][]> {
   worker ??= startWorker();
   const current = worker;
+  const failed = () => new Error('preview_failed');
+  await withTimeLimit(current.ready, START_LIMIT_MS, failed, () => stop(current, failed()));
   const id = ++lastId;
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      if (!waiting.delete(id)) return;
-      // Still counting: end it (every request to it is dropped) and let the next one start afresh.
-      current.terminate();
-      if (worker === current) worker = null;
-      for (const [otherId, other] of waiting) {
-        waiting.delete(otherId);
-        other.reject(new PreviewTimeout());
-      }
-      reject(new PreviewTimeout());
-    }, timeLimitMs);
-    waiting.set(id, {
-      resolve: (results) => {
-        clearTimeout(timer);
-        resolve(results);
-      },
-      reject: (error) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    });
-    current.postMessage({ id, inputs } satisfies PreviewRequest);
-  });
+  const answer = new Promise<PreviewOccurrence[][]>((resolve, reject) => current.waiting.set(id, { resolve, reject }));
+  current.instance.postMessage({ id, inputs } satisfies PreviewRequest);
+  // Still counting: end it (every request to it is dropped) and let the next one start afresh.
+  const tooSlow = () => new PreviewTimeout();
+  return withTimeLimit(answer, timeLimitMs, tooSlow, () => stop(current, tooSlow()));
 }

@@ -1,5 +1,6 @@
 // The editor's preview expansion, off the page's thread (occurrence-expansion.ts says why): one
-// message in, the occurrences of each input out.
+// message in, the occurrences of each input out. It says when it is ready, so that the time it
+// takes to load is not counted against a rule.
 import { nextOccurrences, type ExpansionInput, type PreviewOccurrence } from './occurrence-expansion';
 
 export interface PreviewRequest {
@@ -7,7 +8,7 @@ export interface PreviewRequest {
   inputs: ExpansionInput[];
 }
 
-export type PreviewResponse = { id: number; results: PreviewOccurrence[][] } | { id: number; failed: true };
+export type PreviewResponse = { ready: true } | { id: number; results: PreviewOccurrence[][] } | { id: number; failed: true };
 
 const scope = self as unknown as { onmessage: ((event: MessageEvent<PreviewRequest>) => void) | null; postMessage: (message: PreviewResponse) => void };
 
@@ -19,3 +20,4 @@ scope.onmessage = (event) => {
     scope.postMessage({ id, failed: true });
   }
 };
+scope.postMessage({ ready: true });
