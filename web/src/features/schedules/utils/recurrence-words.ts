@@ -143,3 +143,26 @@ export function scheduleWords({ rrule, startDate, endDate, timeOfDay, dueAfterMi
   if (endDate) sentence += `, until ${formatDay(endDate, { year: true })}`;
   return sentence;
 }
+
+/** Minutes of a due window as the api answers it (P4DT9H, PT30M, P7D). */
+function dueAfterMinutes(iso: string): number | null {
+  const match = /^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?)?$/.exec(iso);
+  return match ? (Number(match[1] ?? 0) * 24 + Number(match[2] ?? 0)) * 60 + Number(match[3] ?? 0) : null;
+}
+
+/** A saved schedule's sentence ("Every Monday at 08:00, due Friday 17:00"); its rule's text if it has none. */
+export function scheduleSentence(
+  schedule: { rrule: string; start_date: string; end_date: string | null; time_of_day: string; due_after: string },
+  today?: string,
+): string {
+  return (
+    scheduleWords({
+      rrule: schedule.rrule,
+      startDate: schedule.start_date,
+      endDate: schedule.end_date,
+      timeOfDay: schedule.time_of_day,
+      dueAfterMinutes: dueAfterMinutes(schedule.due_after),
+      today,
+    }) ?? schedule.rrule
+  );
+}
