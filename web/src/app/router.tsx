@@ -46,7 +46,6 @@ const AccountRoute = screen(() => import('./routes/account'), (module) => module
 const ApiDocsRoute = screen(() => import('./routes/api-docs'), (module) => module.ApiDocsRoute);
 const ActionDetailRoute = screen(() => import('./routes/action-detail'), (module) => module.ActionDetailRoute);
 const ActionsRoute = screen(() => import('./routes/actions'), (module) => module.ActionsRoute);
-const CalendarRoute = screen(() => import('./routes/calendar'), (module) => module.CalendarRoute);
 const ForgotPasswordRoute = screen(() => import('./routes/forgot-password'), (module) => module.ForgotPasswordRoute);
 const HomeRoute = screen(() => import('./routes/home'), (module) => module.HomeRoute);
 const InspectionDetailRoute = screen(() => import('./routes/inspection-detail'), (module) => module.InspectionDetailRoute);
@@ -58,9 +57,12 @@ const NotFoundRoute = screen(() => import('./routes/not-found'), (module) => mod
 const OrgDashboardRoute = screen(() => import('./routes/org-dashboard'), (module) => module.OrgDashboardRoute);
 const OrgsRoute = screen(() => import('./routes/orgs'), (module) => module.OrgsRoute);
 const ResetPasswordRoute = screen(() => import('./routes/reset-password'), (module) => module.ResetPasswordRoute);
-const ScheduleDetailRoute = screen(() => import('./routes/schedule-detail'), (module) => module.ScheduleDetailRoute);
-const ScheduleNewRoute = screen(() => import('./routes/schedule-detail'), (module) => module.ScheduleNewRoute);
-const SchedulesRoute = screen(() => import('./routes/schedules'), (module) => module.SchedulesRoute);
+// The schedule screens are one chunk (routes/schedules.tsx), loaded by one call: one name and one
+// list of its chunks in the entry chunk, not three.
+const loadScheduleScreens = () => import('./routes/schedules');
+const CalendarRoute = screen(loadScheduleScreens, (module) => module.CalendarRoute);
+const ScheduleDetailRoute = screen(loadScheduleScreens, (module) => module.ScheduleDetailRoute);
+const SchedulesRoute = screen(loadScheduleScreens, (module) => module.SchedulesRoute);
 const SettingsRoute = screen(() => import('./routes/settings'), (module) => module.SettingsRoute);
 const SignInRoute = screen(() => import('./routes/sign-in'), (module) => module.SignInRoute);
 const SignUpRoute = screen(() => import('./routes/sign-up'), (module) => module.SignUpRoute);
@@ -111,7 +113,6 @@ const routes: RouteObject[] = [
                   { path: 'actions', element: <ActionsRoute /> },
                   { path: 'actions/:actionId', element: <ActionDetailRoute /> },
                   { path: 'schedules', element: <SchedulesRoute /> },
-                  { path: 'schedules/new', element: <ScheduleNewRoute /> },
                   { path: 'schedules/:scheduleId', element: <ScheduleDetailRoute /> },
                   { path: 'calendar', element: <CalendarRoute /> },
                   { path: 'members', element: <MembersRoute /> },

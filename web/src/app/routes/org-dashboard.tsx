@@ -1,5 +1,5 @@
 import { can } from '@schemas/roles';
-import { ArrowRight, CalendarClock, ClipboardCheck, MapPin } from 'lucide-react';
+import { ArrowRight, ClipboardCheck, MapPin, Repeat } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { ContentLayout } from '../../components/layouts/content-layout';
 import { ActivityFeed } from '../../features/audit/components/activity-feed';
@@ -63,7 +63,7 @@ export function OrgDashboardRoute() {
           </li>
           <li>
             <Link to={`${base}/schedules`}>
-              <CalendarClock aria-hidden="true" size={18} />
+              <Repeat aria-hidden="true" size={18} />
               Schedules
               <ArrowRight aria-hidden="true" size={16} />
             </Link>

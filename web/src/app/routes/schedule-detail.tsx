@@ -71,7 +71,7 @@ function BackToSchedules({ orgSlug }: { orgSlug: string }) {
 }
 
 /** `/o/:org/schedules/new`: managers make a schedule; anyone else is told they can only read them. */
-export function ScheduleNewRoute() {
+function ScheduleNewRoute() {
   const { membership } = useOrgRoute();
   const navigate = useNavigate();
   const choices = useEditorChoices(membership.org_id);
@@ -104,9 +104,10 @@ export function ScheduleNewRoute() {
   );
 }
 
-/** `/o/:org/schedules/:scheduleId`. */
+/** `/o/:org/schedules/:scheduleId`, and `/o/:org/schedules/new`. */
 export function ScheduleDetailRoute() {
   const { scheduleId = '' } = useParams();
+  if (scheduleId === 'new') return <ScheduleNewRoute />;
   return isId(scheduleId) ? <ScheduleDetailPage key={scheduleId} scheduleId={scheduleId} /> : <ScheduleNotFound />;
 }
 

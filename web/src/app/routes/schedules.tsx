@@ -7,6 +7,10 @@ import { canManageSchedules } from '../../features/schedules/utils/schedule-acce
 import { useOrgRoute } from '../org-context';
 import type { ScheduleRouteState } from './schedule-detail';
 
+// The other schedule screens load with this one, as one chunk (app/router.tsx).
+export { ScheduleDetailRoute } from './schedule-detail';
+export { CalendarRoute } from './calendar';
+
 /** `/o/:org/schedules`: the organization's recurring schedules; managers add them. */
 export function SchedulesRoute() {
   const { membership } = useOrgRoute();

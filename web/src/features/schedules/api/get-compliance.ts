@@ -1,5 +1,5 @@
 import type { Compliance, ComplianceGroupBy } from '@schemas/schedules';
-import { useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiPath, callApi } from '../../../lib/api';
 import { scheduleKeys } from './get-schedules';
 
@@ -18,6 +18,10 @@ export function getCompliance(orgId: string, query: ComplianceQuery): Promise<Co
   });
 }
 
+export function complianceQueryOptions(orgId: string, query: ComplianceQuery) {
+  return queryOptions({ queryKey: [...scheduleKeys.all(orgId), 'compliance', query] as const, queryFn: () => getCompliance(orgId, query) });
+}
+
 export function useCompliance(orgId: string, query: ComplianceQuery) {
-  return useQuery({ queryKey: [...scheduleKeys.all(orgId), 'compliance', query] as const, queryFn: () => getCompliance(orgId, query) });
+  return useQuery(complianceQueryOptions(orgId, query));
 }

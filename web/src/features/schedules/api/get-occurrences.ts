@@ -1,6 +1,6 @@
 import type { Page } from '@schemas/common';
 import type { Schedule, ScheduleOccurrence } from '@schemas/schedules';
-import { useQueries, useQuery } from '@tanstack/react-query';
+import { queryOptions, useQuery } from '@tanstack/react-query';
 import { apiPath, callApi } from '../../../lib/api';
 import { scheduleKeys } from './get-schedules';
 
@@ -40,40 +40,35 @@ export async function getOccurrences(orgId: string, scheduleId: string, range: O
   return { rows, more: true };
 }
 
-export function occurrencesQueryOptions(orgId: string, scheduleId: string, range: OccurrenceRange, maxPages: number) {
-  return {
-    queryKey: [...scheduleKeys.all(orgId), 'occurrences', scheduleId, range.from, range.to, maxPages] as const,
-    queryFn: () => getOccurrences(orgId, scheduleId, range, { maxPages }),
-  };
-}
-
 export interface OccurrenceOf extends ScheduleOccurrence {
   schedule: Schedule;
 }
 
 /**
  * The occurrences of several schedules in one range (the calendar, the dashboard), merged by start:
- * one request per schedule, each up to `maxPages` pages.
+ * one request per schedule, each up to `maxPages` pages; one entry in the cache, read again as one.
  */
-export function useOccurrencesOf(orgId: string, schedules: Schedule[], range: OccurrenceRange, maxPages: number) {
-  return useQueries({
-    queries: schedules.map((schedule) => occurrencesQueryOptions(orgId, schedule.id, range, maxPages)),
-    combine: (results) => {
-      const rows: OccurrenceOf[] = [];
-      results.forEach((result, i) => {
-        for (const row of result.data?.rows ?? []) rows.push({ ...row, schedule: schedules[i] });
-      });
+export function occurrencesOfQueryOptions(orgId: string, schedules: Schedule[], range: OccurrenceRange, maxPages: number) {
+  return queryOptions({
+    queryKey: [...scheduleKeys.all(orgId), 'occurrences', schedules.map((schedule) => schedule.id), range.from, range.to, maxPages] as const,
+    queryFn: async () => {
+      const pages = await Promise.all(schedules.map((schedule) => getOccurrences(orgId, schedule.id, range, { maxPages })));
+      const rows: OccurrenceOf[] = pages.flatMap((page, i) => page.rows.map((row) => ({ ...row, schedule: schedules[i] })));
       rows.sort((a, b) => a.occurrence_at.localeCompare(b.occurrence_at) || a.site_name.localeCompare(b.site_name));
-      const failed = results.find((result) => result.isError && !result.data);
-      return {
-        rows,
-        pending: results.some((result) => result.isPending),
-        error: failed?.error ?? null,
-        more: results.some((result) => result.data?.more),
-        refetch: () => Promise.all(results.filter((result) => result.isError).map((result) => result.refetch())),
-      };
+      return { rows, more: pages.some((page) => page.more) };
     },
   });
+}
+
+export function useOccurrencesOf(orgId: string, schedules: Schedule[], range: OccurrenceRange, maxPages: number) {
+  const query = useQuery(occurrencesOfQueryOptions(orgId, schedules, range, maxPages));
+  return {
+    rows: query.data?.rows ?? [],
+    more: query.data?.more ?? false,
+    pending: query.isPending,
+    error: query.isError ? query.error : null,
+    refetch: () => query.refetch(),
+  };
 }
 
 /**
@@ -91,10 +86,10 @@ export async function getNextOccurrences(orgId: string, scheduleId: string, site
   return found;
 }
 
-export function useNextOccurrences(orgId: string, scheduleId: string, siteId: string, count: number, enabled = true) {
-  return useQuery({
-    queryKey: [...scheduleKeys.all(orgId), 'next-occurrences', scheduleId, siteId, count] as const,
-    queryFn: () => getNextOccurrences(orgId, scheduleId, siteId, count),
-    enabled,
+/** Several sites' next `count` occurrences, one request (or a few) per site. */
+export function nextOccurrencesQueryOptions(orgId: string, scheduleId: string, siteIds: string[], count: number) {
+  return queryOptions({
+    queryKey: [...scheduleKeys.all(orgId), 'next-occurrences', scheduleId, siteIds, count] as const,
+    queryFn: () => Promise.all(siteIds.map((siteId) => getNextOccurrences(orgId, scheduleId, siteId, count))),
   });
 }

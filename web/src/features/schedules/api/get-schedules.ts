@@ -39,19 +39,3 @@ export function schedulesQueryOptions(orgId: string, filters: ScheduleFilters) {
 export function useSchedules(orgId: string, filters: ScheduleFilters) {
   return useInfiniteQuery({ ...schedulesQueryOptions(orgId, filters), placeholderData: keepPreviousData });
 }
-
-/** Every schedule of the organization (at most 1,000: five pages of 200), for the calendar and the dashboard. */
-export async function getAllSchedules(orgId: string): Promise<Schedule[]> {
-  const all: Schedule[] = [];
-  let cursor: string | undefined;
-  do {
-    const page = await getSchedules(orgId, { q: '', paused: '' }, cursor, 200);
-    all.push(...page.data);
-    cursor = page.next_cursor ?? undefined;
-  } while (cursor);
-  return all;
-}
-
-export function allSchedulesQueryOptions(orgId: string) {
-  return { queryKey: [...scheduleKeys.lists(orgId), 'all'] as const, queryFn: () => getAllSchedules(orgId) };
-}

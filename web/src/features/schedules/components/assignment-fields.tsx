@@ -1,4 +1,4 @@
-import { ArrowDown, ArrowUp, X } from 'lucide-react';
+import { MoveDown, MoveUp, X } from 'lucide-react';
 import { useId, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { SelectField } from '../../../components/ui/select-field';
@@ -70,7 +70,7 @@ export function AssignmentFields({ assignment, onChange, people, errors }: Assig
                   <span className="rotation-name">{nameOf(userId)}</span>
                   <span className="button-row rotation-buttons">
                     <Button variant="secondary" className="icon-button" aria-label={`Move ${nameOf(userId)} earlier`} disabled={index === 0} onClick={() => move(index, -1)}>
-                      <ArrowUp aria-hidden="true" size={18} />
+                      <MoveUp aria-hidden="true" size={18} />
                     </Button>
                     <Button
                       variant="secondary"
@@ -79,7 +79,7 @@ export function AssignmentFields({ assignment, onChange, people, errors }: Assig
                       disabled={index === assignment.rotation.length - 1}
                       onClick={() => move(index, 1)}
                     >
-                      <ArrowDown aria-hidden="true" size={18} />
+                      <MoveDown aria-hidden="true" size={18} />
                     </Button>
                     <Button
                       variant="secondary"

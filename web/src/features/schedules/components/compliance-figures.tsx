@@ -1,11 +1,11 @@
 import type { ComplianceFigures, ComplianceGroupBy } from '@schemas/schedules';
-import { CircleCheck, ClockAlert, TriangleAlert } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { QueryError } from '../../../components/ui/query-error';
 import { SelectField } from '../../../components/ui/select-field';
 import { formatDateTime } from '../../../lib/format';
 import { useCompliance } from '../api/get-compliance';
+import { OCCURRENCE_STATE_LOOK } from './occurrence-state';
 import './schedules.css';
 
 const DAY = 86_400_000;
@@ -49,6 +49,10 @@ export function ComplianceTiles({ orgId, orgSlug }: { orgId: string; orgSlug: st
   if (compliance.isPending) return <p className="muted">Loading this week's figures…</p>;
   if (compliance.isError && !compliance.data) return <QueryError error={compliance.error} onRetry={() => compliance.refetch()} />;
   const total = compliance.data.total;
+  // The icons of the states they count, as the calendar shows them.
+  const OnTime = OCCURRENCE_STATE_LOOK.done_on_time.icon;
+  const Missed = OCCURRENCE_STATE_LOOK.missed.icon;
+  const Late = OCCURRENCE_STATE_LOOK.done_late.icon;
   return (
     <div className="stack">
       <ul className="compliance-tiles" aria-label="Schedules this week">
@@ -56,7 +60,7 @@ export function ComplianceTiles({ orgId, orgSlug }: { orgId: string; orgSlug: st
           <Link to={outcomeListPath(orgSlug, span, 'on_time')} className="compliance-tile">
             <span className="compliance-number">{rateText(total)}</span>
             <span className="compliance-label">
-              <CircleCheck aria-hidden="true" size={16} />
+              <OnTime aria-hidden="true" size={16} />
               On time this week ({total.on_time} of {total.due})
             </span>
           </Link>
@@ -65,7 +69,7 @@ export function ComplianceTiles({ orgId, orgSlug }: { orgId: string; orgSlug: st
           <Link to={outcomeListPath(orgSlug, span, 'missed')} className={`compliance-tile${total.missed > 0 ? ' compliance-tile-alert' : ''}`}>
             <span className="compliance-number">{total.missed}</span>
             <span className="compliance-label">
-              <TriangleAlert aria-hidden="true" size={16} />
+              <Missed aria-hidden="true" size={16} />
               Missed this week
             </span>
           </Link>
@@ -74,7 +78,7 @@ export function ComplianceTiles({ orgId, orgSlug }: { orgId: string; orgSlug: st
           <Link to={outcomeListPath(orgSlug, span, 'late')} className="compliance-tile">
             <span className="compliance-number">{total.late}</span>
             <span className="compliance-label">
-              <ClockAlert aria-hidden="true" size={16} />
+              <Late aria-hidden="true" size={16} />
               Done late this week
             </span>
           </Link>

@@ -4,7 +4,7 @@ import { MapPin } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { QueryError } from '../../../components/ui/query-error';
-import { allSchedulesQueryOptions } from '../api/get-schedules';
+import { allSchedulesQueryOptions } from '../api/get-all-schedules';
 import { useOccurrencesOf, type OccurrenceOf } from '../api/get-occurrences';
 import { addDays, formatDay, instantsAround, startOfWeek, todayIn, zoneLabel } from '../utils/schedule-time';
 import { OccurrenceStateBadge } from './occurrence-state';

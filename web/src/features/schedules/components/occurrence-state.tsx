@@ -1,6 +1,6 @@
 import type { OccurrenceState } from '@schemas/schedules';
 import './schedules.css';
-import { Ban, CircleCheck, CircleDot, CircleSlash, Clock, ClockAlert, LoaderCircle, Pause, TriangleAlert, type LucideIcon } from 'lucide-react';
+import { Ban, CalendarX, CircleCheck, CircleDot, CirclePlay, CircleSlash, Clock, ClockAlert, Pause, type LucideIcon } from 'lucide-react';
 
 /**
  * Each state of an occurrence (the api's `state`) as the calendar and the lists show it: a colour,
@@ -9,10 +9,10 @@ import { Ban, CircleCheck, CircleDot, CircleSlash, Clock, ClockAlert, LoaderCirc
 export const OCCURRENCE_STATE_LOOK: Record<OccurrenceState, { label: string; icon: LucideIcon; description: string }> = {
   upcoming: { label: 'Upcoming', icon: Clock, description: 'Not open yet.' },
   scheduled: { label: 'Open', icon: CircleDot, description: 'Open now, not started.' },
-  in_progress: { label: 'In progress', icon: LoaderCircle, description: 'Started, not submitted yet.' },
+  in_progress: { label: 'In progress', icon: CirclePlay, description: 'Started, not submitted yet.' },
   done_on_time: { label: 'Done on time', icon: CircleCheck, description: 'Submitted by its due time (submitted or approved).' },
   done_late: { label: 'Done late', icon: ClockAlert, description: 'Submitted after its due time.' },
-  missed: { label: 'Missed', icon: TriangleAlert, description: 'Due and never submitted; it can still be started.' },
+  missed: { label: 'Missed', icon: CalendarX, description: 'Due and never submitted; it can still be started.' },
   canceled: { label: 'Canceled', icon: Ban, description: 'Canceled by a person, or by a pause, an edit or a deletion of its schedule.' },
   paused: { label: 'Paused', icon: Pause, description: 'Its schedule is paused or deleted: it will not be made.' },
   not_scheduled: { label: 'Not scheduled', icon: CircleSlash, description: 'Past and never made: before the schedule existed, or while it was paused.' },

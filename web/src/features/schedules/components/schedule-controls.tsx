@@ -1,6 +1,6 @@
 import type { ScheduleDetail } from '@schemas/schedules';
-import { useQuery } from '@tanstack/react-query';
-import { Pause, Play, Trash2 } from 'lucide-react';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { Pause, Play } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
 import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';
@@ -21,17 +21,18 @@ const COUNT_PAGES = 5;
  * now and are not started (private.cancel_future_occurrences), counted up to 1,000.
  */
 function useUpcomingCount(orgId: string, scheduleId: string, enabled: boolean) {
-  return useQuery({
+  const counting = queryOptions({
     queryKey: [...scheduleKeys.all(orgId), 'cancelable', scheduleId] as const,
     queryFn: async () => {
       const now = Date.now();
-      const { rows, more } = await getOccurrences(orgId, scheduleId, { from: new Date(now).toISOString(), to: new Date(now + MADE_DAYS * DAY).toISOString() }, { maxPages: COUNT_PAGES });
+      const range = { from: new Date(now).toISOString(), to: new Date(now + MADE_DAYS * DAY).toISOString() };
+      const { rows, more } = await getOccurrences(orgId, scheduleId, range, { maxPages: COUNT_PAGES });
       const count = rows.filter((row) => row.inspection?.status === 'scheduled' && Date.parse(row.occurrence_at) > now).length;
       return { count, more };
     },
-    enabled,
-    staleTime: 0,
   });
+  // Counted afresh each time the question is asked.
+  return useQuery({ ...counting, enabled, staleTime: 0 });
 }
 
 function countWords({ count, more }: { count: number; more: boolean }): string {
@@ -100,7 +101,6 @@ export function ScheduleControls({ orgId, schedule, onMoved }: ScheduleControlsP
           </Button>
         )}
         <Button variant="danger" pending={moveSchedule.isPending && moveSchedule.variables?.move === 'delete'} onClick={() => setAsking('delete')}>
-          <Trash2 aria-hidden="true" size={18} />
           Delete schedule
         </Button>
       </div>

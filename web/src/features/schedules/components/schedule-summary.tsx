@@ -1,11 +1,10 @@
 import type { ScheduleDetail, ScheduleOccurrence } from '@schemas/schedules';
-import { useQueries } from '@tanstack/react-query';
+import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
 import { QueryError } from '../../../components/ui/query-error';
 import { formatDateTime } from '../../../lib/format';
 import { instantToWallClock } from '../../../lib/zoned-time';
-import { getNextOccurrences } from '../api/get-occurrences';
-import { scheduleKeys } from '../api/get-schedules';
+import { nextOccurrencesQueryOptions } from '../api/get-occurrences';
 import { scheduleSentence } from '../utils/recurrence-words';
 import { formatDay, formatLocalTime, todayIn } from '../utils/schedule-time';
 import { OccurrenceStateBadge } from './occurrence-state';
@@ -94,17 +93,16 @@ function OccurrenceLine({ occurrence, orgSlug }: { occurrence: ScheduleOccurrenc
  */
 export function UpcomingOccurrences({ orgId, orgSlug, schedule }: { orgId: string; orgSlug: string; schedule: ScheduleDetail }) {
   const sites = schedule.sites.filter((site) => !site.archived).slice(0, SITES_SHOWN);
-  const results = useQueries({
-    queries: sites.map((site) => ({
-      queryKey: [...scheduleKeys.all(orgId), 'next-occurrences', schedule.id, site.id, NEXT_COUNT] as const,
-      queryFn: () => getNextOccurrences(orgId, schedule.id, site.id, NEXT_COUNT),
-    })),
-  });
+  const next = useQuery(nextOccurrencesQueryOptions(orgId, schedule.id, sites.map((site) => site.id), NEXT_COUNT));
   if (sites.length === 0) return <p className="muted">It has no active site: it makes nothing.</p>;
-  const failed = results.find((result) => result.isError && !result.data);
-  if (failed) return <QueryError error={failed.error} onRetry={() => Promise.all(results.map((result) => result.refetch()))} />;
-  if (results.some((result) => result.isPending)) return <p className="muted">Loading the next occurrences…</p>;
-  const firsts = sites.map((site, i) => ({ site, first: results[i].data?.[0] })).filter((entry) => entry.first);
+  if (next.isPending) return <p className="muted">Loading the next occurrences…</p>;
+  if (next.isError && !next.data) return <QueryError error={next.error} onRetry={() => next.refetch()} />;
+  const bySite = next.data;
+  // The soonest first: "next" reads in time order.
+  const firsts = sites
+    .map((site, i) => ({ site, first: bySite[i][0] }))
+    .filter((entry) => entry.first)
+    .sort((a, b) => a.first.occurrence_at.localeCompare(b.first.occurrence_at));
   return (
     <div className="stack">
       {firsts.length > 0 ? (
@@ -113,7 +111,7 @@ export function UpcomingOccurrences({ orgId, orgSlug, schedule }: { orgId: strin
           {firsts.map(({ site, first }, i) => (
             <span key={site.id}>
               {i > 0 ? ', ' : ''}
-              {formatLocalTime(first!.local_start, first!.occurrence_at, site.timezone)} ({site.name})
+              {formatLocalTime(first.local_start, first.occurrence_at, site.timezone)} ({site.name})
             </span>
           ))}
         </p>
@@ -126,11 +124,11 @@ export function UpcomingOccurrences({ orgId, orgSlug, schedule }: { orgId: strin
             <h3>
               {site.name} <span className="muted">({site.timezone})</span>
             </h3>
-            {results[i].data!.length === 0 ? (
+            {bySite[i].length === 0 ? (
               <p className="muted">None in the coming year.</p>
             ) : (
               <ol className="preview-occurrences" aria-label={`Next occurrences at ${site.name}`}>
-                {results[i].data!.map((occurrence) => (
+                {bySite[i].map((occurrence) => (
                   <OccurrenceLine key={occurrence.occurrence_at} occurrence={occurrence} orgSlug={orgSlug} />
                 ))}
               </ol>
