@@ -6,13 +6,14 @@ import { Link } from 'react-router-dom';
 import { QueryError } from '../../../components/ui/query-error';
 import { allSchedulesQueryOptions } from '../api/get-all-schedules';
 import { useOccurrencesOf, type OccurrenceOf } from '../api/get-occurrences';
-import { addDays, formatDay, instantsAround, startOfWeek, todayIn, zoneLabel } from '../utils/schedule-time';
+import { addDays, formatDay, instantsAround, todayIn, zoneLabel } from '../utils/schedule-time';
 import { OccurrenceStateBadge } from './occurrence-state';
 import './schedules.css';
 
 /** Schedules whose occurrences may be the user's: one request each. */
 const SCHEDULES_READ = 50;
 const SHOWN_PER_GROUP = 12;
+const WEEK_DAYS = 7;
 
 /** Whether a schedule's occurrences can be the user's: theirs, in turn with others, or anyone's to claim. */
 function mayBeMine(schedule: Schedule, userId: string): boolean {
@@ -60,16 +61,17 @@ function Entries({ entries, orgSlug, label }: { entries: OccurrenceOf[]; orgSlug
 }
 
 /**
- * The inspector's part of the dashboard: the occurrences that open today and later this week,
- * assigned to them or to anyone (which they may claim). "Today" and "this week" (Monday to Sunday)
- * are the site's: an occurrence at 08:00 in Auckland opens today when it is today in Auckland.
+ * The inspector's part of the dashboard: the occurrences that open today and this week, assigned to
+ * them or to anyone (which they may claim). "This week" is the next seven days, rolling (as the
+ * dashboard's figures count the last seven): on a Friday, Monday's work is in it. "Today" and the
+ * days are the site's: an occurrence at 08:00 in Auckland opens today when it is today in Auckland.
  */
 export function MyOccurrences({ orgId, orgSlug, userId }: { orgId: string; orgSlug: string; userId: string }) {
   const schedules = useQuery(allSchedulesQueryOptions(orgId));
   const mine = (schedules.data ?? []).filter((schedule) => mayBeMine(schedule, userId));
-  // From yesterday to the Monday after next on this device: every zone's today and this week are inside.
+  // From yesterday to eight days on, on this device: every zone's today and next seven days are inside.
   const [device] = useState(() => todayIn(Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC'));
-  const range = instantsAround(addDays(device, -1), addDays(startOfWeek(device), 7));
+  const range = instantsAround(addDays(device, -1), addDays(device, WEEK_DAYS + 1));
   const occurrences = useOccurrencesOf(orgId, mine.slice(0, SCHEDULES_READ), range, 1);
 
   if (schedules.isPending || (occurrences.pending && occurrences.rows.length === 0)) return <p className="muted">Loading your occurrences…</p>;
@@ -84,7 +86,7 @@ export function MyOccurrences({ orgId, orgSlug, userId }: { orgId: string; orgSl
     const siteToday = todayIn(occurrence.site_timezone, now);
     const day = occurrence.local_start.slice(0, 10);
     if (day === siteToday) today.push(occurrence);
-    else if (day > siteToday && day <= addDays(startOfWeek(siteToday), 6)) week.push(occurrence);
+    else if (day > siteToday && day <= addDays(siteToday, WEEK_DAYS)) week.push(occurrence);
   }
   // By the day and time at each site, as the calendar has them.
   const byStart = (a: OccurrenceOf, b: OccurrenceOf) => a.local_start.localeCompare(b.local_start) || a.site_name.localeCompare(b.site_name);
@@ -97,8 +99,8 @@ export function MyOccurrences({ orgId, orgSlug, userId }: { orgId: string; orgSl
         {today.length === 0 ? <p className="muted">Nothing of yours opens today.</p> : <Entries entries={today} orgSlug={orgSlug} label="Today" />}
       </div>
       <div>
-        <h3 className="my-occurrences-heading">Later this week</h3>
-        {week.length === 0 ? <p className="muted">Nothing more of yours this week.</p> : <Entries entries={week} orgSlug={orgSlug} label="Later this week" />}
+        <h3 className="my-occurrences-heading">In the next seven days</h3>
+        {week.length === 0 ? <p className="muted">Nothing more of yours this week.</p> : <Entries entries={week} orgSlug={orgSlug} label="In the next seven days" />}
       </div>
       {occurrences.more || mine.length > SCHEDULES_READ ? <p className="muted">Not every occurrence could be listed here: the calendar has them all.</p> : null}
       {occurrences.error ? <QueryError error={occurrences.error} onRetry={occurrences.refetch} /> : null}
