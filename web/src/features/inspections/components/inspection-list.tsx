@@ -161,12 +161,12 @@ export function InspectionList({ orgId, orgSlug, userId, sites, assignees }: Ins
         {filters.occurrences ? (
           <div className="form-alert form-alert-info occurrence-filter-note">
             <p>{occurrenceFilterWords(filters.occurrences)}</p>
-            <p>
-              {filters.occurrences.schedule_id ? <Link to={`/o/${orgSlug}/schedules/${filters.occurrences.schedule_id}`}>See the schedule</Link> : null}{' '}
+            <div className="occurrence-filter-links">
+              {filters.occurrences.schedule_id ? <Link to={`/o/${orgSlug}/schedules/${filters.occurrences.schedule_id}`}>See the schedule</Link> : null}
               <Button variant="link" onClick={() => setFilters({ ...filters, occurrences: undefined })}>
                 Show all inspections
               </Button>
-            </p>
+            </div>
           </div>
         ) : null}
         {/* Every inspection the filters select, not only the pages loaded: streamed by the api (docs/reports.md). */}

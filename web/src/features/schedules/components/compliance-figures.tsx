@@ -61,7 +61,7 @@ export function ComplianceTiles({ orgId, orgSlug }: { orgId: string; orgSlug: st
             <span className="compliance-number">{rateText(total)}</span>
             <span className="compliance-label">
               <OnTime aria-hidden="true" size={16} />
-              On time this week ({total.on_time} of {total.due})
+              On time this week {total.due === 0 ? '(none was due)' : `(${total.on_time} of ${total.due})`}
             </span>
           </Link>
         </li>

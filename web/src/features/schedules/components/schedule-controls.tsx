@@ -88,6 +88,11 @@ export function ScheduleControls({ orgId, schedule, onMoved }: ScheduleControlsP
   return (
     <div className="stack">
       <FormAlert message={error} />
+      {moveSchedule.isPaused ? (
+        <p className="form-alert form-alert-info" role="status">
+          You're offline: this is done when the network is back. Keep this page open until then.
+        </p>
+      ) : null}
       <div className="button-row">
         {schedule.paused ? (
           <Button variant="secondary" pending={moveSchedule.isPending && moveSchedule.variables?.move === 'resume'} onClick={() => move('resume')}>

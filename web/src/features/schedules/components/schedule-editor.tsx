@@ -1,6 +1,6 @@
 import { errorCatalogue } from '@schemas/errors';
 import { DEFAULT_TITLE_PATTERN, isoDuration, scheduleCreateSchema, type ScheduleDetail, type ScheduleUpdate } from '@schemas/schedules';
-import { useMemo, useState, type FormEvent } from 'react';
+import { useMemo, useRef, useState, type FormEvent } from 'react';
 import { Button } from '../../../components/ui/button';
 import { FormAlert } from '../../../components/ui/form-alert';
 import { SelectField } from '../../../components/ui/select-field';
@@ -97,6 +97,7 @@ export function ScheduleEditor({ orgId, schedule, templates, people, finder, tod
   const [titlePattern, setTitlePattern] = useState(schedule?.title_pattern ?? DEFAULT_TITLE_PATTERN);
   const [failure, setFailure] = useState<{ message?: string; fieldErrors: Record<string, string> } | null>(null);
   const [notice, setNotice] = useState<string | undefined>();
+  const formRef = useRef<HTMLFormElement>(null);
 
   const built = buildRecurrence(recurrence);
   const due = dueAfterOf(timeOfDay, dueDays, dueTime);
@@ -156,6 +157,12 @@ export function ScheduleEditor({ orgId, schedule, templates, people, finder, tod
     if (assignment.kind === 'rotation' && assignment.rotation.length === 0) fieldErrors.rotation_user_ids = 'Add at least one person, or let anyone claim it.';
     if (Object.keys(fieldErrors).length > 0 || !checked.data) {
       setFailure({ message: errorCatalogue.validation_failed.title, fieldErrors });
+      // To the first field that needs attention, once its message is shown.
+      requestAnimationFrame(() => {
+        const first = formRef.current?.querySelector<HTMLElement>('[aria-invalid="true"], .field-error');
+        if (first?.matches('[aria-invalid="true"]')) first.focus();
+        else first?.scrollIntoView({ block: 'center' });
+      });
       return;
     }
     setFailure(null);
@@ -201,11 +208,18 @@ export function ScheduleEditor({ orgId, schedule, templates, people, finder, tod
   }
 
   const pending = createSchedule.isPending || updateSchedule.isPending;
+  // Sent with no network: react-query holds it and sends it once the network is back.
+  const waiting = createSchedule.isPaused || updateSchedule.isPaused;
   return (
     <div className="schedule-editor">
-      <form className="form schedule-form" onSubmit={submit} noValidate aria-label={schedule ? `Edit ${schedule.name}` : 'New schedule'}>
+      <form ref={formRef} className="form schedule-form" onSubmit={submit} noValidate aria-label={schedule ? `Edit ${schedule.name}` : 'New schedule'}>
         <FormAlert message={failure?.message} />
         <FormAlert tone="success" message={notice} />
+        {waiting ? (
+          <p className="form-alert form-alert-info" role="status">
+            You're offline: the schedule is saved when the network is back. Keep this page open until then.
+          </p>
+        ) : null}
         <SelectField
           label="Template"
           name="template_id"
