@@ -206,12 +206,15 @@ function ScheduleDetailPage({ scheduleId }: { scheduleId: string }) {
           <section className="panel" aria-labelledby="links-heading">
             <h2 id="links-heading">Its occurrences</h2>
             <ul className="link-list">
-              <li>
-                <Link to={`${base}/calendar?schedule=${data.id}`}>
-                  <CalendarDays aria-hidden="true" size={18} />
-                  See them in the calendar
-                </Link>
-              </li>
+              {/* The calendar shows the schedules that run; a deleted one's past is in its inspections. */}
+              {!deleted ? (
+                <li>
+                  <Link to={`${base}/calendar?schedule=${data.id}`}>
+                    <CalendarDays aria-hidden="true" size={18} />
+                    See them in the calendar
+                  </Link>
+                </li>
+              ) : null}
               <li>
                 <Link to={`${base}/inspections?schedule_id=${data.id}`}>
                   <ClipboardCheck aria-hidden="true" size={18} />

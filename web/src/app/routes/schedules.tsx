@@ -36,8 +36,10 @@ export function SchedulesRoute() {
         </>
       }
     >
-      <FormAlert tone="success" message={notice} />
-      <ScheduleList orgId={membership.org_id} orgSlug={membership.org_slug} />
+      <div className="stack">
+        <FormAlert tone="success" message={notice} />
+        <ScheduleList orgId={membership.org_id} orgSlug={membership.org_slug} />
+      </div>
     </ContentLayout>
   );
 }

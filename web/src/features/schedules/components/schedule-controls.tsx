@@ -57,20 +57,19 @@ export function ScheduleControls({ orgId, schedule, onMoved }: ScheduleControlsP
   function move(next: ScheduleMove) {
     setAsking(null);
     setError(undefined);
-    moveSchedule.mutate(
-      { orgId, scheduleId: schedule.id, move: next },
-      {
-        onSuccess: () =>
-          onMoved(
-            next,
-            next === 'pause'
-              ? `${schedule.name} is paused: its upcoming inspections were canceled.`
-              : next === 'resume'
-                ? `${schedule.name} is running again: its occurrences of the next 14 days are scheduled.`
-                : `${schedule.name} was deleted.`,
-          ),
-        onError: (failure) => setError(describeErrorSentence(failure)),
-      },
+    // Not mutate's own callbacks: the schedule read again after the change may unmount these
+    // controls (a deleted schedule has none) before they would run, and what happened must be said.
+    moveSchedule.mutateAsync({ orgId, scheduleId: schedule.id, move: next }).then(
+      () =>
+        onMoved(
+          next,
+          next === 'pause'
+            ? `${schedule.name} is paused: its upcoming inspections were canceled.`
+            : next === 'resume'
+              ? `${schedule.name} is running again: its occurrences of the next 14 days are scheduled.`
+              : `${schedule.name} was deleted.`,
+        ),
+      (failure: unknown) => setError(describeErrorSentence(failure)),
     );
   }
 

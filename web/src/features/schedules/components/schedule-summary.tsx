@@ -54,7 +54,7 @@ export function ScheduleSummary({ schedule, orgSlug, names }: ScheduleSummaryPro
       </div>
       <div>
         <dt>Ends</dt>
-        <dd>{schedule.end_date ? formatDay(schedule.end_date, { year: true }) : 'Never (or as its rule says)'}</dd>
+        <dd>{schedule.end_date ? formatDay(schedule.end_date, { year: true }) : /COUNT=|UNTIL=/.test(schedule.rrule) ? 'As its rule says (above)' : 'Never'}</dd>
       </div>
       <div>
         <dt>Titles</dt>
