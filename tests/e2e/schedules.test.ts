@@ -240,6 +240,26 @@ describe('a schedule made in the browser', () => {
     await page.getByText(`${w.scheduleName} is running again`).waitFor();
   });
 
+  it('says a deletion was done, from the list it leads back to', async () => {
+    // A schedule of its own: the others' tests use the first one.
+    const [site] = await sql<{ id: string }[]>`select id from public.sites where org_id = ${w.orgId} and timezone = ${SEATTLE}`;
+    const [template] = await sql<{ id: string }[]>`select id from public.templates where org_id = ${w.orgId}`;
+    const doomed = await api<{ id: string; name: string }>(w.manager.client, `orgs/${w.orgId}/schedules`, 'POST', {
+      name: `Short-lived ${uniqueSuffix()}`, template_id: template.id, site_ids: [site.id], rrule: 'FREQ=DAILY', start_date: new Date().toISOString().slice(0, 10),
+      time_of_day: '09:00', due_after: 'PT8H',
+    });
+    const page = await openPage(phone());
+    await signInToOrganization(page, w.manager.email, w.slug);
+    await page.goto(`/o/${w.slug}/schedules/${doomed.id}`);
+    await page.getByRole('button', { name: 'Delete schedule' }).click();
+    const dialog = page.getByRole('dialog', { name: `Delete ${doomed.name}?` });
+    await dialog.getByText(/upcoming inspections? will be canceled/).waitFor();
+    await dialog.getByRole('button', { name: 'Delete schedule' }).click();
+    await page.waitForURL((url) => url.pathname === `/o/${w.slug}/schedules`);
+    await page.getByText(`${doomed.name} was deleted.`).waitFor();
+    expect(await page.getByRole('link', { name: doomed.name }).count()).toBe(0);
+  });
+
   it("links the manager's compliance figures to the inspections they count", async () => {
     const page = await openPage(phone());
     await signInToOrganization(page, w.manager.email, w.slug);
