@@ -67,6 +67,8 @@ function OccurrenceEntry({ occurrence, orgSlug, showSchedule, compact = false }:
       <span className="occurrence-time">{time}</span>
       <span className="occurrence-site">{occurrence.site_name}</span>
       {showSchedule ? <span className="occurrence-schedule">{occurrence.schedule.name}</span> : null}
+      {/* Occurrences become inspections 14 days ahead: one further off has no inspection to open yet. */}
+      {!occurrence.inspection && occurrence.state === 'upcoming' && !compact ? <span className="occurrence-schedule">not made yet</span> : null}
       <OccurrenceStateBadge state={occurrence.state} compact={compact} />
     </>
   );
