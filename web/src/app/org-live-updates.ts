@@ -21,6 +21,17 @@ import { lazyWatch } from '../lib/lazy-watch';
 import { refreshOrganizations } from './refresh-memberships';
 import type { OrgsRouteState } from './routes/orgs';
 
+/**
+ * Everything about schedules (features/schedules/api/get-schedules.ts, scheduleKeys.all): written
+ * out rather than imported, which would bring that feature into every page's first load.
+ */
+const scheduleQueryKey = (orgId: string) => ['schedules', orgId];
+/**
+ * Schedule screens read one request per schedule (the calendar, the dashboard), and a schedule made
+ * or changed announces each of its occurrences: they are read again at most this often.
+ */
+const SCHEDULES_WAIT_MS = 400;
+
 // How long the end of our membership waits for an organization_deleted of the same transaction.
 const ORGANIZATION_DELETION_WAIT_MS = 500;
 
@@ -33,6 +44,7 @@ function organizationQueryKeys(orgId: string): QueryKey[] {
     actionKeys.all(orgId),
     activityKeys.all(orgId),
     dashboardKeys.all(orgId),
+    scheduleQueryKey(orgId),
     memberKeys.all(orgId),
     invitationKeys.all(orgId),
     organizationQueryOptions(orgId).queryKey,
@@ -49,8 +61,11 @@ function keysChangedBy(change: OrgChange, userId: string): QueryKey[] {
       return [siteKeys.lists(orgId), siteQueryOptions(orgId, change.id).queryKey, ...feed];
     case 'inspection':
       // The run page follows its own topic (inspection:<id>); lists and counts follow the organization's.
-      // A submit opens actions in the same transaction; their own events follow.
+      // A submit opens actions in the same transaction; their own events follow. (Schedules'
+      // occurrences follow their inspections: onEvent below.)
       return [inspectionKeys.lists(orgId), dashboardKeys.all(orgId), ...feed];
+    case 'schedule':
+      return feed;
     case 'action':
       return [actionKeys.lists(orgId), actionKeys.detail(orgId, change.id), dashboardKeys.all(orgId), ...feed];
     case 'action_attachment':
@@ -96,6 +111,7 @@ export function useOrgLiveUpdates(membership: Membership | undefined, userId: st
     }
 
     let removal: ReturnType<typeof setTimeout> | undefined;
+    let schedulesChanged: ReturnType<typeof setTimeout> | undefined;
     const listener: OrgChannelListener = {
       onEvent(change) {
         const name = orgName.current ?? 'The organization';
@@ -114,6 +130,13 @@ export function useOrgLiveUpdates(membership: Membership | undefined, userId: st
           return;
         }
         for (const queryKey of keysChangedBy(change, userId)) void queryClient.invalidateQueries({ queryKey });
+        // An occurrence's state, compliance and a schedule's next occurrence follow its inspection.
+        if ((change.entity === 'schedule' || change.entity === 'inspection') && !schedulesChanged) {
+          schedulesChanged = setTimeout(() => {
+            schedulesChanged = undefined;
+            void queryClient.invalidateQueries({ queryKey: scheduleQueryKey(orgId) });
+          }, SCHEDULES_WAIT_MS);
+        }
       },
       onJoined(resumed) {
         // After a lost connection anything may have changed; on the first join, what was read before
@@ -136,6 +159,7 @@ export function useOrgLiveUpdates(membership: Membership | undefined, userId: st
     const watch = lazyWatch(() => import('../lib/org-channel').then(({ watchOrgChannel }) => watchOrgChannel(orgId, userId, listener)));
     return () => {
       clearTimeout(removal);
+      clearTimeout(schedulesChanged);
       watch.stop();
     };
   }, [orgId, userId, queryClient, navigate]);

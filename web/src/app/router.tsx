@@ -57,6 +57,12 @@ const NotFoundRoute = screen(() => import('./routes/not-found'), (module) => mod
 const OrgDashboardRoute = screen(() => import('./routes/org-dashboard'), (module) => module.OrgDashboardRoute);
 const OrgsRoute = screen(() => import('./routes/orgs'), (module) => module.OrgsRoute);
 const ResetPasswordRoute = screen(() => import('./routes/reset-password'), (module) => module.ResetPasswordRoute);
+// The schedule screens are one chunk (routes/schedules.tsx), loaded by one call: one name and one
+// list of its chunks in the entry chunk, not three.
+const loadScheduleScreens = () => import('./routes/schedules');
+const CalendarRoute = screen(loadScheduleScreens, (module) => module.CalendarRoute);
+const ScheduleDetailRoute = screen(loadScheduleScreens, (module) => module.ScheduleDetailRoute);
+const SchedulesRoute = screen(loadScheduleScreens, (module) => module.SchedulesRoute);
 const SettingsRoute = screen(() => import('./routes/settings'), (module) => module.SettingsRoute);
 const SignInRoute = screen(() => import('./routes/sign-in'), (module) => module.SignInRoute);
 const SignUpRoute = screen(() => import('./routes/sign-up'), (module) => module.SignUpRoute);
@@ -106,6 +112,9 @@ const routes: RouteObject[] = [
                   { path: 'inspections/:inspectionId', element: <InspectionDetailRoute /> },
                   { path: 'actions', element: <ActionsRoute /> },
                   { path: 'actions/:actionId', element: <ActionDetailRoute /> },
+                  { path: 'schedules', element: <SchedulesRoute /> },
+                  { path: 'schedules/:scheduleId', element: <ScheduleDetailRoute /> },
+                  { path: 'calendar', element: <CalendarRoute /> },
                   { path: 'members', element: <MembersRoute /> },
                   { path: 'settings', element: <SettingsRoute /> },
                 ],

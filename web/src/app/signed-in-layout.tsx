@@ -72,6 +72,12 @@ export function SignedInLayout() {
             <NavLink to={`${base}/templates`} className="org-nav-secondary">
               Templates
             </NavLink>
+            <NavLink to={`${base}/schedules`} className="org-nav-secondary">
+              Schedules
+            </NavLink>
+            <NavLink to={`${base}/calendar`} className="org-nav-secondary">
+              Calendar
+            </NavLink>
             <NavLink to={`${base}/members`} className="org-nav-secondary">
               Members
             </NavLink>
@@ -106,6 +112,8 @@ export function SignedInLayout() {
             }}
           >
             <NavLink to={`${base}/templates`}>Templates</NavLink>
+            <NavLink to={`${base}/schedules`}>Schedules</NavLink>
+            <NavLink to={`${base}/calendar`}>Calendar</NavLink>
             <NavLink to={`${base}/members`}>Members</NavLink>
             {can.readAuditLog(membership.role) ? <NavLink to={`${base}/settings`}>Settings</NavLink> : null}
             <NavLink to="/orgs" end>

@@ -5,7 +5,7 @@ import { watchPrivateChannel, type PrivateChannelListener, type PrivateChannelWa
 export interface OrgChange {
   /** `<entity>_<action>`, e.g. `site_updated`. */
   event: string;
-  entity: 'organization' | 'member' | 'invitation' | 'site' | 'template' | 'inspection' | 'action' | 'action_attachment';
+  entity: 'organization' | 'member' | 'invitation' | 'site' | 'template' | 'inspection' | 'action' | 'action_attachment' | 'schedule';
   action: 'created' | 'updated' | 'deleted';
   id: string;
   org_id: string;
@@ -33,7 +33,7 @@ export interface OrgPresence {
 /** `onEvent` hears each change; `onRefused` may mean the organization is gone, or the user removed. */
 export type OrgChannelListener = PrivateChannelListener<OrgChange, OrgPresence>;
 
-const entities = new Set(['organization', 'member', 'invitation', 'site', 'template', 'inspection', 'action', 'action_attachment']);
+const entities = new Set(['organization', 'member', 'invitation', 'site', 'template', 'inspection', 'action', 'action_attachment', 'schedule']);
 const actions = new Set(['created', 'updated', 'deleted']);
 
 function parseChange(event: string, payload: unknown, orgId: string): OrgChange | null {

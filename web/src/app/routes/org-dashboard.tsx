@@ -1,15 +1,20 @@
 import { can } from '@schemas/roles';
-import { ArrowRight, ClipboardCheck, MapPin } from 'lucide-react';
+import { ArrowRight, ClipboardCheck, MapPin, Repeat } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { ContentLayout } from '@/components/layouts/content-layout';
 import { ActivityFeed } from '@/features/audit/components/activity-feed';
 import { ActionCounts, DashboardCounts, MyWork } from '@/features/dashboard/components/dashboard-counts';
+import { ComplianceTiles } from '@/features/schedules/components/compliance-figures';
+import { MyOccurrences } from '@/features/schedules/components/my-occurrences';
 import { roleWithArticle } from '@/lib/roles';
 import { useOrgRoute } from '../org-context';
 
-/** `/o/:org`: my work, inspection and action counts (each a link to its list), the live activity feed, where to go next. */
+/**
+ * `/o/:org`: my work, what opens for me today and this week, this week's schedule compliance,
+ * inspection and action counts (each a link to its list), the live activity feed, where to go next.
+ */
 export function OrgDashboardRoute() {
-  const { membership } = useOrgRoute();
+  const { membership, userId } = useOrgRoute();
   const base = `/o/${membership.org_slug}`;
   return (
     <ContentLayout title={membership.org_name} description={`You're ${roleWithArticle(membership.role)} here.`}>
@@ -17,6 +22,20 @@ export function OrgDashboardRoute() {
         <section className="panel" aria-labelledby="my-work-heading">
           <h2 id="my-work-heading">My work</h2>
           <MyWork orgId={membership.org_id} orgPath={base} />
+        </section>
+      ) : null}
+      {membership.role !== 'viewer' ? (
+        // What opens today and this week for the user: theirs and anyone's to claim (issue 26).
+        <section className="panel" aria-labelledby="my-occurrences-heading">
+          <h2 id="my-occurrences-heading">Scheduled for you</h2>
+          <MyOccurrences orgId={membership.org_id} orgSlug={membership.org_slug} userId={userId} />
+        </section>
+      ) : null}
+      {membership.role !== 'inspector' ? (
+        // The managers' figures (and a viewer's, who reads everything): this week's on-time rate and missed.
+        <section className="panel" aria-labelledby="compliance-heading">
+          <h2 id="compliance-heading">Schedules this week</h2>
+          <ComplianceTiles orgId={membership.org_id} orgSlug={membership.org_slug} />
         </section>
       ) : null}
       <section className="panel" aria-labelledby="inspections-heading">
@@ -41,6 +60,14 @@ export function OrgDashboardRoute() {
               <ArrowRight aria-hidden="true" size={16} />
             </Link>
             <span className="muted">Scheduled, running and submitted inspections of your sites.</span>
+          </li>
+          <li>
+            <Link to={`${base}/schedules`}>
+              <Repeat aria-hidden="true" size={18} />
+              Schedules
+              <ArrowRight aria-hidden="true" size={16} />
+            </Link>
+            <span className="muted">Recurring inspections of your sites, and their calendar.</span>
           </li>
           <li>
             <Link to={`${base}/sites`}>

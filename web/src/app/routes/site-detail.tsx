@@ -9,6 +9,7 @@ import { canManageActions, canOpenActions } from '@schemas/action-states';
 import { NewActionPanel } from '@/features/actions/components/new-action-panel';
 import { SiteActions } from '@/features/actions/components/site-actions';
 import { SiteInspectionHistory } from '@/features/inspections/components/site-inspection-history';
+import { ComplianceTable } from '@/features/schedules/components/compliance-figures';
 import { useMe } from '@/features/profile/api/get-me';
 import { useSite } from '@/features/sites/api/get-site';
 import { SiteArchiveControl } from '@/features/sites/components/site-archive-control';
@@ -88,6 +89,10 @@ function SiteDetail({ siteId }: { siteId: string }) {
             </SiteTimeZone.Provider>
           ) : null}
         </div>
+      </section>
+      <section className="panel" aria-labelledby="site-compliance-heading">
+        <h2 id="site-compliance-heading">Compliance</h2>
+        <ComplianceTable orgId={membership.org_id} orgSlug={membership.org_slug} groupBy="schedule" siteId={site.data.id} />
       </section>
       <section className="panel" aria-labelledby="site-history-heading">
         <h2 id="site-history-heading">Inspection history</h2>

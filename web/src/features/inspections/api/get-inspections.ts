@@ -11,6 +11,8 @@ export interface InspectionFilters {
   siteId: string;
   assigneeId: string;
   overdue: boolean;
+  /** A schedule's occurrences as compliance counts them: `schedule_id`, `missed`, `outcome`, `due_from`, `due_to` (set from the URL only). */
+  occurrences?: Record<string, string>;
 }
 
 export const inspectionKeys = {
@@ -21,7 +23,7 @@ export const inspectionKeys = {
   attachmentUrl: (orgId: string, attachmentId: string) => ['inspections', orgId, 'attachment-url', attachmentId] as const,
 };
 
-/** The filters as the list and the CSV exports take them (`?q=&status=&site_id=&assignee_id=&overdue=`). */
+/** The filters as the list and the CSV exports take them (`?q=&status=&site_id=&assignee_id=&overdue=`, and the occurrences'). */
 export function inspectionFilterQuery(filters: InspectionFilters) {
   return {
     q: filters.q.trim(),
@@ -29,6 +31,7 @@ export function inspectionFilterQuery(filters: InspectionFilters) {
     site_id: filters.siteId,
     assignee_id: filters.assigneeId,
     overdue: filters.overdue ? 'true' : undefined,
+    ...filters.occurrences,
   };
 }
 

@@ -1,8 +1,10 @@
+import { isId } from '@schemas/ids';
 import { INSPECTION_STATUSES, STATUS_LABELS } from '@schemas/inspection-states';
 import { CircleCheck, HardDriveDownload, MapPin } from 'lucide-react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
+import { Button } from '@/components/ui/button';
 import { CheckboxField } from '@/components/ui/checkbox-field';
 import { ListScreen } from '@/components/ui/paged-list';
 import { SelectField } from '@/components/ui/select-field';
@@ -36,20 +38,49 @@ interface InspectionListProps {
 
 const statusOptions: Choice[] = [{ value: '', label: 'Any status' }, ...INSPECTION_STATUSES.map((status) => ({ value: status, label: STATUS_LABELS[status] }))];
 
+/** The occurrence filters the URL may carry (a compliance figure's link), each checked as the api would. */
+const OCCURRENCE_FILTERS: Record<string, (value: string) => boolean> = {
+  schedule_id: isId,
+  missed: (value) => value === 'true' || value === 'false',
+  outcome: (value) => value === 'on_time' || value === 'late' || value === 'missed',
+  due_from: (value) => /^\d{4}-\d\d-\d\dT/.test(value) && !Number.isNaN(Date.parse(value)),
+  due_to: (value) => /^\d{4}-\d\d-\d\dT/.test(value) && !Number.isNaN(Date.parse(value)),
+};
+
 /**
  * Filters live in the URL (`?status=submitted&assignee=me&overdue=true&site=<id>`), so a dashboard
- * tile can link to the list it counts.
+ * tile can link to the list it counts; so do a schedule's occurrences as compliance counts them
+ * (`?schedule_id=<id>&missed=true&outcome=late&due_from=…&due_to=…`), which have no field here.
  */
 function filtersFromSearch(search: URLSearchParams, userId: string): InspectionFilters {
   const status = search.get('status') ?? '';
   const assignee = search.get('assignee') ?? '';
+  const occurrences: Record<string, string> = {};
+  for (const [name, valid] of Object.entries(OCCURRENCE_FILTERS)) {
+    const value = search.get(name);
+    if (value !== null && valid(value)) occurrences[name] = value;
+  }
   return {
     q: search.get('q') ?? '',
     status: (INSPECTION_STATUSES as readonly string[]).includes(status) ? (status as InspectionStatus) : '',
     siteId: search.get('site') ?? '',
     assigneeId: assignee === 'me' ? userId : assignee,
     overdue: search.get('overdue') === 'true',
+    ...(Object.keys(occurrences).length > 0 ? { occurrences } : {}),
   };
+}
+
+const OUTCOME_WORDS: Record<string, string> = { on_time: 'done on time', late: 'done late', missed: 'missed' };
+
+/** The occurrence filters in words: "Occurrences of one schedule, missed, due from … to …". */
+function occurrenceFilterWords(occurrences: Record<string, string>): string {
+  const parts = [occurrences.schedule_id ? 'Occurrences of one schedule' : 'Occurrences of schedules'];
+  if (occurrences.outcome) parts.push(OUTCOME_WORDS[occurrences.outcome]);
+  if (occurrences.missed) parts.push(occurrences.missed === 'true' ? 'missed' : 'not missed');
+  if (occurrences.due_from && occurrences.due_to) parts.push(`due from ${formatDateTime(occurrences.due_from)} to ${formatDateTime(occurrences.due_to)}`);
+  else if (occurrences.due_from) parts.push(`due from ${formatDateTime(occurrences.due_from)}`);
+  else if (occurrences.due_to) parts.push(`due before ${formatDateTime(occurrences.due_to)}`);
+  return `${parts.join(', ')}.`;
 }
 
 /** Inspections newest first, filtered; kept live by the organization's channel (org-live-updates). */
@@ -63,6 +94,7 @@ export function InspectionList({ orgId, orgSlug, userId, sites, assignees }: Ins
     if (next.siteId) params.set('site', next.siteId);
     if (next.assigneeId) params.set('assignee', next.assigneeId === userId ? 'me' : next.assigneeId);
     if (next.overdue) params.set('overdue', 'true');
+    for (const [name, value] of Object.entries(next.occurrences ?? {})) params.set(name, value);
     setSearch(params, { replace: true });
   }
   // The filtering site stays offered while a new search leaves it out.
@@ -76,7 +108,7 @@ export function InspectionList({ orgId, orgSlug, userId, sites, assignees }: Ins
   }, [debounced]);
   const inspections = useInspections(orgId, filters);
   const onDevice = useInspectionsOnDevice(useQueryClient(), orgId);
-  const filtered = filters.q !== '' || filters.status !== '' || filters.siteId !== '' || filters.assigneeId !== '' || filters.overdue;
+  const filtered = filters.q !== '' || filters.status !== '' || filters.siteId !== '' || filters.assigneeId !== '' || filters.overdue || filters.occurrences !== undefined;
 
   const assigneeOptions: Choice[] = [
     { value: '', label: 'Anyone' },
@@ -125,7 +157,19 @@ export function InspectionList({ orgId, orgSlug, userId, sites, assignees }: Ins
         </>
       }
       notes={
-        // Every inspection the filters select, not only the pages loaded: streamed by the api (docs/reports.md).
+        <>
+        {filters.occurrences ? (
+          <div className="form-alert form-alert-info occurrence-filter-note">
+            <p>{occurrenceFilterWords(filters.occurrences)}</p>
+            <div className="occurrence-filter-links">
+              {filters.occurrences.schedule_id ? <Link to={`/o/${orgSlug}/schedules/${filters.occurrences.schedule_id}`}>See the schedule</Link> : null}
+              <Button variant="link" onClick={() => setFilters({ ...filters, occurrences: undefined })}>
+                Show all inspections
+              </Button>
+            </div>
+          </div>
+        ) : null}
+        {/* Every inspection the filters select, not only the pages loaded: streamed by the api (docs/reports.md). */}
         <div className="report-exports" aria-label="Export">
           <DownloadButton path={apiPath('orgs', orgId, 'reports', 'inspections.csv')} query={inspectionFilterQuery(filters)} fallbackName="inspections.csv">
             Export inspections CSV
@@ -134,6 +178,7 @@ export function InspectionList({ orgId, orgSlug, userId, sites, assignees }: Ins
             Export answers CSV
           </DownloadButton>
         </div>
+        </>
       }
       query={inspections}
       loadingText="Loading inspections…"
@@ -177,7 +222,8 @@ export function InspectionList({ orgId, orgSlug, userId, sites, assignees }: Ins
                 </div>
                 <div className="inspection-row-state">
                   <InspectionStatusBadge status={inspection.status} />
-                  {inspection.overdue ? <OverdueBadge /> : null}
+                  {/* A schedule's occurrence due and never submitted is missed (and still startable), not merely overdue. */}
+                  {inspection.missed ? <span className="status-badge status-overdue">Missed</span> : inspection.overdue ? <OverdueBadge /> : null}
                 </div>
               </li>
             );

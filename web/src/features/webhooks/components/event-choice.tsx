@@ -7,9 +7,11 @@ const EVENT_GROUPS: { title: string; types: WebhookEventType[] }[] = [
   { title: 'Actions', types: WEBHOOK_EVENT_TYPES.filter((t) => t.startsWith('action.')) },
   { title: 'Sites', types: WEBHOOK_EVENT_TYPES.filter((t) => t.startsWith('site.')) },
   { title: 'Templates', types: WEBHOOK_EVENT_TYPES.filter((t) => t.startsWith('template.')) },
+  // A schedule's own changes; its occurrences are inspections (inspection.missed among them, above).
+  { title: 'Schedules', types: WEBHOOK_EVENT_TYPES.filter((t) => t.startsWith('schedule.')) },
 ];
 
-/** Every event unless the person chooses some: the list of 19 shows only when asked for. */
+/** Every event unless the person chooses some: the list of 24 shows only when asked for. */
 export function EventChoice({ selected, onChange }: { selected: Set<WebhookEventType>; onChange: (next: Set<WebhookEventType>) => void }) {
   const [choosing, setChoosing] = useState(selected.size > 0);
   const toggle = (type: WebhookEventType) => {
@@ -31,8 +33,10 @@ export function EventChoice({ selected, onChange }: { selected: Set<WebhookEvent
       </label>
       {choosing
         ? EVENT_GROUPS.map((group) => (
-          <div key={group.title} className="event-group">
-            <span className="event-group-title">{group.title}</span>
+          <div key={group.title} className="event-group" role="group" aria-label={group.title}>
+            <span className="event-group-title" aria-hidden="true">
+              {group.title}
+            </span>
             {group.types.map((type) => (
               <label key={type} className="checkbox-row">
                 <input type="checkbox" checked={selected.has(type)} onChange={() => toggle(type)} />

@@ -1,0 +1,181 @@
+import type { ComplianceFigures, ComplianceGroupBy } from '@schemas/schedules';
+import { useState } from 'react';
+import { Link } from 'react-router-dom';
+import { QueryError } from '@/components/ui/query-error';
+import { SelectField } from '@/components/ui/select-field';
+import { formatDateTime } from '@/lib/format';
+import { useCompliance } from '../api/get-compliance';
+import { OCCURRENCE_STATE_LOOK } from './occurrence-state';
+import './schedules.css';
+
+const DAY = 86_400_000;
+
+/** The last `days` days up to this minute: the same instants for the figures and the lists they link to. */
+function useWindow(days: number): { from: string; to: string } {
+  const [to] = useState(() => Math.floor(Date.now() / 60_000) * 60_000);
+  return { from: new Date(to - days * DAY).toISOString(), to: new Date(to).toISOString() };
+}
+
+export interface OutcomeLink {
+  site?: string;
+  scheduleId?: string;
+  from: string;
+  to: string;
+}
+
+/**
+ * The inspections list filtered as a compliance figure counts (docs/schedules.md, "Compliance"):
+ * due in the span, by outcome — each figure is the length of the list it links to.
+ */
+export function outcomeListPath(orgSlug: string, link: OutcomeLink, outcome: 'on_time' | 'late' | 'missed' | null): string {
+  const params = new URLSearchParams();
+  if (link.site) params.set('site', link.site);
+  if (link.scheduleId) params.set('schedule_id', link.scheduleId);
+  params.set('due_from', link.from);
+  params.set('due_to', link.to);
+  if (outcome === 'missed') params.set('missed', 'true');
+  else if (outcome) params.set('outcome', outcome);
+  return `/o/${orgSlug}/inspections?${params}`;
+}
+
+export function rateText(figures: ComplianceFigures): string {
+  return figures.on_time_rate === null ? '–' : `${Math.round(figures.on_time_rate * 100)}%`;
+}
+
+/** The dashboard's: this week's on-time rate, late and missed (the last seven days), each a link to the inspections it counts. */
+export function ComplianceTiles({ orgId, orgSlug }: { orgId: string; orgSlug: string }) {
+  const span = useWindow(7);
+  const compliance = useCompliance(orgId, { ...span, groupBy: 'schedule' });
+  if (compliance.isPending) return <p className="muted">Loading this week's figures…</p>;
+  if (compliance.isError && !compliance.data) return <QueryError error={compliance.error} onRetry={() => compliance.refetch()} />;
+  const total = compliance.data.total;
+  // The icons of the states they count, as the calendar shows them.
+  const OnTime = OCCURRENCE_STATE_LOOK.done_on_time.icon;
+  const Missed = OCCURRENCE_STATE_LOOK.missed.icon;
+  const Late = OCCURRENCE_STATE_LOOK.done_late.icon;
+  return (
+    <div className="stack">
+      <ul className="compliance-tiles" aria-label="Schedules this week">
+        <li>
+          <Link to={outcomeListPath(orgSlug, span, 'on_time')} className="compliance-tile">
+            <span className="compliance-number">{rateText(total)}</span>
+            <span className="compliance-label">
+              <OnTime aria-hidden="true" size={16} />
+              On time this week {total.due === 0 ? '(none was due)' : `(${total.on_time} of ${total.due})`}
+            </span>
+          </Link>
+        </li>
+        <li>
+          <Link to={outcomeListPath(orgSlug, span, 'missed')} className={`compliance-tile${total.missed > 0 ? ' compliance-tile-alert' : ''}`}>
+            <span className="compliance-number">{total.missed}</span>
+            <span className="compliance-label">
+              <Missed aria-hidden="true" size={16} />
+              Missed this week
+            </span>
+          </Link>
+        </li>
+        <li>
+          <Link to={outcomeListPath(orgSlug, span, 'late')} className="compliance-tile">
+            <span className="compliance-number">{total.late}</span>
+            <span className="compliance-label">
+              <Late aria-hidden="true" size={16} />
+              Done late this week
+            </span>
+          </Link>
+        </li>
+      </ul>
+      <p className="muted">
+        Occurrences of schedules due in the last seven days, since {formatDateTime(span.from)}. <Link to={`/o/${orgSlug}/calendar`}>Open the calendar</Link>
+      </p>
+    </div>
+  );
+}
+
+const PERIODS = [
+  { value: '7', label: 'Last 7 days' },
+  { value: '30', label: 'Last 30 days' },
+  { value: '90', label: 'Last 90 days' },
+];
+
+interface ComplianceTableProps {
+  orgId: string;
+  orgSlug: string;
+  /** A site's page: its figures by schedule. A schedule's page: its figures by site. */
+  groupBy: Extract<ComplianceGroupBy, 'site' | 'schedule'>;
+  siteId?: string;
+  scheduleId?: string;
+}
+
+/** Compliance over a chosen period, per schedule or per site, with the total; every figure a link to the inspections it counts. */
+export function ComplianceTable({ orgId, orgSlug, groupBy, siteId, scheduleId }: ComplianceTableProps) {
+  const [days, setDays] = useState('30');
+  return <ComplianceTableFor key={days} days={Number(days)} onDays={setDays} {...{ orgId, orgSlug, groupBy, siteId, scheduleId }} />;
+}
+
+function ComplianceTableFor({ orgId, orgSlug, groupBy, siteId, scheduleId, days, onDays }: ComplianceTableProps & { days: number; onDays: (days: string) => void }) {
+  const span = useWindow(days);
+  const compliance = useCompliance(orgId, { ...span, groupBy, siteId, scheduleId });
+  const linkOf = (group: { site?: string; scheduleId?: string }): OutcomeLink => ({ ...span, site: group.site ?? siteId, scheduleId: group.scheduleId ?? scheduleId });
+  const figureCells = (figures: ComplianceFigures, link: OutcomeLink) => (
+    <>
+      <td data-label="Due">{figures.due}</td>
+      <td data-label="On time">
+        <Link to={outcomeListPath(orgSlug, link, 'on_time')}>{figures.on_time}</Link>
+      </td>
+      <td data-label="Late">
+        <Link to={outcomeListPath(orgSlug, link, 'late')}>{figures.late}</Link>
+      </td>
+      <td data-label="Missed">
+        <Link to={outcomeListPath(orgSlug, link, 'missed')}>{figures.missed}</Link>
+      </td>
+      <td data-label="On-time rate">{rateText(figures)}</td>
+    </>
+  );
+  return (
+    <div className="stack">
+      <div className="compliance-period">
+        <SelectField label="Period" name="period" options={PERIODS} value={String(days)} onChange={(event) => onDays(event.target.value)} />
+      </div>
+      {compliance.isPending ? (
+        <p className="muted">Loading compliance…</p>
+      ) : compliance.isError && !compliance.data ? (
+        <QueryError error={compliance.error} onRetry={() => compliance.refetch()} />
+      ) : compliance.data.groups.length === 0 ? (
+        <p className="muted">No occurrence of a schedule was due {groupBy === 'schedule' ? 'here ' : ''}in this period.</p>
+      ) : (
+        <div className="table-scroll">
+          <table className="table table-stacked compliance-table">
+            <caption className="visually-hidden">Occurrences due in the period, by {groupBy}</caption>
+            <thead>
+              <tr>
+                <th scope="col">{groupBy === 'schedule' ? 'Schedule' : 'Site'}</th>
+                <th scope="col">Due</th>
+                <th scope="col">On time</th>
+                <th scope="col">Late</th>
+                <th scope="col">Missed</th>
+                <th scope="col">On-time rate</th>
+              </tr>
+            </thead>
+            <tbody>
+              {compliance.data.groups.map((group) => (
+                <tr key={group.id}>
+                  <th scope="row">
+                    <Link to={groupBy === 'schedule' ? `/o/${orgSlug}/schedules/${group.id}` : `/o/${orgSlug}/sites/${group.id}`}>{group.name}</Link>
+                  </th>
+                  {figureCells(group, linkOf(groupBy === 'schedule' ? { scheduleId: group.id } : { site: group.id }))}
+                </tr>
+              ))}
+              {compliance.data.groups.length > 1 ? (
+                <tr className="compliance-total">
+                  <th scope="row">Total</th>
+                  {figureCells(compliance.data.total, linkOf({}))}
+                </tr>
+              ) : null}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <p className="muted">Counted: occurrences due from {formatDateTime(span.from)} to now, not canceled; done early counts as on time.</p>
+    </div>
+  );
+}
