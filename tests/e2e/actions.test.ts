@@ -167,9 +167,11 @@ describe('corrective actions in the web app', () => {
 
     // A photo of the fix, then resolving: first without a note (asked for), then with one.
     await inspector.getByLabel('Add photo of the fix').setInputFiles({ name: 'floor.jpg', mimeType: 'image/jpeg', buffer: await smallJpeg(inspector) });
-    const thumbnail = inspector.getByRole('img', { name: 'Photo 1 of the fix' });
+    // Exactly this name: until its signed URL arrives, the thumbnail is a placeholder named
+    // "Photo 1 of the fix (loading)", which a substring match found first on a loaded machine.
+    const thumbnail = inspector.getByRole('img', { name: 'Photo 1 of the fix', exact: true });
     await thumbnail.waitFor();
-    expect(await thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBe(16);
+    await expect.poll(() => thumbnail.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth), { timeout: UI_TIMEOUT }).toBe(16);
     await inspector.getByRole('button', { name: 'Mark resolved' }).click();
     await inspector.getByText('Say what was done to fix it.').waitFor();
     await inspector.getByLabel('Note').fill('Degreased the floor and moved the fryer mat.');

@@ -152,7 +152,9 @@ describe('the stack command line', () => {
     for (const port of [ports.api, ports.db, ports.mailWeb, ports.mailSmtp, ports.functionsBase, webPort]) {
       expect(await portIsFree('127.0.0.1', port), `port ${port} is still in use`).toBe(true);
     }
-  });
+    // A web build and a stack's start-up, which the wait above allows 60 s: at the default 30 s a
+    // full run under load timed out here, and the stack still starting failed the next test.
+  }, 120_000);
 
   it('npm start stops with its parent: npm hands it SIGTERM (the script execs the CLI), and a parent killed outright takes it along', async () => {
     // npm runs a script through `sh -c`; without exec, a SIGTERM to npm stopped the shell and left the stack running.
