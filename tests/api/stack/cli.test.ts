@@ -50,6 +50,9 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+// Starting a stack takes 10–20 s on a loaded two-core machine (a fresh one: a new cluster, the
+// migrations, the seed, three functions); the first test starts three times, the third waits up
+// to a minute for "Ready" and builds the web app: the default 30 s was too short for both.
 describe('the stack command line', () => {
   it('starts in the background, reports its status, refuses a second start, stops and restarts with its data', async () => {
     const started = cli('start', '--background');
@@ -101,7 +104,7 @@ describe('the stack command line', () => {
     const buckets = await withDb(keys.DB_URL, (sql) => sql`select id from storage.buckets where id in ('evidence', 'exports') order by id`);
     expect(buckets.map((b) => b.id)).toEqual(['evidence', 'exports']);
     expect(cli('stop').code).toBe(0);
-  });
+  }, 90_000);
 
   it('names a busy port and its service instead of failing obscurely', async () => {
     const blocker = net.createServer();
@@ -145,7 +148,7 @@ describe('the stack command line', () => {
     for (const port of [ports.api, ports.db, ports.mailWeb, ports.mailSmtp, ports.functionsBase, webPort]) {
       expect(await portIsFree('127.0.0.1', port), `port ${port} is still in use`).toBe(true);
     }
-  });
+  }, 120_000);
 
   it('npm start stops with its parent: npm hands it SIGTERM (the script execs the CLI), and a parent killed outright takes it along', async () => {
     // npm runs a script through `sh -c`; without exec, a SIGTERM to npm stopped the shell and left the stack running.
