@@ -55,6 +55,9 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+// Starting a stack takes 10–20 s on a loaded two-core machine (a fresh one: a new cluster, the
+// migrations, the seed, three functions); the first test starts three times, the third waits up
+// to a minute for "Ready" and builds the web app: the default 30 s was too short for both.
 describe('the stack command line', () => {
   it('starts in the background, reports its status, refuses a second start, stops and restarts with its data', async () => {
     const started = cli('start', '--background');
