@@ -74,6 +74,10 @@ create type public.org_role as enum ('owner', 'admin', 'manager', 'inspector', '
 comment on type public.org_role is 'What a member may do in an organization (PRODUCT.md §6), from most to least.';
 grant usage on type public.org_role to public;
 
+create type public.reminder_kind as enum ('occurrence_opened', 'occurrence_due_soon', 'occurrence_missed', 'missed_digest');
+comment on type public.reminder_kind is 'A reminder email: an occurrence opened, due in 24 hours, missed; or the managers'' daily digest of missed occurrences.';
+grant usage on type public.reminder_kind to public;
+
 create type public.template_status as enum ('draft', 'published', 'archived');
 comment on type public.template_status is 'draft → published → archived (PRODUCT.md §4).';
 grant usage on type public.template_status to public;
@@ -81,6 +85,46 @@ grant usage on type public.template_status to public;
 ----------------------------------------------------------------------------------------------------
 -- Tables, each with its constraints, indexes, triggers, policies, privileges and comments
 ----------------------------------------------------------------------------------------------------
+
+-- private.reminder_outbox -------------------------------------------------------------------------
+create table private.reminder_outbox (
+  id uuid default gen_random_uuid() not null,
+  org_id uuid not null,
+  user_id uuid not null,
+  kind public.reminder_kind not null,
+  inspection_id uuid,
+  digest_date date,
+  digest_inspection_ids uuid[],
+  digest_count integer,
+  queued_at timestamp with time zone not null,
+  created_at timestamp with time zone default now() not null,
+  status text default 'pending'::text not null,
+  attempts integer default 0 not null,
+  next_attempt_at timestamp with time zone default now() not null,
+  claimed_until timestamp with time zone,
+  sent_at timestamp with time zone,
+  skipped_because text,
+  last_error text,
+  constraint reminder_outbox_pkey PRIMARY KEY (id),
+  constraint reminder_outbox_inspection_id_fkey FOREIGN KEY (inspection_id) REFERENCES public.inspections(id) ON DELETE CASCADE,
+  constraint reminder_outbox_occurrence_or_digest CHECK (
+CASE
+    WHEN (kind = 'missed_digest'::public.reminder_kind) THEN ((inspection_id IS NULL) AND (digest_date IS NOT NULL) AND (digest_inspection_ids IS NOT NULL) AND (digest_count > 0))
+    ELSE ((inspection_id IS NOT NULL) AND (digest_date IS NULL) AND (digest_inspection_ids IS NULL) AND (digest_count IS NULL))
+END),
+  constraint reminder_outbox_org_id_fkey FOREIGN KEY (org_id) REFERENCES public.organizations(id) ON DELETE CASCADE,
+  constraint reminder_outbox_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'sent'::text, 'skipped'::text, 'dead'::text]))),
+  constraint reminder_outbox_user_id_fkey FOREIGN KEY (user_id) REFERENCES auth.users(id) ON DELETE CASCADE
+);
+comment on table private.reminder_outbox is 'Reminder emails to send: one row per person, occurrence and kind (per person, organization and day for the digest), written once by the schedules'' background run, sent by the reminder-mails function.';
+alter table private.reminder_outbox enable row level security;
+CREATE UNIQUE INDEX reminder_outbox_digest_key ON private.reminder_outbox USING btree (user_id, org_id, digest_date) WHERE (kind = 'missed_digest'::public.reminder_kind);
+CREATE INDEX reminder_outbox_done_idx ON private.reminder_outbox USING btree (created_at) WHERE (status <> 'pending'::text);
+CREATE INDEX reminder_outbox_inspection_id_kind_idx ON private.reminder_outbox USING btree (inspection_id, kind);
+CREATE UNIQUE INDEX reminder_outbox_occurrence_key ON private.reminder_outbox USING btree (user_id, inspection_id, kind) WHERE (inspection_id IS NOT NULL);
+CREATE INDEX reminder_outbox_org_id_idx ON private.reminder_outbox USING btree (org_id);
+CREATE INDEX reminder_outbox_pending_idx ON private.reminder_outbox USING btree (next_attempt_at) WHERE (status = 'pending'::text);
+grant all on table private.reminder_outbox to service_role;
 
 -- private.request_buckets -------------------------------------------------------------------------
 create unlogged table private.request_buckets (
@@ -592,6 +636,8 @@ alter table public.inspections enable row level security;
 CREATE INDEX inspections_assignee_id_idx ON public.inspections USING btree (assignee_id);
 CREATE INDEX inspections_canceled_by_idx ON public.inspections USING btree (canceled_by);
 CREATE INDEX inspections_created_by_idx ON public.inspections USING btree (created_by);
+CREATE INDEX inspections_missed_noted_at_idx ON public.inspections USING btree (missed_noted_at) WHERE (missed_noted_at IS NOT NULL);
+CREATE INDEX inspections_occurrence_at_idx ON public.inspections USING btree (occurrence_at) WHERE (schedule_id IS NOT NULL);
 CREATE INDEX inspections_org_id_created_at_idx ON public.inspections USING btree (org_id, created_at DESC, id DESC);
 CREATE INDEX inspections_org_id_due_at_scheduled_idx ON public.inspections USING btree (org_id, due_at) WHERE (schedule_id IS NOT NULL);
 CREATE INDEX inspections_org_id_status_idx ON public.inspections USING btree (org_id, status);
@@ -716,6 +762,40 @@ create policy "Owners and admins can remove members, and members can leave" on p
 grant all on table public.memberships to service_role;
 grant select, delete on table public.memberships to authenticated;
 grant update (role) on table public.memberships to authenticated;
+
+-- public.notification_preferences -----------------------------------------------------------------
+create table public.notification_preferences (
+  user_id uuid not null,
+  occurrence_opened boolean default true not null,
+  occurrence_due_soon boolean default true not null,
+  occurrence_missed boolean default true not null,
+  missed_digest boolean default true not null,
+  created_at timestamp with time zone default now() not null,
+  updated_at timestamp with time zone default now() not null,
+  constraint notification_preferences_pkey PRIMARY KEY (user_id),
+  constraint notification_preferences_user_id_fkey FOREIGN KEY (user_id) REFERENCES auth.users(id) ON DELETE CASCADE
+);
+comment on table public.notification_preferences is 'Which reminder emails each person gets (docs/schedules.md, "Reminders"); no row means every kind.';
+comment on column public.notification_preferences.occurrence_opened is 'An occurrence of a schedule opens that is theirs to fill in (assigned to them, or unassigned at a site they inspect).';
+comment on column public.notification_preferences.occurrence_due_soon is 'One of those is due in 24 hours and not submitted yet.';
+comment on column public.notification_preferences.occurrence_missed is 'One of those passed its due time without a submission (once).';
+comment on column public.notification_preferences.missed_digest is 'Owners, admins and managers: each morning, the occurrences their organization missed the day before.';
+alter table public.notification_preferences enable row level security;
+CREATE TRIGGER notification_preferences_set_updated_at BEFORE UPDATE ON public.notification_preferences FOR EACH ROW EXECUTE FUNCTION private.set_updated_at();
+create policy "People can change their own notification preferences" on public.notification_preferences
+  for update to authenticated
+  using ((user_id = ( SELECT auth.uid() AS uid)))
+  with check ((user_id = ( SELECT auth.uid() AS uid)));
+create policy "People can read their own notification preferences" on public.notification_preferences
+  for select to authenticated
+  using ((user_id = ( SELECT auth.uid() AS uid)));
+create policy "People can set their own notification preferences" on public.notification_preferences
+  for insert to authenticated
+  with check ((user_id = ( SELECT auth.uid() AS uid)));
+grant all on table public.notification_preferences to service_role;
+grant select on table public.notification_preferences to authenticated;
+grant insert (user_id, occurrence_opened, occurrence_due_soon, occurrence_missed, missed_digest) on table public.notification_preferences to authenticated;
+grant update (occurrence_opened, occurrence_due_soon, occurrence_missed, missed_digest) on table public.notification_preferences to authenticated;
 
 -- public.organizations ----------------------------------------------------------------------------
 create table public.organizations (
@@ -1322,6 +1402,7 @@ declare
   date_parts text[];
   signer text;
   image text;
+  image_size bigint[];
 begin
   if value is null or value_type = 'null' then
     return null;
@@ -1400,6 +1481,14 @@ begin
         return 'The signature image is too large; clear it and sign again.';
       elsif image !~ '^data:image/png;base64,[A-Za-z0-9+/]+={0,2}$' then
         return 'Send the signature as a PNG data URL.';
+      end if;
+      image_size := private.png_data_url_size(image);
+      if image_size is null then
+        return 'Send the signature as a PNG data URL.';
+      -- numeric: two sides of up to 2^32 - 1 overflow a bigint's product.
+      elsif image_size[1]::numeric * image_size[2] > 2000000 then
+        return format('The signature image is too large (%s × %s pixels; the limit is 2 megapixels); clear it and sign again.',
+                      image_size[1], image_size[2]);
       end if;
     else
       return 'This item cannot be answered.';
@@ -1923,6 +2012,67 @@ begin
   end if;
 end;
 $function$;
+
+-- private.claim_reminder_mails(max integer, lease interval, org uuid) -----------------------------
+CREATE OR REPLACE FUNCTION private.claim_reminder_mails(max integer DEFAULT 200, lease interval DEFAULT '00:05:00'::interval, org uuid DEFAULT NULL::uuid)
+ RETURNS TABLE(id uuid, kind public.reminder_kind, skipped_because text, user_id uuid, email text, display_name text, org_id uuid, org_name text, org_slug text, role public.org_role, details jsonb)
+ LANGUAGE sql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+  with due as (
+    select o.id, o.kind, o.user_id, o.org_id, o.inspection_id
+    from private.reminder_outbox o
+    where o.status = 'pending' and o.next_attempt_at <= now()
+      and (o.claimed_until is null or o.claimed_until < now())
+      and (org is null or o.org_id = org)
+    order by o.next_attempt_at, o.user_id, o.id
+    limit max
+    for update skip locked
+  ), judged as (
+    select d.id, private.reminder_skip_reason(d.kind, d.user_id, d.org_id, d.inspection_id) as skip from due d
+  ), skipped as (
+    update private.reminder_outbox o set status = 'skipped', skipped_because = j.skip, claimed_until = null
+    from judged j where o.id = j.id and j.skip is not null
+    returning o.id, o.kind, o.skipped_because
+  ), claimed as (
+    update private.reminder_outbox o set claimed_until = now() + lease
+    from judged j where o.id = j.id and j.skip is null
+    returning o.*
+  )
+  select s.id, s.kind, s.skipped_because, null, null, null, null, null, null, null, null
+  from skipped s
+  union all
+  select c.id, c.kind, null, c.user_id, p.email, p.display_name, c.org_id, organization.name, organization.slug, m.role,
+    case when c.kind = 'missed_digest' then jsonb_build_object(
+      'date', c.digest_date,
+      'count', c.digest_count,
+      'occurrences', (
+        select coalesce(jsonb_agg(jsonb_build_object(
+          'inspection_id', i.id, 'title', i.title, 'site_name', s.name, 'timezone', s.timezone,
+          'due_at', i.due_at, 'assignee_name', ap.display_name, 'status', i.status
+        ) order by i.due_at, i.id), '[]')
+        from public.inspections i
+        join public.sites s on s.id = i.site_id
+        left join public.profiles ap on ap.user_id = i.assignee_id
+        where i.id = any (c.digest_inspection_ids)
+      )
+    ) else (
+      select jsonb_build_object(
+        'inspection_id', i.id, 'title', i.title, 'site_name', s.name, 'timezone', s.timezone,
+        'occurrence_at', i.occurrence_at, 'due_at', i.due_at, 'assigned', i.assignee_id is not null, 'status', i.status
+      )
+      from public.inspections i
+      join public.sites s on s.id = i.site_id
+      where i.id = c.inspection_id
+    ) end
+  from claimed c
+  join public.profiles p on p.user_id = c.user_id
+  join public.organizations organization on organization.id = c.org_id
+  left join public.memberships m on m.org_id = c.org_id and m.user_id = c.user_id;
+$function$;
+comment on function private.claim_reminder_mails(max integer, lease interval, org uuid) is 'The reminder worker''s claim: up to `max` due outbox rows held for `lease` (skip locked), with what each mail says; rows that should no longer go are marked skipped.';
+grant execute on function private.claim_reminder_mails(max integer, lease interval, org uuid) to service_role;
 
 -- private.claim_webhook_deliveries(max integer, lease interval) -----------------------------------
 CREATE OR REPLACE FUNCTION private.claim_webhook_deliveries(max integer DEFAULT 20, lease interval DEFAULT '00:01:00'::interval)
@@ -3097,6 +3247,18 @@ end;
 $function$;
 comment on function private.materialise_schedules(at timestamp with time zone, org uuid) is 'Background run: makes every active schedule''s occurrences up to at + 14 days from where it stopped; skips schedules being changed; answers how many.';
 
+-- private.missed_digest_ready_at(org uuid, day date) ----------------------------------------------
+CREATE OR REPLACE FUNCTION private.missed_digest_ready_at(org uuid, day date)
+ RETURNS timestamp with time zone
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  select max(private.instant_of_local_time((day + 1) + time '06:00', z.timezone))
+  from (select distinct s.timezone from public.sites s where s.org_id = org) z;
+$function$;
+comment on function private.missed_digest_ready_at(org uuid, day date) is 'When the missed digest of a day is sent: 06:00 the next day at the organization''s last site to reach it.';
+
 -- private.missing_required_items(inspection uuid, version_id uuid) --------------------------------
 CREATE OR REPLACE FUNCTION private.missing_required_items(inspection uuid, version_id uuid)
  RETURNS text[]
@@ -3172,6 +3334,46 @@ AS $function$
 $function$;
 comment on function private.occurrence_missed(schedule_id uuid, status public.inspection_status, due_at timestamp with time zone, first_submitted_at timestamp with time zone, at timestamp with time zone) is 'Missed: a schedule''s occurrence, not canceled, due by `at` and never submitted (derived; still startable).';
 grant execute on function private.occurrence_missed(schedule_id uuid, status public.inspection_status, due_at timestamp with time zone, first_submitted_at timestamp with time zone, at timestamp with time zone) to authenticated, service_role;
+
+-- private.occurrence_reminder_recipients(inspection_ids uuid[], kind public.reminder_kind) --------
+CREATE OR REPLACE FUNCTION private.occurrence_reminder_recipients(inspection_ids uuid[], kind public.reminder_kind DEFAULT NULL::public.reminder_kind)
+ RETURNS TABLE(inspection_id uuid, user_id uuid)
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  with o as (
+    select i.id, i.org_id, i.site_id, i.assignee_id from public.inspections i where i.id = any (inspection_ids)
+  ), with_inspectors as (
+    select distinct m.org_id from public.memberships m where m.role = 'inspector' and m.org_id in (select o.org_id from o)
+  ), people as (
+    -- Assigned: the assignee, while they may fill it in (a member who left or became a viewer: nobody).
+    select o.id, m.user_id
+    from o join public.memberships m on m.org_id = o.org_id and m.user_id = o.assignee_id
+    where m.role in ('owner', 'admin', 'manager', 'inspector')
+    union all
+    -- Unassigned: the site's inspectors…
+    select o.id, m.user_id
+    from o join public.memberships m on m.org_id = o.org_id
+    where o.assignee_id is null and m.role = 'inspector'
+    union all
+    -- …or, with none, the others who may fill it in.
+    select o.id, m.user_id
+    from o join public.memberships m on m.org_id = o.org_id
+    where o.assignee_id is null and m.role in ('owner', 'admin', 'manager')
+      and o.org_id not in (select w.org_id from with_inspectors w)
+  )
+  select people.id, people.user_id
+  from people
+  left join public.notification_preferences p on p.user_id = people.user_id
+  where kind is null or coalesce(case kind
+    when 'occurrence_opened' then p.occurrence_opened
+    when 'occurrence_due_soon' then p.occurrence_due_soon
+    when 'occurrence_missed' then p.occurrence_missed
+    when 'missed_digest' then p.missed_digest
+  end, true);
+$function$;
+comment on function private.occurrence_reminder_recipients(inspection_ids uuid[], kind public.reminder_kind) is 'Who gets these occurrences'' reminders: the assignee while they may fill it in; unassigned, the site''s inspectors, or with none the owners, admins and managers; with `kind`, only those who have it on.';
 
 -- private.occurrence_title(pattern text, site_name text, template_name text, on_date date) --------
 CREATE OR REPLACE FUNCTION private.occurrence_title(pattern text, site_name text, template_name text, on_date date)
@@ -3325,6 +3527,38 @@ AS $function$
 $function$;
 comment on function private.photo_object_changeable(object_name text, uploading boolean) is 'True when an evidence object is a photo (of an inspection or an action) whose parent the caller may change now; with uploading, a pending photo the caller checked in within two hours.';
 grant execute on function private.photo_object_changeable(object_name text, uploading boolean) to authenticated;
+
+-- private.png_data_url_size(image text) -----------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.png_data_url_size(image text)
+ RETURNS bigint[]
+ LANGUAGE plpgsql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO ''
+AS $function$
+declare
+  head bytea;
+  width bigint;
+  height bigint;
+begin
+  -- Whole base64 groups without padding: the data goes on past the header, and decode() cannot fail.
+  if image is null or left(image, 22) <> 'data:image/png;base64,' or substr(image, 23, 44) !~ '^[A-Za-z0-9+/]{44}$' then
+    return null;
+  end if;
+  head := decode(substr(image, 23, 44), 'base64');
+  if substr(head, 1, 16) <> '\x89504e470d0a1a0a0000000d49484452'::bytea
+     or get_byte(head, 25) not in (0, 2, 3, 4, 6) or get_byte(head, 28) > 1 then
+    return null;
+  end if;
+  width := (get_byte(head, 16)::bigint << 24) | (get_byte(head, 17) << 16) | (get_byte(head, 18) << 8) | get_byte(head, 19);
+  height := (get_byte(head, 20)::bigint << 24) | (get_byte(head, 21) << 16) | (get_byte(head, 22) << 8) | get_byte(head, 23);
+  if width = 0 or height = 0 then
+    return null;
+  end if;
+  return array[width, height];
+end;
+$function$;
+comment on function private.png_data_url_size(image text) is 'Width and height (an array of two) that a PNG data URL declares in its header, or null when it has no PNG header.';
+grant execute on function private.png_data_url_size(image text) to authenticated, service_role;
 
 -- private.point_template_at_version() -------------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.point_template_at_version()
@@ -3760,6 +3994,139 @@ AS $function$
 $function$;
 grant execute on function private.preview_invitation(token text) to authenticated;
 
+-- private.queue_reminders(at timestamp with time zone, org uuid) ----------------------------------
+CREATE OR REPLACE FUNCTION private.queue_reminders(at timestamp with time zone DEFAULT now(), org uuid DEFAULT NULL::uuid)
+ RETURNS jsonb
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  grace constant interval := private.reminder_grace();
+  budget constant integer := private.reminder_budget();
+  opened integer;
+  due_soon integer;
+  missed integer;
+  digests integer;
+begin
+  with candidates as materialized (
+    select i.id, i.org_id, i.occurrence_at as moment
+    from public.inspections i
+    where i.schedule_id is not null and i.occurrence_at <= at and i.occurrence_at > at - grace
+      and i.status = 'scheduled' and i.due_at > at
+      and (org is null or i.org_id = org)
+  ), written_before as materialized (
+    select o.inspection_id from private.reminder_outbox o
+    where o.kind = 'occurrence_opened' and o.inspection_id = any (array(select c.id from candidates c))
+  ), open_now as (
+    select c.id, c.org_id from candidates c
+    where c.id not in (select w.inspection_id from written_before w)
+    order by c.moment, c.id
+    limit budget
+  ), written as (
+    insert into private.reminder_outbox (org_id, user_id, kind, inspection_id, queued_at)
+    select o.org_id, r.user_id, 'occurrence_opened', o.id, at
+    from open_now o
+    join private.occurrence_reminder_recipients(array(select n.id from open_now n), 'occurrence_opened') r on r.inspection_id = o.id
+    on conflict (user_id, inspection_id, kind) where inspection_id is not null do nothing
+    returning 1
+  )
+  select count(*)::integer into opened from written;
+
+  with candidates as materialized (
+    select i.id, i.org_id, i.due_at as moment
+    from public.inspections i
+    -- The conditions of inspections_unnoted_occurrences_idx (nothing due later is noted missed).
+    where i.schedule_id is not null and i.first_submitted_at is null and i.missed_noted_at is null and i.status <> 'canceled'
+      and i.due_at > at and i.due_at <= at + interval '24 hours'
+      and i.due_at - i.occurrence_at > interval '24 hours'
+      and (org is null or i.org_id = org)
+  ), written_before as materialized (
+    select o.inspection_id from private.reminder_outbox o
+    where o.kind = 'occurrence_due_soon' and o.inspection_id = any (array(select c.id from candidates c))
+  ), due_within_a_day as (
+    select c.id, c.org_id from candidates c
+    where c.id not in (select w.inspection_id from written_before w)
+    order by c.moment, c.id
+    limit budget
+  ), written as (
+    insert into private.reminder_outbox (org_id, user_id, kind, inspection_id, queued_at)
+    select d.org_id, r.user_id, 'occurrence_due_soon', d.id, at
+    from due_within_a_day d
+    join private.occurrence_reminder_recipients(array(select n.id from due_within_a_day n), 'occurrence_due_soon') r on r.inspection_id = d.id
+    on conflict (user_id, inspection_id, kind) where inspection_id is not null do nothing
+    returning 1
+  )
+  select count(*)::integer into due_soon from written;
+
+  with candidates as materialized (
+    select i.id, i.org_id, i.missed_noted_at as moment
+    from public.inspections i
+    where i.missed_noted_at is not null and i.missed_noted_at <= at and i.missed_noted_at > at - grace
+      and i.due_at > at - grace
+      and private.occurrence_missed(i.schedule_id, i.status, i.due_at, i.first_submitted_at, at)
+      and (org is null or i.org_id = org)
+  ), written_before as materialized (
+    select o.inspection_id from private.reminder_outbox o
+    where o.kind = 'occurrence_missed' and o.inspection_id = any (array(select c.id from candidates c))
+  ), noted_missed as (
+    select c.id, c.org_id from candidates c
+    where c.id not in (select w.inspection_id from written_before w)
+    order by c.moment, c.id
+    limit budget
+  ), written as (
+    insert into private.reminder_outbox (org_id, user_id, kind, inspection_id, queued_at)
+    select m.org_id, r.user_id, 'occurrence_missed', m.id, at
+    from noted_missed m
+    join private.occurrence_reminder_recipients(array(select n.id from noted_missed n), 'occurrence_missed') r on r.inspection_id = m.id
+    on conflict (user_id, inspection_id, kind) where inspection_id is not null do nothing
+    returning 1
+  )
+  select count(*)::integer into missed from written;
+
+  -- The digest: occurrences noted missed in the last four days (a local day's occurrences are due
+  -- within about 50 hours of its start in UTC, and its digest goes within a day and a half of its
+  -- end), still missed, by organization and by the day they were due on their site's calendar.
+  -- Grouped first (materialized: asked once per organization and day, when the day's digest is
+  -- due, not once per occurrence).
+  with recent_missed as (
+    select i.id, i.org_id, i.due_at, (i.due_at at time zone s.timezone)::date as day
+    from public.inspections i
+    join public.sites s on s.id = i.site_id
+    where i.missed_noted_at is not null and i.missed_noted_at <= at and i.missed_noted_at > at - interval '4 days'
+      and private.occurrence_missed(i.schedule_id, i.status, i.due_at, i.first_submitted_at, at)
+      and (org is null or i.org_id = org)
+  ), days as materialized (
+    select m.org_id, m.day, count(*)::integer as missed_count,
+           (array_agg(m.id order by m.due_at, m.id))[1:50] as first_ids
+    from recent_missed m
+    group by m.org_id, m.day
+  ), ready as materialized (
+    select d.*, private.missed_digest_ready_at(d.org_id, d.day) as ready_at from days d
+  ), written as (
+    insert into private.reminder_outbox (org_id, user_id, kind, digest_date, digest_inspection_ids, digest_count, queued_at)
+    select r.org_id, m.user_id, 'missed_digest', r.day, r.first_ids, r.missed_count, at
+    from ready r
+    join public.memberships m on m.org_id = r.org_id and m.role in ('owner', 'admin', 'manager')
+    where r.ready_at <= at and r.ready_at > at - grace
+      and private.wants_reminder(m.user_id, 'missed_digest')
+    on conflict (user_id, org_id, digest_date) where kind = 'missed_digest' do nothing
+    returning 1
+  )
+  select count(*)::integer into digests from written;
+
+  -- Rows sent, skipped or dead more than 30 days ago (real time) are of no more use: every key's
+  -- window is a few days. Removed a bounded number a run, so the outbox stays about a month long.
+  delete from private.reminder_outbox o
+  where o.id in (
+    select x.id from private.reminder_outbox x where x.status <> 'pending' and x.created_at < now() - interval '30 days' limit 10000
+  );
+
+  return jsonb_build_object('opened', opened, 'due_soon', due_soon, 'missed', missed, 'digests', digests);
+end;
+$function$;
+comment on function private.queue_reminders(at timestamp with time zone, org uuid) is 'Background run: writes the reminder emails due at `at` (opened, due in 24 hours, missed, the managers'' digest) to the outbox, each once; answers how many of each. `org` limits it to one organization (tests).';
+
 -- private.record_action_events() ------------------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.record_action_events()
  RETURNS trigger
@@ -3783,6 +4150,38 @@ begin
   return null;
 end;
 $function$;
+
+-- private.record_reminder_mail(ids uuid[], error text) --------------------------------------------
+CREATE OR REPLACE FUNCTION private.record_reminder_mail(ids uuid[], error text DEFAULT NULL::text)
+ RETURNS integer
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  recorded integer;
+begin
+  update private.reminder_outbox o
+  set attempts = o.attempts + 1,
+      claimed_until = null,
+      status = case
+        when record_reminder_mail.error is null then 'sent'
+        when private.reminder_retry_delay(o.attempts + 1) is null then 'dead'
+        else 'pending'
+      end,
+      sent_at = case when record_reminder_mail.error is null then now() end,
+      last_error = left(record_reminder_mail.error, 500),
+      next_attempt_at = case
+        when record_reminder_mail.error is null or private.reminder_retry_delay(o.attempts + 1) is null then o.next_attempt_at
+        else now() + private.reminder_retry_delay(o.attempts + 1)
+      end
+  where o.id = any (ids) and o.status = 'pending' and o.claimed_until is not null;
+  get diagnostics recorded = row_count;
+  return recorded;
+end;
+$function$;
+comment on function private.record_reminder_mail(ids uuid[], error text) is 'Records one reminder mail''s outcome for the outbox rows it carried: sent, or failed (retried with backoff, dead after six failures).';
+grant execute on function private.record_reminder_mail(ids uuid[], error text) to service_role;
 
 -- private.record_schedule_progress(schedule uuid, until timestamp with time zone, partial boolean) ---
 CREATE OR REPLACE FUNCTION private.record_schedule_progress(schedule uuid, until timestamp with time zone, partial boolean)
@@ -4333,6 +4732,65 @@ begin
 end;
 $function$;
 
+-- private.reminder_budget() -----------------------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.reminder_budget()
+ RETURNS integer
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+  select 10000;
+$function$;
+
+-- private.reminder_grace() ------------------------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.reminder_grace()
+ RETURNS interval
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+  select interval '24 hours';
+$function$;
+
+-- private.reminder_retry_delay(failed_attempts integer) -------------------------------------------
+CREATE OR REPLACE FUNCTION private.reminder_retry_delay(failed_attempts integer)
+ RETURNS interval
+ LANGUAGE sql
+ IMMUTABLE
+ SET search_path TO ''
+AS $function$
+  select (array['1 minute', '5 minutes', '30 minutes', '2 hours', '6 hours']::interval[])[failed_attempts];
+$function$;
+
+-- private.reminder_skip_reason(kind public.reminder_kind, person uuid, org uuid, inspection uuid) ---
+CREATE OR REPLACE FUNCTION private.reminder_skip_reason(kind public.reminder_kind, person uuid, org uuid, inspection uuid)
+ RETURNS text
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  select case
+    when not private.wants_reminder(person, kind) then 'switched off'
+    when not exists (select 1 from public.profiles p where p.user_id = person and p.email is not null) then 'no email address'
+    when kind = 'missed_digest' then
+      case when not exists (
+        select 1 from public.memberships m where m.org_id = org and m.user_id = person and m.role in ('owner', 'admin', 'manager')
+      ) then 'no longer a manager' end
+    else (
+      select case
+        when i.status = 'canceled' then 'canceled'
+        when person not in (select r.user_id from private.occurrence_reminder_recipients(array[i.id]) r) then 'no longer theirs'
+        when kind = 'occurrence_opened' and i.status <> 'scheduled' then 'started'
+        when i.first_submitted_at is not null then 'submitted'
+        when kind = 'occurrence_due_soon' and i.due_at <= now() then 'already due'
+      end
+      from public.inspections i
+      where i.id = inspection
+    )
+  end;
+$function$;
+comment on function private.reminder_skip_reason(kind public.reminder_kind, person uuid, org uuid, inspection uuid) is 'Why a queued reminder should not be sent now (switched off, started, submitted, canceled, no longer theirs…), or null.';
+
 -- private.remove_photo_of_deleted_object() --------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.remove_photo_of_deleted_object()
  RETURNS trigger
@@ -4485,11 +4943,12 @@ CREATE OR REPLACE FUNCTION private.run_schedules(at timestamp with time zone DEF
 AS $function$
 declare
   made integer := private.materialise_schedules(at);
+  missed integer := private.note_missed_occurrences(at);
 begin
-  return jsonb_build_object('made', made, 'missed', private.note_missed_occurrences(at));
+  return jsonb_build_object('made', made, 'missed', missed, 'reminders', private.queue_reminders(at));
 end;
 $function$;
-comment on function private.run_schedules(at timestamp with time zone) is 'The schedules'' background run: materialise every active schedule up to at + 14 days, then announce missed occurrences.';
+comment on function private.run_schedules(at timestamp with time zone) is 'The schedules'' background run: materialise every active schedule up to at + 14 days, announce missed occurrences, write the reminder emails due.';
 
 -- private.schedule_budget(background boolean) -----------------------------------------------------
 CREATE OR REPLACE FUNCTION private.schedule_budget(background boolean)
@@ -5422,6 +5881,34 @@ $function$;
 comment on function private.visibility_rule_problem(rule jsonb, items_by_key jsonb, positions jsonb, before integer, for_section boolean) is 'Null when a show_when rule is absent or valid for its place, else ''<path below show_when>: <message>''.';
 grant execute on function private.visibility_rule_problem(rule jsonb, items_by_key jsonb, positions jsonb, before integer, for_section boolean) to authenticated, service_role;
 
+-- private.wake_reminder_mails() -------------------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.wake_reminder_mails()
+ RETURNS bigint
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  project_url text;
+  worker_key text;
+begin
+  if not exists (select 1 from private.reminder_outbox o where o.status = 'pending' and o.next_attempt_at <= now()) then
+    return null;
+  end if;
+  select s.decrypted_secret into project_url from vault.decrypted_secrets s where s.name = 'project_url';
+  select s.decrypted_secret into worker_key from vault.decrypted_secrets s where s.name = 'webhook_worker_key';
+  if project_url is null or worker_key is null then
+    return null;
+  end if;
+  return net.http_post(
+    url := rtrim(project_url, '/') || '/functions/v1/reminder-mails',
+    headers := jsonb_build_object('authorization', 'Bearer ' || worker_key),
+    timeout_milliseconds := 60000
+  );
+end;
+$function$;
+comment on function private.wake_reminder_mails() is 'pg_cron job: POSTs to the reminder-mails function when a reminder is due (URL and key from Vault).';
+
 -- private.wake_webhook_deliveries() ---------------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.wake_webhook_deliveries()
  RETURNS bigint
@@ -5450,6 +5937,26 @@ begin
 end;
 $function$;
 comment on function private.wake_webhook_deliveries() is 'pg_cron job: POSTs to the webhook-deliveries function when a delivery is due (URL and key from Vault).';
+
+-- private.wants_reminder(person uuid, kind public.reminder_kind) ----------------------------------
+CREATE OR REPLACE FUNCTION private.wants_reminder(person uuid, kind public.reminder_kind)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  select coalesce((
+    select case kind
+      when 'occurrence_opened' then p.occurrence_opened
+      when 'occurrence_due_soon' then p.occurrence_due_soon
+      when 'occurrence_missed' then p.occurrence_missed
+      when 'missed_digest' then p.missed_digest
+    end
+    from public.notification_preferences p
+    where p.user_id = person
+  ), true);
+$function$;
+comment on function private.wants_reminder(person uuid, kind public.reminder_kind) is 'True when the person has this kind of reminder email on (no preferences row: every kind is on).';
 
 -- private.webhook_event_of_change() ---------------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.webhook_event_of_change()

@@ -54,6 +54,11 @@ from (values
   ('Queen Anne Pop-up (closed)', '100 Mercer St, Seattle, WA 98109', 47.6249, -122.3540, 100, 'HF-009', now() - interval '30 days')
 ) as s (name, address, latitude, longitude, geofence_m, external_ref, archived_at);
 
+-- And a kitchen in Auckland: the schedules below run in two time zones, each site at its own 08:00.
+insert into public.sites (org_id, name, address, latitude, longitude, geofence_m, timezone, external_ref, created_by)
+values ('0d000000-0000-4000-8000-000000000001', 'Auckland Viaduct Kitchen', '22 Viaduct Harbour Ave, Auckland 1010, New Zealand',
+        -36.8441, 174.7590, 120, 'Pacific/Auckland', 'HF-AKL', 'd0000000-0000-4000-8000-000000000001');
+
 -- Templates, inspections and answers are written as the demo people who would write them (JWT
 -- claims set as the api sets them), so their triggers, audit entries and "by" columns read true.
 create function pg_temp.act_as(person uuid) returns void language sql as $$
@@ -948,5 +953,100 @@ where inspection_id = '1e000000-0000-4000-8000-000000000006' and item_key = 'rea
 select pg_temp.act_as('d0000000-0000-4000-8000-000000000003');
 update public.actions set status = 'open', transition_note = 'The log still shows 7 °C in the afternoons; please have the compressor checked.'
 where inspection_id = '1e000000-0000-4000-8000-000000000006' and item_key = 'reach-in-fridge-temp';
+
+-- Two schedules (docs/schedules.md) that have run for the last four weeks, so the calendar and
+-- compliance have a history: a food-safety audit every Monday at 08:00, due Friday 17:00, at two
+-- Seattle restaurants and the Auckland kitchen, Ivan and Iris taking turns; and a fire-safety walk
+-- every Tuesday and Thursday at 07:00, due by 17:00 the same day, at the central kitchen and in
+-- Auckland, for either inspector to take. Maya makes them; each makes its open occurrences and the
+-- next 14 days' at once, as in the app.
+select pg_temp.act_as('d0000000-0000-4000-8000-000000000003');
+insert into public.schedules (id, org_id, name, template_id, rrule, start_date, time_of_day, due_after, rotation_user_ids, title_pattern)
+values
+  ('5c000000-0000-4000-8000-000000000001', '0d000000-0000-4000-8000-000000000001', 'Weekly food-safety audit',
+   '7e000000-0000-4000-8000-000000000001', 'FREQ=WEEKLY;BYDAY=MO', date_trunc('week', now() at time zone 'America/Los_Angeles')::date - 28,
+   '08:00', 'P4DT9H', array['d0000000-0000-4000-8000-000000000004', 'd0000000-0000-4000-8000-000000000006']::uuid[],
+   'Weekly food-safety audit — {site} — {date}'),
+  ('5c000000-0000-4000-8000-000000000002', '0d000000-0000-4000-8000-000000000001', 'Fire-safety walk',
+   '7e000000-0000-4000-8000-000000000002', 'FREQ=WEEKLY;BYDAY=TU,TH', (now() at time zone 'America/Los_Angeles')::date - 28,
+   '07:00', 'PT10H', '{}', 'Fire-safety walk — {site} — {date}');
+insert into public.schedule_sites (schedule_id, site_id)
+select x.schedule_id, s.id
+from (values
+  ('5c000000-0000-4000-8000-000000000001'::uuid, 'HF-001'), ('5c000000-0000-4000-8000-000000000001', 'HF-003'),
+  ('5c000000-0000-4000-8000-000000000001', 'HF-AKL'),
+  ('5c000000-0000-4000-8000-000000000002', 'HF-CK1'), ('5c000000-0000-4000-8000-000000000002', 'HF-AKL')
+) as x (schedule_id, site_ref)
+join public.sites s on s.org_id = '0d000000-0000-4000-8000-000000000001' and s.external_ref = x.site_ref;
+
+-- The past four weeks' occurrences, as the background run made them then (by nobody: "Fieldcheck").
+select set_config('request.jwt.claims', '', false);
+select private.materialise_schedule(s.id, now() - interval '14 days', (s.start_date - 2)::timestamptz, false)
+from public.schedules s
+where s.org_id = '0d000000-0000-4000-8000-000000000001';
+
+-- What became of them: of those due more than six hours ago, in due order, every fifth from the
+-- first was missed, every fifth from the second was done late, the rest on time (the last six
+-- hours' are missed or still open). Done by their assignee, or for anyone: Iris in Auckland, Ivan
+-- at the central kitchen.
+create temp table demo_occurrences as
+select i.id, i.occurrence_at, i.due_at, k,
+       case when k % 5 = 1 then 'missed' when k % 5 = 2 then 'late' else 'on_time' end as outcome,
+       coalesce(i.assignee_id, case when s.external_ref = 'HF-AKL' then 'd0000000-0000-4000-8000-000000000006'::uuid
+                                    else 'd0000000-0000-4000-8000-000000000004'::uuid end) as done_by
+from (
+  select i.*, row_number() over (order by i.due_at, i.site_id) as k
+  from public.inspections i
+  where i.org_id = '0d000000-0000-4000-8000-000000000001' and i.schedule_id is not null and i.due_at < now() - interval '6 hours'
+) i
+join public.sites s on s.id = i.site_id;
+
+create function pg_temp.fill_in(inspection uuid, person uuid) returns void language plpgsql as $$
+begin
+  perform pg_temp.act_as(person);
+  update public.inspections set status = 'in_progress' where id = inspection;
+  perform pg_temp.answer_all(inspection, '{}');
+  update public.inspections set status = 'submitted' where id = inspection;
+end;
+$$;
+
+select pg_temp.fill_in(o.id, o.done_by) from demo_occurrences o where o.outcome <> 'missed' order by o.due_at, o.id;
+
+-- Maya approved every third one done on time.
+select pg_temp.act_as('d0000000-0000-4000-8000-000000000003');
+update public.inspections i set status = 'approved', review_note = 'Thanks, all in order.'
+from demo_occurrences o where o.id = i.id and o.outcome = 'on_time' and o.k % 3 = 0;
+select set_config('request.jwt.claims', '', false);
+
+-- The seed runs now, so the database stamped all of it now; this dates each one when it happened:
+-- made 14 days before it opened, started and submitted within two hours of opening (on time) or
+-- up to 20 hours after it was due (late), reviewed the next morning. Without the triggers, which
+-- would take a dated column for a change to guard, audit or announce (the audit log keeps the
+-- seed's own time: it is append-only). Replica mode is what migration 20261128200300 uses too.
+set session_replication_role = replica;
+update public.schedules s set created_at = s.start_date - 7, updated_at = s.start_date - 7
+where s.org_id = '0d000000-0000-4000-8000-000000000001';
+update public.inspections i set created_at = i.occurrence_at - interval '14 days', updated_at = i.occurrence_at - interval '14 days'
+from demo_occurrences o where o.id = i.id;
+update public.inspections i set
+  started_at = d.submitted_at - interval '45 minutes',
+  submitted_at = d.submitted_at,
+  first_submitted_at = d.submitted_at,
+  reviewed_at = case when i.reviewed_at is not null then least(d.submitted_at + interval '18 hours', now() - interval '5 minutes') end,
+  updated_at = coalesce(case when i.reviewed_at is not null then least(d.submitted_at + interval '18 hours', now() - interval '5 minutes') end, d.submitted_at)
+from (
+  select o.id, case o.outcome
+           when 'on_time' then o.occurrence_at + interval '90 minutes' + (o.k % 4) * interval '10 minutes'
+           else least(o.due_at + interval '20 hours', now() - interval '1 hour')
+         end as submitted_at
+  from demo_occurrences o where o.outcome <> 'missed'
+) d
+where d.id = i.id;
+update public.answers a set answered_at = i.started_at + interval '20 minutes', created_at = i.started_at + interval '20 minutes',
+                            updated_at = i.started_at + interval '20 minutes'
+from public.inspections i join demo_occurrences o on o.id = i.id
+where a.inspection_id = i.id and o.outcome <> 'missed';
+set session_replication_role = origin;
+drop table demo_occurrences;
 
 select set_config('request.jwt.claims', '', false);

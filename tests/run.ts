@@ -2,8 +2,8 @@
 // so it never touches the developer's running stack. Ends with one line `N passed, N failed`
 // summed over the suites and exits non-zero on any failure.
 //
-//   node tests/run.ts                 all suites: db, functions, web, api, e2e
-//   node tests/run.ts api auth        one suite, only files whose path contains "auth"
+//   node tests/run.ts                 all suites: db, functions, web, stack, api, e2e
+//   node tests/run.ts stack auth      one suite, only files whose path contains "auth"
 //
 // Ctrl-C, SIGTERM (a CI job cancelled or timed out) or SIGHUP stop the suite running, the stack
 // (Postgres, the function processes, the web app's server) and remove the throwaway folder, then
@@ -20,7 +20,7 @@ import { freeStackPorts, privateStackFolder } from './support/private-stack.ts';
 import { supabaseCliStack, type TestStack } from './support/stack-status.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
-const SUITES = ['db', 'functions', 'web', 'api', 'e2e'] as const;
+const SUITES = ['db', 'functions', 'web', 'stack', 'api', 'e2e'] as const;
 type Suite = (typeof SUITES)[number];
 
 /** The suite's processes running now (vitest, deno test): an interruption stops them first. */
@@ -46,7 +46,7 @@ function run(command: string, args: string[], env: Record<string, string>): Prom
 }
 
 /** Runs one vitest suite and reads its counts from the JSON reporter. */
-async function runVitest(suite: 'web' | 'api' | 'e2e', filters: string[], env: Record<string, string>, workDir: string): Promise<SuiteResult> {
+async function runVitest(suite: 'web' | 'stack' | 'api' | 'e2e', filters: string[], env: Record<string, string>, workDir: string): Promise<SuiteResult> {
   const report = path.join(workDir, `${suite}-report.json`);
   const code = await run(
     process.execPath,
@@ -225,8 +225,8 @@ async function main(): Promise<number> {
         extraFunctionDirs: existsSync(path.join(root, 'tests', 'fixtures', 'functions')) ? [path.join(root, 'tests', 'fixtures', 'functions')] : [],
         fast: true,
         // Every user a browser test creates signs up and in from 127.0.0.1, so the browser suite
-        // alone passes config.toml's 30 per 5 minutes. The api suite still proves the per-IP
-        // limit itself (tests/api/auth/rate-limit.test.ts throttles one address, not another).
+        // alone passes config.toml's 30 per 5 minutes. The stack suite still proves the per-IP
+        // limit itself (tests/stack/auth/rate-limit.test.ts throttles one address, not another).
         rateLimits: { signInSignUps: 300 },
         log: (m) => {
           if (process.env.STACK_LOG) console.log(`[stack] ${m}`);
@@ -244,6 +244,7 @@ async function main(): Promise<number> {
       if (suite === 'db') results.db = await runDbSuite(target!.DB_URL, filters);
       if (suite === 'functions') results.functions = await runDeno(filters);
       if (suite === 'web') results.web = await runVitest('web', filters, env, workDir);
+      if (suite === 'stack') results.stack = await runVitest('stack', filters, env, workDir);
       if (suite === 'api') results.api = await runVitest('api', filters, env, workDir);
       if (suite === 'e2e') {
         underway.web ??= await startWeb(target!.API_URL, target!.PUBLISHABLE_KEY, webPort, workDir);

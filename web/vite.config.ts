@@ -73,6 +73,8 @@ self.addEventListener('activate', (event) => {
 process.env.VITE_BUILD_ID ??= new Date().toISOString();
 
 const schemasDir = fileURLToPath(new URL('../supabase/functions/_shared/schemas', import.meta.url));
+// `@/…` is web/src/…: an import says where its module lives in the app, not how many folders up it is.
+const srcDir = fileURLToPath(new URL('./src', import.meta.url));
 
 export default defineConfig({
   root: webDir,
@@ -133,7 +135,7 @@ export default defineConfig({
     }),
   ],
   resolve: {
-    alias: { '@schemas': schemasDir },
+    alias: { '@schemas': schemasDir, '@': srcDir },
     // Deno may install its own zod under supabase/functions: bundle one copy only.
     dedupe: ['zod', 'react', 'react-dom'],
   },

@@ -5,6 +5,10 @@
 //    all: audit, realtime, webhook outbox) against inserting the same 10,000 inspections directly
 //    with one INSERT (the same triggers), and as a share of the run's 5-minute period; then the run
 //    with nothing new (what most 5-minute runs are), and the missed run when those 10,000 fall missed. The EXPLAIN ANALYZE of the run's plan function is printed first.
+//    Then the reminder emails those occurrences give (private.queue_reminders, issue 26 part 5):
+//    unassigned, each opening goes to every one of the organization's 10 inspectors — the run
+//    that writes the openings, the run after it (nothing new), and the run that writes the 10,000
+//    missed ones to the 10 inspectors and the owner's digest.
 // 2. Compliance over a year for 1,000 sites (one daily schedule: 365,000 occurrences, on time, late
 //    and missed): GET /orgs/{org}/compliance through the api function, by site and by template,
 //    against the same statement run directly.
@@ -21,6 +25,7 @@ const SITES = 10_000;
 const SCHEDULES = 100;
 const ZONES = ['America/Los_Angeles', 'Europe/London', 'Pacific/Auckland'];
 const COMPLIANCE_SITES = 1_000;
+const INSPECTORS = 10;
 const PERIOD_S = 300;
 const DEFINITION = {
   sections: [{
@@ -98,13 +103,38 @@ export async function benchSchedules(): Promise<void> {
       return [ms];
     })();
     const [[{ made: nothing }], idleMs] = await timed(() => sql`select private.materialise_schedules(${at}) as made`);
-    const [[{ missed }], missedMs] = await timed(() => sql`select private.note_missed_occurrences(${new Date(Date.parse(`${start}T00:00:00Z`) + 2 * 86_400_000)}) as missed`);
+    // The openings' reminders: at 16:01 UTC on the start day, 08:00 has come in Los Angeles and London
+    // (still open there; Auckland's were due at 04:00 UTC): two thirds of the sites, each mailed to
+    // every inspector (unassigned).
+    await sql`
+      with people as (
+        insert into auth.users (instance_id, id, aud, role, email, encrypted_password, email_confirmed_at, raw_app_meta_data, raw_user_meta_data, created_at, updated_at)
+        select '00000000-0000-0000-0000-000000000000', gen_random_uuid(), 'authenticated', 'authenticated', 'bench-inspector-' || i || '@example.test', '', now(),
+               '{"provider":"email","providers":["email"]}', '{}', now(), now()
+        from generate_series(1, ${INSPECTORS}) i
+        returning id
+      )
+      insert into public.memberships (org_id, user_id, role) select ${org}, id, 'inspector' from people`;
+    const openedAt = new Date(`${start}T16:01:00Z`);
+    const [[{ counts: openedCounts }], openedMs] = await timed(() => sql`select private.queue_reminders(${openedAt}) as counts`);
+    const [[{ counts: againCounts }], againMs] = await timed(() => sql`select private.queue_reminders(${new Date(openedAt.getTime() + 5 * 60_000)}) as counts`);
+    // By 01:01 UTC the next day all 10,000 are due (Los Angeles's last, at 01:00), none more than a day ago.
+    const missedAt = new Date(Date.parse(`${start}T01:01:00Z`) + 86_400_000);
+    const [[{ missed }], missedMs] = await timed(() => sql`select private.note_missed_occurrences(${missedAt}) as missed`);
+    const [[{ counts: missedCounts }], missedQueueMs] = await timed(() => sql`select private.queue_reminders(${missedAt}) as counts`);
+    // The owner's digest of the start day: ready at 06:00 the next day in Los Angeles (14:00 UTC).
+    const [[{ counts: digestCounts }], digestMs] = await timed(() => sql`select private.queue_reminders(${new Date(Date.parse(`${start}T14:01:00Z`) + 86_400_000)}) as counts`);
 
     console.log(`Materialising one day: ${SITES.toLocaleString('en')} sites across ${SCHEDULES} schedules (daily at 08:00 local, three time zones)`);
     console.log(`  the background run: ${made} inspections in ${seconds(runMs)} (${(runMs / made).toFixed(2)} ms each) = ${shareOfPeriod(runMs)}`);
     console.log(`  the same inspections inserted directly in one statement: ${seconds(directMs)}; the run takes ${(runMs / directMs).toFixed(2)}× that`);
     console.log(`  the run again, nothing new (most 5-minute runs): ${nothing} made in ${idleMs.toFixed(0)} ms = ${shareOfPeriod(idleMs)}`);
     console.log(`  the missed run when they fall missed: ${missed} announced in ${seconds(missedMs)} = ${shareOfPeriod(missedMs)}`);
+    console.log(`Reminder emails of those occurrences (unassigned: to each of ${INSPECTORS} inspectors), the run's queue_reminders`);
+    console.log(`  the openings at 16:01 UTC: ${openedCounts.opened} rows in ${seconds(openedMs)} (${(openedMs / Math.max(1, openedCounts.opened)).toFixed(3)} ms each) = ${shareOfPeriod(openedMs)}`);
+    console.log(`  the next run, nothing new: ${againCounts.opened} rows in ${againMs.toFixed(0)} ms = ${shareOfPeriod(againMs)}`);
+    console.log(`  when they fall missed: ${missedCounts.missed} rows in ${seconds(missedQueueMs)} (${(missedQueueMs / Math.max(1, missedCounts.missed)).toFixed(3)} ms each) = ${shareOfPeriod(missedQueueMs)}`);
+    console.log(`  the digest of the day's ${missed} missed, the next morning: ${digestCounts.digests} row in ${digestMs.toFixed(0)} ms = ${shareOfPeriod(digestMs)}`);
 
     // 2. A year of daily occurrences at 1,000 sites: 60 % on time, 25 % late, 15 % missed.
     const [year] = await sql`

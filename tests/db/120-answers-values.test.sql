@@ -91,11 +91,11 @@ select is(pg_temp.problem('date', '20260131'), 'Enter a date as YYYY-MM-DD.', 'd
 select is(pg_temp.problem('photo', '"photo.jpg"'), 'Add photos as attachments; a photo item has no value.', 'photo refuses a value');
 
 -- signature
-select is(pg_temp.problem('signature', '{"signer":"Mia Manager","image":"data:image/png;base64,iVBORw0KGgo="}'), null,
+select is(pg_temp.problem('signature', '{"signer":"Mia Manager","image":"data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII="}'), null,
   'signature accepts a signer and a PNG data URL');
-select is(pg_temp.problem('signature', jsonb_build_object('signer', 'M', 'image', 'data:image/png;base64,' || repeat('A', 200000 - 22))), null,
+select is(pg_temp.problem('signature', jsonb_build_object('signer', 'M', 'image', tests.png_data_url(600, 200, 200000 - 22))), null,
   'signature accepts an image of 200000 characters');
-select is(pg_temp.problem('signature', jsonb_build_object('signer', 'M', 'image', 'data:image/png;base64,' || repeat('A', 200000 - 21))),
+select is(pg_temp.problem('signature', jsonb_build_object('signer', 'M', 'image', tests.png_data_url(600, 200, 200000 - 21))),
   'The signature image is too large; clear it and sign again.', 'signature refuses an image of 200001 characters');
 select is(pg_temp.problem('signature', '{"signer":"  ","image":"data:image/png;base64,iVBO"}'), 'Enter the signer''s name.', 'signature refuses a blank signer');
 select is(pg_temp.problem('signature', jsonb_build_object('signer', repeat('x', 121), 'image', 'data:image/png;base64,iVBO')),

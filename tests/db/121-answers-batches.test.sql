@@ -122,7 +122,7 @@ select is(pg_temp.keys_on((select inspection from actors)), '[["remarks", 3]]', 
 select pg_temp.forget_messages();
 select tests.act_as((select inspector from actors));
 insert into public.answers (inspection_id, item_key, value)
-  select inspection, k, jsonb_build_object('signer', 'Ada', 'image', 'data:image/png;base64,' || repeat(c, 150000))
+  select inspection, k, jsonb_build_object('signer', 'Ada', 'image', tests.png_data_url(600, 200, 150000, c))
   from actors, (values ('sig', 'A'), ('sig2', 'B')) as x (k, c)
   on conflict (inspection_id, item_key) do update set value = excluded.value;
 select tests.reset_role();

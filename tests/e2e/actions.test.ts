@@ -5,17 +5,15 @@
 // template and the inspection's answers are arranged through the API and the database; everything
 // asserted happens in the UI.
 import type { Page } from 'playwright-core';
-import postgres from 'postgres';
 import { afterAll, describe, expect, it } from 'vitest';
-import { stack } from '../support/stack.ts';
-import { api, person, phone, signInToOrganization, UI_TIMEOUT, uniqueSuffix, useBrowser, type Person } from './support.ts';
+import { closeDb, db } from '../support/database.ts';
+import { createSite, createTemplate, publish, team, type User } from '../support/fixtures.ts';
+import { api, PASSWORD, phone, signInToOrganization, UI_TIMEOUT, uniqueSuffix, useBrowser } from './support.ts';
 
-const sql = postgres(stack.DB_URL, { max: 2, onnotice: () => {} });
+const sql = db();
 const { openPage } = useBrowser();
 
-afterAll(async () => {
-  await sql.end();
-});
+afterAll(closeDb);
 
 const DEFINITION = {
   sections: [
@@ -37,31 +35,26 @@ interface World {
   name: string;
   siteId: string;
   templateId: string;
-  manager: Person;
-  inspector: Person;
-  viewer: Person;
+  manager: User;
+  inspector: User;
+  viewer: User;
 }
 
 /** An organization with a manager, an inspector and a viewer, a site and a published template. */
 async function world(): Promise<World> {
   const suffix = uniqueSuffix();
-  const owner = await person('act-owner', `Ada Owner ${suffix}`);
-  const manager = await person('act-manager', `Maya Manager ${suffix}`);
-  const inspector = await person('act-inspector', `Ivan Inspector ${suffix}`);
-  const viewer = await person('act-viewer', `Vera Viewer ${suffix}`);
   const name = `Harbour Kitchens ${suffix}`;
-  const organization = await api<{ id: string; slug: string }>(owner.client, 'orgs', 'POST', { name });
-  await sql`
-    insert into public.memberships (org_id, user_id, role)
-    values (${organization.id}, ${manager.id}, 'manager'), (${organization.id}, ${inspector.id}, 'inspector'), (${organization.id}, ${viewer.id}, 'viewer')
-  `;
-  const site = await api<{ id: string }>(owner.client, `orgs/${organization.id}/sites`, 'POST', { name: `Quay canteen ${suffix}` });
-  const template = await api<{ id: string }>(manager.client, `orgs/${organization.id}/templates`, 'POST', {
-    name: `Kitchen check ${suffix}`,
-    definition: DEFINITION,
+  const { org, owner, members } = await team({
+    label: 'act',
+    org: name,
+    owner: `Ada Owner ${suffix}`,
+    members: { manager: ['manager', `Maya Manager ${suffix}`], inspector: ['inspector', `Ivan Inspector ${suffix}`], viewer: ['viewer', `Vera Viewer ${suffix}`] },
+    password: PASSWORD,
   });
-  await api(manager.client, `orgs/${organization.id}/templates/${template.id}/publish`, 'POST');
-  return { orgId: organization.id, slug: organization.slug, name, siteId: site.id, templateId: template.id, manager, inspector, viewer };
+  const site = await createSite(owner, org.id, { name: `Quay canteen ${suffix}` });
+  const template = await createTemplate(members.manager.client, org.id, { name: `Kitchen check ${suffix}`, definition: DEFINITION });
+  await publish(members.manager.client, org.id, template.id);
+  return { orgId: org.id, slug: org.slug, name, siteId: site.id, templateId: template.id, ...members };
 }
 
 /** An inspection assigned to the inspector, started and answered through the API: the floor and the fridge fail. */
@@ -69,7 +62,7 @@ async function answeredInspection(w: World): Promise<string> {
   const inspection = await api<{ id: string }>(w.manager.client, `orgs/${w.orgId}/inspections`, 'POST', {
     site_id: w.siteId,
     template_id: w.templateId,
-    assignee_id: w.inspector.id,
+    assignee_id: w.inspector.userId,
   });
   const path = `orgs/${w.orgId}/inspections/${inspection.id}`;
   await api(w.inspector.client, `${path}/start`, 'POST', {});
@@ -142,7 +135,7 @@ describe('corrective actions in the web app', () => {
     await api(w.inspector.client, `orgs/${w.orgId}/inspections/${inspectionId}/submit`, 'POST');
     await expect.poll(() => tileCount(inspector, 'My open actions'), { timeout: UI_TIMEOUT }).toBe(2);
     const feed = inspector.getByRole('list', { name: 'Latest activity' });
-    await feed.getByText(`${w.inspector.name} submitted`, { exact: false }).first().waitFor();
+    await feed.getByText(`${w.inspector.displayName} submitted`, { exact: false }).first().waitFor();
 
     // The manager reviews: the failed items lead the page, each with its action; approve is in reach.
     const manager = await openPage();
@@ -162,7 +155,7 @@ describe('corrective actions in the web app', () => {
     await confirm.getByText('Its 2 failed items keep their corrective actions, open until each fix is verified.').waitFor();
     await confirm.getByRole('button', { name: 'Approve' }).click();
     await manager.getByRole('definition').filter({ hasText: /^Approved$/ }).waitFor();
-    await feed.getByText(`${w.manager.name} approved`, { exact: false }).first().waitFor();
+    await feed.getByText(`${w.manager.displayName} approved`, { exact: false }).first().waitFor();
 
     // The inspector follows the tile to their open actions and opens the floor's.
     await tile(inspector, 'My open actions').click();
@@ -184,7 +177,7 @@ describe('corrective actions in the web app', () => {
     await inspector.getByRole('definition').filter({ hasText: /^Resolved/ }).waitFor();
     expect(await inspector.getByRole('button', { name: 'Add photo of the fix' }).count()).toBe(0);
     const inspectorHistory = inspector.getByRole('list', { name: 'History' });
-    await inspectorHistory.getByText(`${w.inspector.name} marked it resolved.`).waitFor();
+    await inspectorHistory.getByText(`${w.inspector.displayName} marked it resolved.`).waitFor();
     await inspectorHistory.getByText('Degreased the floor and moved the fryer mat.').waitFor();
 
     // The manager opens the action from the review page and verifies the fix.
@@ -198,14 +191,14 @@ describe('corrective actions in the web app', () => {
     // The feed on the inspector's phone shows each step, live.
     await inspector.goto(`/o/${w.slug}`);
     for (const step of [
-      `${w.inspector.name} submitted`,
-      `${w.manager.name} approved`,
-      `${w.inspector.name} started work on action Floor is clean — Fail`,
-      `${w.inspector.name} resolved action Floor is clean — Fail`,
+      `${w.inspector.displayName} submitted`,
+      `${w.manager.displayName} approved`,
+      `${w.inspector.displayName} started work on action Floor is clean — Fail`,
+      `${w.inspector.displayName} resolved action Floor is clean — Fail`,
     ]) {
       await feed.getByText(step, { exact: false }).first().waitFor();
     }
-    await feed.getByText(`${w.manager.name} verified action Floor is clean — Fail`, { exact: false }).waitFor();
+    await feed.getByText(`${w.manager.displayName} verified action Floor is clean — Fail`, { exact: false }).waitFor();
     expect(await tileCount(inspector, 'My open actions')).toBe(1);
     // Nothing on the phone scrolls sideways.
     expect(await inspector.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
@@ -258,7 +251,7 @@ describe('corrective actions in the web app', () => {
     expect(await form.getByLabel('Assignee').count()).toBe(0);
     await form.getByLabel('Title').fill('Replace the cracked bin lid');
     await form.getByRole('button', { name: 'Open action' }).click();
-    await inspector.getByRole('status').filter({ hasText: `Action opened: Replace the cracked bin lid, assigned to ${w.inspector.name}.` }).waitFor();
+    await inspector.getByRole('status').filter({ hasText: `Action opened: Replace the cracked bin lid, assigned to ${w.inspector.displayName}.` }).waitFor();
     await inspector.getByRole('link', { name: 'Open the new action' }).click();
     await inspector.getByRole('heading', { level: 1, name: 'Replace the cracked bin lid' }).waitFor();
     await inspector.getByText('item “Bins are closed”').waitFor();

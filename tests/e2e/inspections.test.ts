@@ -4,17 +4,15 @@
 // organization and the site are made through the API, memberships straight in the database;
 // everything asserted happens in the UI.
 import type { Locator, Page } from 'playwright-core';
-import postgres from 'postgres';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { stack } from '../support/stack.ts';
-import { api, isFocused, orgNav, pathIs, person, phone, signInToOrganization, UI_TIMEOUT, uniqueSuffix, useBrowser, type Person } from './support.ts';
+import { closeDb } from '../support/database.ts';
+import { createSite, team, type User } from '../support/fixtures.ts';
+import { api, isFocused, orgNav, PASSWORD, pathIs, phone, signInToOrganization, UI_TIMEOUT, uniqueSuffix, useBrowser } from './support.ts';
 
-const sql = postgres(stack.DB_URL, { max: 2, onnotice: () => {} });
 const { openPage } = useBrowser();
 
-afterAll(async () => {
-  await sql.end();
-});
+// team() writes memberships through the shared connection.
+afterAll(closeDb);
 
 // The site's position, and the phones' a few metres from it (well inside the geofence).
 const SITE_POSITION = { latitude: 51.5072, longitude: -0.1276 };
@@ -26,27 +24,29 @@ interface Crew {
   name: string;
   siteId: string;
   siteName: string;
-  manager: Person;
-  inspectorA: Person;
-  inspectorB: Person;
+  manager: User;
+  inspectorA: User;
+  inspectorB: User;
 }
 
 /** An owner's organization with a site that has a position, a manager and two inspectors. */
 async function crew(): Promise<Crew> {
   const suffix = uniqueSuffix();
-  const owner = await person('run-owner', `Ada Owner ${suffix}`);
-  const manager = await person('run-manager', `Ben Manager ${suffix}`);
-  const inspectorA = await person('run-inspector-a', `Ivy Inspector ${suffix}`);
-  const inspectorB = await person('run-inspector-b', `Jon Inspector ${suffix}`);
   const name = `Harbour Kitchens ${suffix}`;
-  const organization = await api<{ id: string; slug: string }>(owner.client, 'orgs', 'POST', { name });
-  await sql`
-    insert into public.memberships (org_id, user_id, role)
-    values (${organization.id}, ${manager.id}, 'manager'), (${organization.id}, ${inspectorA.id}, 'inspector'), (${organization.id}, ${inspectorB.id}, 'inspector')
-  `;
+  const { org, owner, members } = await team({
+    label: 'run',
+    org: name,
+    owner: `Ada Owner ${suffix}`,
+    members: {
+      manager: ['manager', `Ben Manager ${suffix}`],
+      inspectorA: ['inspector', `Ivy Inspector ${suffix}`],
+      inspectorB: ['inspector', `Jon Inspector ${suffix}`],
+    },
+    password: PASSWORD,
+  });
   const siteName = `Quay canteen ${suffix}`;
-  const site = await api<{ id: string }>(owner.client, `orgs/${organization.id}/sites`, 'POST', { name: siteName, ...SITE_POSITION });
-  return { orgId: organization.id, slug: organization.slug, name, siteId: site.id, siteName, manager, inspectorA, inspectorB };
+  const site = await createSite(owner, org.id, { name: siteName, ...SITE_POSITION });
+  return { orgId: org.id, slug: org.slug, name, siteId: site.id, siteName, ...members };
 }
 
 /** A 16 × 16 JPEG from Chromium's own encoder: real image bytes that decode, not just a JPEG header. */
@@ -241,8 +241,8 @@ describe('inspections in the web app', () => {
     await b.goto(inspectionPath);
     await a.evaluate(() => Object.assign(window, { fieldcheckNotReloaded: true }));
     const alsoHere = a.getByRole('status').filter({ hasText: 'Also here:' });
-    await alsoHere.filter({ hasText: org.inspectorB.name }).waitFor();
-    await b.getByRole('status').filter({ hasText: 'Also here:' }).filter({ hasText: org.inspectorA.name }).waitFor();
+    await alsoHere.filter({ hasText: org.inspectorB.displayName }).waitFor();
+    await b.getByRole('status').filter({ hasText: 'Also here:' }).filter({ hasText: org.inspectorA.displayName }).waitFor();
     // B sees what A saved.
     await b.getByRole('group', { name: 'Hand-wash station stocked', exact: true }).getByRole('button', { name: 'Pass', pressed: true }).waitFor();
     await sectionProgress(b, 'Kitchen', 7, 9).waitFor();
@@ -251,7 +251,7 @@ describe('inspections in the web app', () => {
     await b.getByRole('group', { name: 'Signs of pests', exact: true }).getByRole('button', { name: 'No', exact: true }).click();
     await saveState(b, 'Saved').waitFor();
     await a.getByRole('group', { name: 'Signs of pests', exact: true }).getByRole('button', { name: 'No', pressed: true }).waitFor();
-    await answerItem(a, 'Signs of pests').getByText(`Answered by ${org.inspectorB.name}`).waitFor();
+    await answerItem(a, 'Signs of pests').getByText(`Answered by ${org.inspectorB.displayName}`).waitFor();
     await sectionProgress(a, 'Kitchen', 8, 9).waitFor();
     expect(await a.evaluate(() => (window as unknown as { fieldcheckNotReloaded?: boolean }).fieldcheckNotReloaded)).toBe(true);
 

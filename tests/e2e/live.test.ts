@@ -3,56 +3,39 @@
 // broadcasts on the private topic org:<id>; presence says who else is looking at a site. Users and
 // the organization are made through the API, the second membership straight in the database (the
 // invitation flow has its own e2e in organizations.test.ts); everything asserted happens in the UI.
-import type { SupabaseClient } from '@supabase/supabase-js';
 import type { BrowserContext, Page, WebSocketRoute } from 'playwright-core';
-import postgres from 'postgres';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { signedInClient, uniqueEmail } from '../support/clients.ts';
-import { stack } from '../support/stack.ts';
+import { closeDb } from '../support/database.ts';
+import { createSite, team, type User } from '../support/fixtures.ts';
 import { api, orgNav, PASSWORD, siteNames, submitSignIn, UI_TIMEOUT, uniqueSuffix, useBrowser } from './support.ts';
 
-const sql = postgres(stack.DB_URL, { max: 2, onnotice: () => {} });
 const { openPage } = useBrowser();
 
-afterAll(async () => {
-  await sql.end();
-});
-
-interface Person {
-  id: string;
-  email: string;
-  name: string;
-}
+// team() writes memberships through the shared connection.
+afterAll(closeDb);
 
 interface LiveOrganization {
   id: string;
   slug: string;
   name: string;
-  owner: Person;
-  manager: Person;
-  ownerClient: SupabaseClient;
+  owner: User;
+  manager: User;
 }
 
 /** An owner's organization with a site, and a manager in it. */
 async function organizationOfTwo(): Promise<LiveOrganization & { siteId: string; siteName: string }> {
   const suffix = uniqueSuffix();
-  const owner = await signedInClient({ email: uniqueEmail('live-owner'), password: PASSWORD, displayName: `Ada Owner ${suffix}` });
-  const manager = await signedInClient({ email: uniqueEmail('live-manager'), password: PASSWORD, displayName: `Ben Manager ${suffix}` });
   const name = `Live Foods ${suffix}`;
-  const organization = await api<{ id: string; slug: string }>(owner.client, 'orgs', 'POST', { name });
-  await sql`insert into public.memberships (org_id, user_id, role) values (${organization.id}, ${manager.user.id}, 'manager')`;
+  const { org, owner, members } = await team({
+    label: 'live',
+    org: name,
+    owner: `Ada Owner ${suffix}`,
+    members: { manager: ['manager', `Ben Manager ${suffix}`] },
+    password: PASSWORD,
+  });
   const siteName = `Cold store ${suffix}`;
-  const site = await api<{ id: string }>(owner.client, `orgs/${organization.id}/sites`, 'POST', { name: siteName });
-  return {
-    id: organization.id,
-    slug: organization.slug,
-    name,
-    owner: { id: owner.user.id, email: owner.email, name: `Ada Owner ${suffix}` },
-    manager: { id: manager.user.id, email: manager.email, name: `Ben Manager ${suffix}` },
-    ownerClient: owner.client,
-    siteId: site.id,
-    siteName,
-  };
+  const site = await createSite(owner, org.id, { name: siteName });
+  return { id: org.id, slug: org.slug, name, owner, manager: members.manager, siteId: site.id, siteName };
 }
 
 /** A realtime text frame (vsn 2.0.0: `[join_ref, ref, topic, event, payload]`) of `org:<orgId>`, else null. */
@@ -105,7 +88,7 @@ function watchOrgWire(page: Page, orgId: string): OrgWire {
 
 /** A fresh browser profile signed in as `person`, on the organization's start page, listening live. */
 async function signInLive(
-  person: Person,
+  person: User,
   organization: LiveOrganization,
   prepare?: (context: BrowserContext) => Promise<void>,
 ): Promise<{ page: Page; wire: OrgWire }> {
@@ -114,7 +97,7 @@ async function signInLive(
   await submitSignIn(page, person.email);
   await page.waitForURL((url) => url.pathname === `/o/${organization.slug}`);
   await page.getByRole('heading', { level: 1, name: organization.name }).waitFor();
-  await withTimeout(wire.joined(), `${person.name} to join org:${organization.id}`);
+  await withTimeout(wire.joined(), `${person.displayName} to join org:${organization.id}`);
   // Set on the window: still there at the end means the page was never reloaded.
   await page.evaluate(() => Object.assign(window, { fieldcheckNotReloaded: true }));
   return { page, wire };
@@ -254,8 +237,8 @@ describe('live organization pages', () => {
     await manager.page.getByRole('button', { name: 'Save changes' }).waitFor();
 
     await orgNav(owner.page, org.name).getByRole('link', { name: 'Members' }).click();
-    await owner.page.getByLabel(`Role of ${org.manager.name}`).selectOption('viewer');
-    await owner.page.getByRole('status').filter({ hasText: `${org.manager.name} is now viewer.` }).waitFor();
+    await owner.page.getByLabel(`Role of ${org.manager.displayName}`).selectOption('viewer');
+    await owner.page.getByRole('status').filter({ hasText: `${org.manager.displayName} is now viewer.` }).waitFor();
 
     // The manager's page turns read-only: no form, no archive, the details as text.
     await manager.page.getByRole('term').filter({ hasText: 'Address' }).waitFor();
@@ -267,7 +250,7 @@ describe('live organization pages', () => {
     await expectNotReloaded(manager.page);
 
     // Removed: the organization's pages are no longer theirs.
-    await owner.page.getByRole('button', { name: `Remove ${org.manager.name}` }).click();
+    await owner.page.getByRole('button', { name: `Remove ${org.manager.displayName}` }).click();
     await owner.page.getByRole('button', { name: 'Yes, remove' }).click();
     await manager.page.waitForURL((url) => url.pathname === '/orgs');
     await manager.page.getByRole('status').filter({ hasText: `You were removed from ${org.name}.` }).waitFor();
@@ -309,7 +292,7 @@ describe('live organization pages', () => {
     await link.cut();
     // While the page is away, the owner renames the site: its broadcast reaches nobody in that tab.
     const renamed = `${org.siteName} (while away)`;
-    await api(org.ownerClient, `orgs/${org.id}/sites/${org.siteId}`, 'PATCH', { name: renamed });
+    await api(org.owner.client, `orgs/${org.id}/sites/${org.siteId}`, 'PATCH', { name: renamed });
     await expect.poll(() => link.refused(), { timeout: UI_TIMEOUT }).toBeGreaterThan(0);
     expect(await siteNames(manager.page)()).toEqual([org.siteName]);
 
@@ -319,7 +302,7 @@ describe('live organization pages', () => {
     // Joined again: everything of the organization is read again, so the missed rename shows.
     await expect.poll(siteNames(manager.page), { timeout: UI_TIMEOUT }).toEqual([renamed]);
     // And the channel is live again.
-    await api(org.ownerClient, `orgs/${org.id}/sites`, 'POST', { name: 'Annex' });
+    await api(org.owner.client, `orgs/${org.id}/sites`, 'POST', { name: 'Annex' });
     await expect.poll(siteNames(manager.page), { timeout: UI_TIMEOUT }).toEqual(['Annex', renamed]);
     await expectNotReloaded(manager.page);
   });
@@ -331,20 +314,20 @@ describe('live organization pages', () => {
     await openSite(owner.page, org.name, org.siteName);
     expect(await viewersLine(owner.page).count()).toBe(0);
     await openSite(manager.page, org.name, org.siteName);
-    await viewersLine(owner.page).filter({ hasText: `Also looking at this site: ${org.manager.name}` }).waitFor();
-    await viewersLine(manager.page).filter({ hasText: `Also looking at this site: ${org.owner.name}` }).waitFor();
+    await viewersLine(owner.page).filter({ hasText: `Also looking at this site: ${org.manager.displayName}` }).waitFor();
+    await viewersLine(manager.page).filter({ hasText: `Also looking at this site: ${org.owner.displayName}` }).waitFor();
     // Nobody is listed as looking at themselves.
-    expect(await viewersLine(owner.page).filter({ hasText: org.owner.name }).count()).toBe(0);
+    expect(await viewersLine(owner.page).filter({ hasText: org.owner.displayName }).count()).toBe(0);
 
     // Another site of the organization: the presence there is separate.
-    await api(org.ownerClient, `orgs/${org.id}/sites`, 'POST', { name: 'Annex' });
+    await api(org.owner.client, `orgs/${org.id}/sites`, 'POST', { name: 'Annex' });
     await openSite(owner.page, org.name, 'Annex');
     expect(await viewersLine(owner.page).count()).toBe(0);
     await expect.poll(() => viewersLine(manager.page).count(), { timeout: UI_TIMEOUT }).toBe(0);
 
     // Back on the same site, then the manager leaves the page for the list.
     await openSite(owner.page, org.name, org.siteName);
-    await viewersLine(manager.page).filter({ hasText: org.owner.name }).waitFor();
+    await viewersLine(manager.page).filter({ hasText: org.owner.displayName }).waitFor();
     await openSites(manager.page, org.name);
     await expect.poll(() => viewersLine(owner.page).count(), { timeout: UI_TIMEOUT }).toBe(0);
     await expectNotReloaded(owner.page);

@@ -6,12 +6,12 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import type { Locator, Page } from 'playwright-core';
-import postgres from 'postgres';
 import { afterAll, describe, expect, it } from 'vitest';
-import { stack } from '../support/stack.ts';
-import { api, isFocused, person, phone, signInToOrganization, uniqueSuffix, useBrowser, type Person } from './support.ts';
+import { closeDb, db } from '../support/database.ts';
+import { createSite, team, type User } from '../support/fixtures.ts';
+import { api, isFocused, PASSWORD, phone, signInToOrganization, uniqueSuffix, useBrowser } from './support.ts';
 
-const sql = postgres(stack.DB_URL, { max: 2, onnotice: () => {} });
+const sql = db();
 const { openPage } = useBrowser();
 const screenshots = path.resolve(import.meta.dirname, '..', '..', 'test-results', 'e2e');
 const DESKTOP = { viewport: { width: 1280, height: 900 } };
@@ -31,26 +31,28 @@ async function axeViolations(page: Page): Promise<string[]> {
 /** Whether the page is wider than the screen (it must never scroll sideways). */
 const scrollsSideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
 
-afterAll(async () => {
-  await sql.end();
-});
+afterAll(closeDb);
 
 interface Crew {
   orgId: string;
   slug: string;
-  manager: Person;
-  inspector: Person;
+  manager: User;
+  inspector: User;
   siteId: string;
 }
 
+/** An organization made by its manager (who owns it), with an inspector and a site. */
 async function crew(): Promise<Crew> {
   const suffix = uniqueSuffix();
-  const manager = await person('logic-manager', `Mo Manager ${suffix}`);
-  const inspector = await person('logic-inspector', `Ines Inspector ${suffix}`);
-  const org = await api<{ id: string; slug: string }>(manager.client, 'orgs', 'POST', { name: `Logic Diner ${suffix}` });
-  await sql`insert into public.memberships (org_id, user_id, role) values (${org.id}, ${inspector.id}, 'inspector')`;
-  const site = await api<{ id: string }>(manager.client, `orgs/${org.id}/sites`, 'POST', { name: `Diner ${suffix}` });
-  return { orgId: org.id, slug: org.slug, manager, inspector, siteId: site.id };
+  const { org, owner: manager, members } = await team({
+    label: 'logic',
+    org: `Logic Diner ${suffix}`,
+    owner: `Mo Manager ${suffix}`,
+    members: { inspector: ['inspector', `Ines Inspector ${suffix}`] },
+    password: PASSWORD,
+  });
+  const site = await createSite(manager, org.id, { name: `Diner ${suffix}` });
+  return { orgId: org.id, slug: org.slug, manager, inspector: members.inspector, siteId: site.id };
 }
 
 const KITCHEN_RULE = { match: 'all', conditions: [{ item: 'has_kitchen', op: 'equals', value: 'yes' }] };

@@ -6,17 +6,15 @@
 // is on the device before they go offline; and after a refresh the server refuses, signing in
 // sends the answers that waited on the device at once. Server state is read from the database.
 import type { BrowserContext, Page } from 'playwright-core';
-import postgres from 'postgres';
 import { afterAll, describe, expect, it } from 'vitest';
-import { stack } from '../support/stack.ts';
-import { api, pathIs, person, phone, signInToOrganization, UI_TIMEOUT, uniqueSuffix, useBrowser, type Person } from './support.ts';
+import { closeDb, db } from '../support/database.ts';
+import { createSite, createTemplate, publish, team, type User } from '../support/fixtures.ts';
+import { api, PASSWORD, pathIs, phone, signInToOrganization, UI_TIMEOUT, uniqueSuffix, useBrowser } from './support.ts';
 
-const sql = postgres(stack.DB_URL, { max: 2, onnotice: () => {} });
+const sql = db();
 const { openPage } = useBrowser();
 
-afterAll(async () => {
-  await sql.end();
-});
+afterAll(closeDb);
 
 // Every kind of item that loads code of its own on the run page: photos, a signature, a rule.
 const DEFINITION = {
@@ -54,31 +52,33 @@ interface World {
   slug: string;
   siteId: string;
   templateId: string;
-  owner: Person;
-  inspector: Person;
-  other: Person;
+  owner: User;
+  inspector: User;
+  other: User;
 }
 
 async function world(): Promise<World> {
   const suffix = uniqueSuffix();
-  const owner = await person('dead-owner', `Ada Owner ${suffix}`);
-  const inspector = await person('dead-insp', `Ivy Inspector ${suffix}`);
-  const other = await person('dead-other', `Otto Other ${suffix}`);
-  const organization = await api<{ id: string; slug: string }>(owner.client, 'orgs', 'POST', { name: `Basements ${suffix}` });
-  await sql`insert into public.memberships (org_id, user_id, role) values (${organization.id}, ${inspector.id}, 'inspector'), (${organization.id}, ${other.id}, 'inspector')`;
-  const site = await api<{ id: string }>(owner.client, `orgs/${organization.id}/sites`, 'POST', { name: `Cellar ${suffix}`, timezone: 'America/Los_Angeles' });
-  const template = await api<{ id: string }>(owner.client, `orgs/${organization.id}/templates`, 'POST', { name: `Cellar walk ${suffix}`, definition: DEFINITION });
-  await api(owner.client, `orgs/${organization.id}/templates/${template.id}/publish`, 'POST');
-  return { orgId: organization.id, slug: organization.slug, siteId: site.id, templateId: template.id, owner, inspector, other };
+  const { org, owner, members } = await team({
+    label: 'dead',
+    org: `Basements ${suffix}`,
+    owner: `Ada Owner ${suffix}`,
+    members: { inspector: ['inspector', `Ivy Inspector ${suffix}`], other: ['inspector', `Otto Other ${suffix}`] },
+    password: PASSWORD,
+  });
+  const site = await createSite(owner, org.id, { name: `Cellar ${suffix}`, timezone: 'America/Los_Angeles' });
+  const template = await createTemplate(owner.client, org.id, { name: `Cellar walk ${suffix}`, definition: DEFINITION });
+  await publish(owner.client, org.id, template.id);
+  return { orgId: org.id, slug: org.slug, siteId: site.id, templateId: template.id, owner, ...members };
 }
 
 /** A scheduled inspection of the world's template; `start`: started by its assignee (or the inspector). */
-async function inspection(w: World, options: { title: string; assignee?: Person | null; dueInDays?: number; start?: boolean }): Promise<string> {
+async function inspection(w: World, options: { title: string; assignee?: User | null; dueInDays?: number; start?: boolean }): Promise<string> {
   const { id } = await api<{ id: string }>(w.owner.client, `orgs/${w.orgId}/inspections`, 'POST', {
     site_id: w.siteId,
     template_id: w.templateId,
     title: options.title,
-    ...(options.assignee ? { assignee_id: options.assignee.id } : {}),
+    ...(options.assignee ? { assignee_id: options.assignee.userId } : {}),
     ...(options.dueInDays !== undefined ? { due_at: new Date(Date.now() + options.dueInDays * 86_400_000).toISOString() } : {}),
   });
   if (options.start) await api((options.assignee ?? w.inspector).client, `orgs/${w.orgId}/inspections/${id}/start`, 'POST', {});
@@ -307,7 +307,7 @@ describe('offline, the app never traps an inspector', () => {
     await saveStatus(page).filter({ hasText: 'Saved on this device — will send when online (2 waiting)' }).waitFor();
     // Meanwhile the session ends on the server (signed out everywhere, or expired for good) and
     // the device's copy of it runs out.
-    await sql`delete from auth.sessions where user_id = ${w.inspector.id}`;
+    await sql`delete from auth.sessions where user_id = ${w.inspector.userId}`;
     await expireStoredSession(page);
 
     await context.setOffline(false);

@@ -5,17 +5,15 @@
 // answering 503 for a while (the test's route mock of the network, outside the product), and a
 // conflict made while offline. Server state is checked through the database, never assumed.
 import type { BrowserContext, Page } from 'playwright-core';
-import postgres from 'postgres';
 import { afterAll, describe, expect, it } from 'vitest';
-import { stack } from '../support/stack.ts';
-import { api, person, phone, signInToOrganization, UI_TIMEOUT, uniqueSuffix, useBrowser, type Person } from './support.ts';
+import { closeDb, db } from '../support/database.ts';
+import { createSite, createTemplate, publish, team, type User } from '../support/fixtures.ts';
+import { api, PASSWORD, phone, signInToOrganization, UI_TIMEOUT, uniqueSuffix, useBrowser } from './support.ts';
 
-const sql = postgres(stack.DB_URL, { max: 2, onnotice: () => {} });
+const sql = db();
 const { openPage } = useBrowser();
 
-afterAll(async () => {
-  await sql.end();
-});
+afterAll(closeDb);
 
 const DEFINITION = {
   sections: [
@@ -38,24 +36,26 @@ interface World {
   orgId: string;
   slug: string;
   inspectionId: string;
-  a: Person;
-  b: Person;
+  a: User;
+  b: User;
 }
 
 /** An organization with two inspectors and an unassigned inspection in progress that both may fill. */
 async function world(): Promise<World> {
   const suffix = uniqueSuffix();
-  const owner = await person('off-owner', `Ada Owner ${suffix}`);
-  const a = await person('off-a', `Ivy Inspector ${suffix}`);
-  const b = await person('off-b', `Jon Inspector ${suffix}`);
-  const organization = await api<{ id: string; slug: string }>(owner.client, 'orgs', 'POST', { name: `Cold Chain ${suffix}` });
-  await sql`insert into public.memberships (org_id, user_id, role) values (${organization.id}, ${a.id}, 'inspector'), (${organization.id}, ${b.id}, 'inspector')`;
-  const site = await api<{ id: string }>(owner.client, `orgs/${organization.id}/sites`, 'POST', { name: `Depot ${suffix}` });
-  const template = await api<{ id: string }>(owner.client, `orgs/${organization.id}/templates`, 'POST', { name: `Freezer check ${suffix}`, definition: DEFINITION });
-  await api(owner.client, `orgs/${organization.id}/templates/${template.id}/publish`, 'POST');
-  const inspection = await api<{ id: string }>(owner.client, `orgs/${organization.id}/inspections`, 'POST', { site_id: site.id, template_id: template.id });
-  await api(a.client, `orgs/${organization.id}/inspections/${inspection.id}/start`, 'POST', {});
-  return { orgId: organization.id, slug: organization.slug, inspectionId: inspection.id, a, b };
+  const { org, owner, members } = await team({
+    label: 'off',
+    org: `Cold Chain ${suffix}`,
+    owner: `Ada Owner ${suffix}`,
+    members: { a: ['inspector', `Ivy Inspector ${suffix}`], b: ['inspector', `Jon Inspector ${suffix}`] },
+    password: PASSWORD,
+  });
+  const site = await createSite(owner, org.id, { name: `Depot ${suffix}` });
+  const template = await createTemplate(owner.client, org.id, { name: `Freezer check ${suffix}`, definition: DEFINITION });
+  await publish(owner.client, org.id, template.id);
+  const inspection = await api<{ id: string }>(owner.client, `orgs/${org.id}/inspections`, 'POST', { site_id: site.id, template_id: template.id });
+  await api(members.a.client, `orgs/${org.id}/inspections/${inspection.id}/start`, 'POST', {});
+  return { orgId: org.id, slug: org.slug, inspectionId: inspection.id, ...members };
 }
 
 /** A 16 × 16 JPEG from Chromium's own encoder. */
@@ -191,7 +191,7 @@ describe('the run page offline', () => {
     expect(error).toBeNull();
 
     await context.setOffline(false);
-    const conflict = page.getByRole('alert').filter({ hasText: `${w.b.name} saved “Fail” while you were editing. Yours: “Pass”.` });
+    const conflict = page.getByRole('alert').filter({ hasText: `${w.b.displayName} saved “Fail” while you were editing. Yours: “Pass”.` });
     await conflict.waitFor({ timeout: UI_TIMEOUT * 2 });
     await status(page).filter({ hasText: '1 answer needs your attention' }).waitFor();
     expect(await answersOnServer(w.inspectionId)).toEqual([{ item_key: 'seal', value: 'fail', version: 1 }]);

@@ -6,12 +6,12 @@
 // and the accessibility rules axe checks (unique landmarks among them).
 import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
-import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stack } from '../support/stack.ts';
-import { api, person, phone, signInToOrganization, submitSignIn, uniqueSuffix, useBrowser, type Person } from './support.ts';
+import { closeDb, db } from '../support/database.ts';
+import { createSite, createTemplate, publish, team, type User } from '../support/fixtures.ts';
+import { api, PASSWORD, phone, signInToOrganization, submitSignIn, uniqueSuffix, useBrowser } from './support.ts';
 
-const sql = postgres(stack.DB_URL, { max: 2, onnotice: () => {} });
+const sql = db();
 const { openPage } = useBrowser();
 const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
 
@@ -45,39 +45,40 @@ interface World {
   siteId: string;
   templateId: string;
   inspectionId: string;
-  owner: Person;
-  manager: Person;
-  inspector: Person;
+  owner: User;
+  manager: User;
+  inspector: User;
 }
 
 const w = {} as World;
 
 beforeAll(async () => {
   const suffix = uniqueSuffix();
-  const owner = await person('phone-owner', `Ada Owner ${suffix}`);
-  const manager = await person('phone-manager', `Maya Manager ${suffix}`);
-  const inspector = await person('phone-inspector', `Ivy Inspector-with-a-rather-long-name ${suffix}`);
   const name = `Harbour Kitchens with a long name ${suffix}`;
-  const organization = await api<{ id: string; slug: string }>(owner.client, 'orgs', 'POST', { name });
-  await sql`insert into public.memberships (org_id, user_id, role) values (${organization.id}, ${manager.id}, 'manager'), (${organization.id}, ${inspector.id}, 'inspector')`;
+  const { org, owner, members } = await team({
+    label: 'phone',
+    org: name,
+    owner: `Ada Owner ${suffix}`,
+    members: { manager: ['manager', `Maya Manager ${suffix}`], inspector: ['inspector', `Ivy Inspector-with-a-rather-long-name ${suffix}`] },
+    password: PASSWORD,
+  });
+  const { manager, inspector } = members;
   // A site on the US west coast: its due dates read in its own zone, wherever the reader is.
-  const site = await api<{ id: string }>(owner.client, `orgs/${organization.id}/sites`, 'POST', { name: `Quay ${suffix}`, timezone: 'America/Los_Angeles' });
-  const template = await api<{ id: string }>(manager.client, `orgs/${organization.id}/templates`, 'POST', { name: `Freezer check ${suffix}`, definition: DEFINITION });
-  await api(manager.client, `orgs/${organization.id}/templates/${template.id}/publish`, 'POST');
-  const inspection = await api<{ id: string }>(manager.client, `orgs/${organization.id}/inspections`, 'POST', {
+  const site = await createSite(owner, org.id, { name: `Quay ${suffix}`, timezone: 'America/Los_Angeles' });
+  const template = await createTemplate(manager.client, org.id, { name: `Freezer check ${suffix}`, definition: DEFINITION });
+  await publish(manager.client, org.id, template.id);
+  const inspection = await api<{ id: string }>(manager.client, `orgs/${org.id}/inspections`, 'POST', {
     site_id: site.id,
     template_id: template.id,
-    assignee_id: inspector.id,
+    assignee_id: inspector.userId,
     title: `Freezer walk ${suffix}`,
     due_at: '2030-01-15T17:00:00Z',
   });
-  await api(inspector.client, `orgs/${organization.id}/inspections/${inspection.id}/start`, 'POST', {});
-  Object.assign(w, { orgId: organization.id, slug: organization.slug, name, siteId: site.id, templateId: template.id, inspectionId: inspection.id, owner, manager, inspector });
+  await api(inspector.client, `orgs/${org.id}/inspections/${inspection.id}/start`, 'POST', {});
+  Object.assign(w, { orgId: org.id, slug: org.slug, name, siteId: site.id, templateId: template.id, inspectionId: inspection.id, owner, manager, inspector });
 });
 
-afterAll(async () => {
-  await sql.end();
-});
+afterAll(closeDb);
 
 async function scrollsSideways(page: Page): Promise<boolean> {
   return await page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);

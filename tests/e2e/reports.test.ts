@@ -7,18 +7,16 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
-import postgres from 'postgres';
 import { afterAll, describe, expect, it } from 'vitest';
-import { stack } from '../support/stack.ts';
-import { api, person, phone, signInToOrganization, uniqueSuffix, useBrowser } from './support.ts';
+import { closeDb, db } from '../support/database.ts';
+import { team } from '../support/fixtures.ts';
+import { api, PASSWORD, person, phone, signInToOrganization, uniqueSuffix, useBrowser } from './support.ts';
 
-const sql = postgres(stack.DB_URL, { max: 2, onnotice: () => {} });
+const sql = db();
 const { openPage } = useBrowser();
 const screenshots = path.resolve(import.meta.dirname, '..', '..', 'test-results', 'e2e');
 
-afterAll(async () => {
-  await sql.end();
-});
+afterAll(closeDb);
 
 const DEFINITION = {
   sections: [
@@ -98,10 +96,13 @@ describe('reports', () => {
 
   it('a refused export says why in the catalogue wording, and no file is offered', async () => {
     const suffix = uniqueSuffix();
-    const owner = await person('rep-owner', `Olive Owner ${suffix}`);
-    const manager = await person('rep-removed', `Rita Removed ${suffix}`);
-    const org = await api<{ id: string; slug: string }>(owner.client, 'orgs', 'POST', { name: `Refused Co ${suffix}` });
-    await sql`insert into public.memberships (org_id, user_id, role) values (${org.id}, ${manager.id}, 'manager')`;
+    const { org, members: { manager } } = await team({
+      label: 'rep',
+      org: `Refused Co ${suffix}`,
+      owner: `Olive Owner ${suffix}`,
+      members: { manager: ['manager', `Rita Removed ${suffix}`] },
+      password: PASSWORD,
+    });
     const page = await openPage({ viewport: { width: 1280, height: 900 }, acceptDownloads: true });
     await page.goto('/');
     await signInToOrganization(page, manager.email, org.slug);
@@ -111,7 +112,7 @@ describe('reports', () => {
     // tell the open page at once): the api refuses the export, and the page says so.
     await sql.begin(async (tx) => {
       await tx`set local session_replication_role = replica`;
-      await tx`delete from public.memberships where org_id = ${org.id} and user_id = ${manager.id}`;
+      await tx`delete from public.memberships where org_id = ${org.id} and user_id = ${manager.userId}`;
     });
     let downloaded = false;
     page.on('download', () => (downloaded = true));

@@ -4,12 +4,12 @@
 // what a paste kept; submitting, approving and sending back ask first, saying what follows. Server
 // state is read from the database.
 import type { BrowserContext, Page } from 'playwright-core';
-import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stack } from '../support/stack.ts';
-import { api, person, phone, signInToOrganization, uniqueSuffix, useBrowser, type Person } from './support.ts';
+import { closeDb, db } from '../support/database.ts';
+import { createSite, createTemplate, publish, team, type User } from '../support/fixtures.ts';
+import { api, PASSWORD, phone, signInToOrganization, uniqueSuffix, useBrowser } from './support.ts';
 
-const sql = postgres(stack.DB_URL, { max: 2, onnotice: () => {} });
+const sql = db();
 const { openPage } = useBrowser();
 const shotsDir = new URL('../../test-results/e2e/', import.meta.url).pathname;
 
@@ -32,42 +32,42 @@ interface World {
   slug: string;
   siteId: string;
   templateId: string;
-  manager: Person;
-  inspector: Person;
+  manager: User;
+  inspector: User;
 }
 
 const w = {} as World;
 
 beforeAll(async () => {
   const suffix = uniqueSuffix();
-  const owner = await person('run-owner', `Ada Owner ${suffix}`);
-  const manager = await person('run-manager', `Maya Manager ${suffix}`);
-  const inspector = await person('run-inspector', `Ivan Inspector ${suffix}`);
-  const organization = await api<{ id: string; slug: string }>(owner.client, 'orgs', 'POST', { name: `Store Rooms ${suffix}` });
-  await sql`insert into public.memberships (org_id, user_id, role) values (${organization.id}, ${manager.id}, 'manager'), (${organization.id}, ${inspector.id}, 'inspector')`;
-  const site = await api<{ id: string }>(owner.client, `orgs/${organization.id}/sites`, 'POST', { name: `Back store ${suffix}` });
-  const template = await api<{ id: string }>(manager.client, `orgs/${organization.id}/templates`, 'POST', { name: `Store check ${suffix}`, definition: DEFINITION });
-  await api(manager.client, `orgs/${organization.id}/templates/${template.id}/publish`, 'POST');
-  Object.assign(w, { orgId: organization.id, slug: organization.slug, siteId: site.id, templateId: template.id, manager, inspector });
+  const { org, owner, members } = await team({
+    label: 'run',
+    org: `Store Rooms ${suffix}`,
+    owner: `Ada Owner ${suffix}`,
+    members: { manager: ['manager', `Maya Manager ${suffix}`], inspector: ['inspector', `Ivan Inspector ${suffix}`] },
+    password: PASSWORD,
+  });
+  const site = await createSite(owner, org.id, { name: `Back store ${suffix}` });
+  const template = await createTemplate(members.manager.client, org.id, { name: `Store check ${suffix}`, definition: DEFINITION });
+  await publish(members.manager.client, org.id, template.id);
+  Object.assign(w, { orgId: org.id, slug: org.slug, siteId: site.id, templateId: template.id, ...members });
 });
 
-afterAll(async () => {
-  await sql.end();
-});
+afterAll(closeDb);
 
 /** An inspection assigned to the inspector, started. */
 async function startedInspection(): Promise<string> {
   const inspection = await api<{ id: string }>(w.manager.client, `orgs/${w.orgId}/inspections`, 'POST', {
     site_id: w.siteId,
     template_id: w.templateId,
-    assignee_id: w.inspector.id,
+    assignee_id: w.inspector.userId,
     title: `Store walk ${uniqueSuffix()}`,
   });
   await api(w.inspector.client, `orgs/${w.orgId}/inspections/${inspection.id}/start`, 'POST', {});
   return inspection.id;
 }
 
-async function openRun(page: Page, inspectionId: string, who: Person = w.inspector) {
+async function openRun(page: Page, inspectionId: string, who: User = w.inspector) {
   await signInToOrganization(page, who.email, w.slug);
   await page.goto(`/o/${w.slug}/inspections/${inspectionId}`);
   await group(page, 'Door closes fully').waitFor();
@@ -239,7 +239,7 @@ describe('steps that cannot be undone ask first', () => {
     expect(await review.getByText('Say what needs to change in the review note.').count()).toBe(0);
     await review.getByRole('button', { name: 'Request changes' }).click();
     const back = page.getByRole('dialog', { name: 'Send it back for changes?' });
-    await back.getByText(`${w.inspector.name} can change the answers and submit it again.`, { exact: false }).waitFor();
+    await back.getByText(`${w.inspector.displayName} can change the answers and submit it again.`, { exact: false }).waitFor();
     await back.getByText('“Check the alarm again with the site manager.”', { exact: false }).waitFor();
     await page.screenshot({ path: `${shotsDir}run-page-request-changes-390.png` });
     await back.getByRole('button', { name: 'Cancel' }).click();

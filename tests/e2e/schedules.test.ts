@@ -13,7 +13,8 @@ import type { Page } from 'playwright-core';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stack } from '../support/stack.ts';
-import { api, person, phone, signInToOrganization, uniqueSuffix, useBrowser, type Person } from './support.ts';
+import { insertMemberships, type User } from '../support/fixtures.ts';
+import { api, person, phone, signInToOrganization, uniqueSuffix, useBrowser } from './support.ts';
 
 const sql = postgres(stack.DB_URL, { max: 2, onnotice: () => {} });
 const { openPage } = useBrowser();
@@ -31,9 +32,9 @@ interface World {
   seattle: string;
   auckland: string;
   templateName: string;
-  owner: Person;
-  manager: Person;
-  inspector: Person;
+  owner: User;
+  manager: User;
+  inspector: User;
   scheduleId?: string;
   scheduleName: string;
 }
@@ -47,7 +48,7 @@ beforeAll(async () => {
   const inspector = await person('sched-inspector', `Ivy Inspector ${suffix}`);
   const name = `Harbour Kitchens ${suffix}`;
   const organization = await api<{ id: string; slug: string }>(owner.client, 'orgs', 'POST', { name });
-  await sql`insert into public.memberships (org_id, user_id, role) values (${organization.id}, ${manager.id}, 'manager'), (${organization.id}, ${inspector.id}, 'inspector')`;
+  await insertMemberships(organization.id, [[manager.userId, 'manager'], [inspector.userId, 'inspector']]);
   const seattle = `Capitol Hill ${suffix}`;
   const auckland = `Ponsonby ${suffix}`;
   await api(owner.client, `orgs/${organization.id}/sites`, 'POST', { name: seattle, timezone: SEATTLE });

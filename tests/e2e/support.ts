@@ -5,7 +5,7 @@ import type { SupabaseClient } from '@supabase/supabase-js';
 import type { Browser, BrowserContext, BrowserContextOptions, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll } from 'vitest';
 import { launchBrowser } from '../support/browser.ts';
-import { signedInClient, uniqueEmail } from '../support/clients.ts';
+import { newUser, type User } from '../support/fixtures.ts';
 import { stack } from '../support/stack.ts';
 import { totpFor } from '../support/totp.ts';
 
@@ -135,17 +135,9 @@ export async function api<T>(client: SupabaseClient, route: string, method: 'GET
   return data as T;
 }
 
-export interface Person {
-  id: string;
-  email: string;
-  name: string;
-  client: SupabaseClient;
-}
-
-/** A new user, signed in through the API, whose display name is `displayName`. */
-export async function person(label: string, displayName: string): Promise<Person> {
-  const user = await signedInClient({ email: uniqueEmail(label), password: PASSWORD, displayName });
-  return { id: user.user.id, email: user.email, name: displayName, client: user.client };
+/** A new user (tests/support/fixtures.ts) who signs in in the browser with PASSWORD, shown as `displayName`. */
+export function person(label: string, displayName: string): Promise<User> {
+  return newUser(label, displayName, { password: PASSWORD });
 }
 
 /** Whether the element is the page's focused one. */

@@ -3,37 +3,34 @@
 // managers get an editor. The organization, its members and the templates are made through the
 // API and SQL; everything asserted happens in the UI.
 import type { Locator, Page } from 'playwright-core';
-import postgres from 'postgres';
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
-import { stack } from '../support/stack.ts';
-import { api, isFocused, person, signInToOrganization, uniqueSuffix, useBrowser, type Person } from './support.ts';
+import { closeDb } from '../support/database.ts';
+import { team, type User } from '../support/fixtures.ts';
+import { api, isFocused, PASSWORD, signInToOrganization, uniqueSuffix, useBrowser } from './support.ts';
 
-const sql = postgres(stack.DB_URL, { max: 2, onnotice: () => {} });
 const { openPage } = useBrowser();
 
-afterAll(async () => {
-  await sql.end();
-});
+// team() writes memberships through the shared connection.
+afterAll(closeDb);
 
 interface Editors {
   orgId: string;
   slug: string;
-  manager: Person;
-  inspector: Person;
+  manager: User;
+  inspector: User;
 }
 
 /** An owner's organization with a manager and an inspector. */
 async function organization(): Promise<Editors> {
   const suffix = uniqueSuffix();
-  const owner = await person('tpl-owner', `Ada Owner ${suffix}`);
-  const manager = await person('tpl-manager', `Ben Manager ${suffix}`);
-  const inspector = await person('tpl-inspector', `Ivy Inspector ${suffix}`);
-  const org = await api<{ id: string; slug: string }>(owner.client, 'orgs', 'POST', { name: `Template Works ${suffix}` });
-  await sql`
-    insert into public.memberships (org_id, user_id, role)
-    values (${org.id}, ${manager.id}, 'manager'), (${org.id}, ${inspector.id}, 'inspector')
-  `;
-  return { orgId: org.id, slug: org.slug, manager, inspector };
+  const { org, members } = await team({
+    label: 'tpl',
+    org: `Template Works ${suffix}`,
+    owner: `Ada Owner ${suffix}`,
+    members: { manager: ['manager', `Ben Manager ${suffix}`], inspector: ['inspector', `Ivy Inspector ${suffix}`] },
+    password: PASSWORD,
+  });
+  return { orgId: org.id, slug: org.slug, ...members };
 }
 
 const twoSections = {

@@ -37,7 +37,7 @@ describe('the first load', () => {
     const inspection = await api<{ id: string }>(inspector.client, `orgs/${organization.id}/inspections`, 'POST', {
       site_id: site.id,
       template_id: template.id,
-      assignee_id: inspector.id,
+      assignee_id: inspector.userId,
       title: `Scale walk ${suffix}`,
     });
     await api(inspector.client, `orgs/${organization.id}/inspections/${inspection.id}/start`, 'POST', {});

@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 const read = async (file: string) =>
   JSON.parse(await Deno.readTextFile(new URL(`../../supabase/functions/${file}`, import.meta.url)));
 
-for (const fn of ['api', 'webhook-deliveries']) {
+for (const fn of ['api', 'webhook-deliveries', 'reminder-mails']) {
   Deno.test(`the ${fn} function pins exactly the same npm packages as the shared deno.json`, async () => {
     const shared = await read('deno.json');
     const own = await read(`${fn}/deno.json`);

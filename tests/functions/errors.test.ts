@@ -156,7 +156,7 @@ Deno.test('a lost database connection is service_unavailable', () => {
 });
 
 Deno.test('a write on a connection the dying server closed (EPIPE) is service_unavailable', () => {
-  // What Deno's node:net throws when Postgres is killed mid-request (tests/api/stack/faults.test.ts).
+  // What Deno's node:net throws when Postgres is killed mid-request (tests/stack/lifecycle/faults.test.ts).
   const error = Object.assign(new Error('This socket has been ended by the other party'), { code: 'EPIPE' });
   assert.equal(toApiError(error).code, 'service_unavailable');
 });

@@ -1,19 +1,19 @@
 // The PDF report's fonts (supabase/functions/api/report-fonts.ts): the files are the npm packages'
 // own, and padded for @pdf-lib/fontkit's subsetter a subset keeps every glyph it was asked for.
 // Unpadded, Noto Sans's subset loses most letters (the reason for the padding), so the check
-// below would fail without it.
+// below would fail without it. Each font is parsed once an instance and shared by every report.
 import assert from 'node:assert/strict';
 import fontkit from '@pdf-lib/fontkit';
 import { PDFDict, PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
-import { FONT_FILE_NAMES, loadFonts, padGlyphs } from '../../supabase/functions/api/report-fonts.ts';
+import { FONT_FILE_NAMES, fontkitParsingOnce, loadFonts, padGlyphs } from '../../supabase/functions/api/report-fonts.ts';
 
 const fontsDir = new URL('../../supabase/functions/api/fonts/', import.meta.url);
 const read = (name: string) => Deno.readFile(new URL(name, fontsDir));
 
 /** The glyphs of the font program embedded in a one-line PDF of `text`, parsed back with fontkit. */
-async function subsetGlyphs(font: Uint8Array, text: string) {
+async function subsetGlyphs(font: Uint8Array, text: string, kit: Parameters<PDFDocument['registerFontkit']>[0] = fontkit) {
   const doc = await PDFDocument.create();
-  doc.registerFontkit(fontkit);
+  doc.registerFontkit(kit);
   const embedded = await doc.embedFont(font, { subset: true });
   doc.addPage([400, 100]).drawText(text, { x: 10, y: 50, size: 12, font: embedded });
   const saved = await PDFDocument.load(await doc.save({ useObjectStreams: false }));
@@ -66,4 +66,19 @@ Deno.test('a subset of the padded fonts keeps every letter it draws; unpadded it
   assert.deepEqual(blank(await subsetGlyphs(fonts.bold, text)), []);
   assert.deepEqual(blank(await subsetGlyphs(fonts.cjk, '東京厨房山田太郎油Café')), []);
   assert.ok(blank(await subsetGlyphs(await read(FONT_FILE_NAMES.regular), text)).length > 0, 'the unpadded font no longer breaks: padding may be unneeded');
+});
+
+Deno.test('each font is parsed once an instance, and one parse serves several documents whole', async () => {
+  const fonts = await loadFonts();
+  assert.equal(fontkitParsingOnce.create(fonts.cjk), fontkitParsingOnce.create(fonts.cjk));
+  assert.notEqual(fontkitParsingOnce.create(fonts.regular), fontkitParsingOnce.create(fonts.cjk));
+  // Two documents at once from the same parsed font: each subset has its own letters, all drawn.
+  const [first, second] = await Promise.all([
+    subsetGlyphs(fonts.cjk, '東京厨房', fontkitParsingOnce),
+    subsetGlyphs(fonts.cjk, '山田太郎油Café', fontkitParsingOnce),
+  ]);
+  assert.equal(first.length, 1 + 4);
+  assert.equal(second.length, 1 + 9);
+  assert.deepEqual(blank(first), []);
+  assert.deepEqual(blank(second), []);
 });

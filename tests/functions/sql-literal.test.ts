@@ -1,5 +1,5 @@
 // Literals for the statements sent without bind parameters (supabase/functions/_shared/sql-literal.ts).
-// What Postgres makes of them is checked against a real server in tests/api/functions/sql-literal.test.ts.
+// What Postgres makes of them is checked against a real server in tests/api/shared/sql-literal.test.ts.
 import assert from 'node:assert/strict';
 import { literal, numberLiteral } from '../../supabase/functions/_shared/sql-literal.ts';
 

@@ -5,7 +5,11 @@ import { defineConfig } from 'vitest/config';
 // fake-indexeddb standing in for the browser's IndexedDB, no stack needed.
 export default defineConfig({
   resolve: {
-    alias: { '@schemas': fileURLToPath(new URL('../../supabase/functions/_shared/schemas', import.meta.url)) },
+    // The web app's aliases (web/vite.config.ts): @schemas/… and @/… (web/src/…).
+    alias: {
+      '@schemas': fileURLToPath(new URL('../../supabase/functions/_shared/schemas', import.meta.url)),
+      '@': fileURLToPath(new URL('../../web/src', import.meta.url)),
+    },
   },
   test: {
     include: ['tests/web/**/*.test.ts'],

@@ -20,7 +20,7 @@ let pool: Sql | undefined;
  * uncaught error ends the function's process, failing every request in flight
  * (porsager/postgres#1154, #1208; denoland/deno#34667). The query involved has already been
  * rejected with CONNECTION_CLOSED and answered as 503, so these strays are logged and dropped;
- * any other uncaught error still ends the process. Seen and tested in tests/api/stack/faults.test.ts.
+ * any other uncaught error still ends the process. Seen and tested in tests/stack/lifecycle/faults.test.ts.
  */
 function survivePostgresConnectionLoss(): void {
   const isStaleSocketWrite = (error: unknown) =>

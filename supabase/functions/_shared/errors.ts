@@ -125,7 +125,7 @@ function isPgError(error: unknown): error is PgErrorLike {
 
 // postgres.js client-side connection failures: the database is unreachable for a moment.
 // EPIPE is a write on a connection the server closed as it died ("This socket has been ended by
-// the other party"), seen when Postgres is killed under load (tests/api/stack/faults.test.ts).
+// the other party"), seen when Postgres is killed under load (tests/stack/lifecycle/faults.test.ts).
 const CONNECTION_ERROR_CODES = new Set([
   'CONNECT_TIMEOUT',
   'CONNECTION_CLOSED',

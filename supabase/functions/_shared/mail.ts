@@ -1,4 +1,4 @@
-// Outgoing product mail (invitations) over SMTP. Locally the stack points SMTP_* at its MailDev;
+// Outgoing product mail (invitations, "assigned to you", reminders) over SMTP. Locally the stack points SMTP_* at its MailDev;
 // on hosted Supabase, set SMTP_HOST, SMTP_PORT, SMTP_SECURE, SMTP_USER, SMTP_PASS and MAIL_FROM
 // as function secrets for the team's mail provider.
 import nodemailer from 'nodemailer';
@@ -9,6 +9,11 @@ export interface OutgoingMail {
   subject: string;
   text: string;
   html: string;
+  /**
+   * The Message-ID, when the sender wants a stable one: a mail sent again after a crash (its
+   * outcome unrecorded) then carries the same id, which mail systems use to drop duplicates.
+   */
+  messageId?: string;
 }
 
 let transport: ReturnType<typeof nodemailer.createTransport> | undefined;
@@ -40,6 +45,14 @@ export async function sendMail(mail: OutgoingMail): Promise<void> {
   } catch (error) {
     throw ApiError.serviceUnavailable(error);
   }
+}
+
+/** "Mon 1 Dec 2026, 08:00 (Pacific/Auckland)": an instant as it reads at a site, its zone named. */
+export function timeAtSite(instant: Date | string, timeZone: string): string {
+  const local = new Intl.DateTimeFormat('en-GB', {
+    weekday: 'short', day: 'numeric', month: 'short', year: 'numeric', hour: '2-digit', minute: '2-digit', hourCycle: 'h23', timeZone,
+  }).format(new Date(instant));
+  return `${local.replace(/^(\w+),/, '$1')} (${timeZone})`;
 }
 
 /** Escapes text for the HTML part of a mail (names are user input). */

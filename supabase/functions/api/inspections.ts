@@ -92,7 +92,7 @@ type InspectionFilterQuery = {
 /**
  * The list's filters, on inspections `i` and their sites `s`, with the values as literals
  * (sql-literal.ts), so the list can be read in one round trip; the CSV reports apply the same
- * through `inspectionFilters` (reports.ts).
+ * through `inspectionFilters` (report-csv/records.ts).
  */
 function inspectionFilterSql(orgId: string, query: InspectionFilterQuery): InlineSql {
   return inline`

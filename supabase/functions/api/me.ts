@@ -1,12 +1,18 @@
 // `GET /me` and `PATCH /me`: the caller's own profile and the organizations they belong to. Both
 // run as the caller, so the policies decide; a missing profile (RLS hid it or it does not exist)
-// is a 404.
+// is a 404. `GET·PATCH /me/notifications`: which reminder emails the caller gets
+// (docs/schedules.md, "Reminders"), their own row of public.notification_preferences.
 import type { UserPrincipal } from '../_shared/auth.ts';
 import type { Rows, Tx } from '../_shared/db.ts';
 import { ApiError } from '../_shared/errors.ts';
 import { inline, type InlineSql } from '../_shared/sql-literal.ts';
 import { route } from '../_shared/http.ts';
 import { type Me, type Membership, meSchema, profileUpdateSchema } from '../_shared/schemas/profile.ts';
+import {
+  type NotificationPreferences,
+  notificationPreferencesSchema,
+  notificationPreferencesUpdateSchema,
+} from '../_shared/schemas/notifications.ts';
 import { iso, requireUser } from './access.ts';
 
 interface ProfileRow {
@@ -75,6 +81,51 @@ export const patchMe = route({
       `;
       if (updated.length === 0) throw ApiError.notFound('profile');
       return await readMe(tx, user);
+    });
+  },
+});
+
+/** The caller's switches: their row, or every kind on when they have none yet (the columns' defaults). */
+function preferencesStatement(user: UserPrincipal): InlineSql {
+  return inline`
+    select coalesce(p.occurrence_opened, true) as occurrence_opened, coalesce(p.occurrence_due_soon, true) as occurrence_due_soon,
+           coalesce(p.occurrence_missed, true) as occurrence_missed, coalesce(p.missed_digest, true) as missed_digest
+    from (select 1) one
+    left join public.notification_preferences p on p.user_id = ${user.userId}
+  `;
+}
+
+export const getNotificationPreferences = route({
+  method: 'GET',
+  response: notificationPreferencesSchema,
+  path: '/me/notifications',
+  usersOnly: true,
+  summary: 'Which reminder emails the caller gets: each kind on or off (all on until changed)',
+  handler: async ({ principal, read }) => {
+    const user = requireUser(principal);
+    const [[row]] = await read([preferencesStatement(user)]);
+    return row as NotificationPreferences;
+  },
+});
+
+export const patchNotificationPreferences = route({
+  method: 'PATCH',
+  response: notificationPreferencesSchema,
+  path: '/me/notifications',
+  usersOnly: true,
+  summary: 'Turn kinds of reminder email on or off for the caller; the kinds not sent stay as they were',
+  body: notificationPreferencesUpdateSchema,
+  handler: async ({ principal, body, db }) => {
+    const user = requireUser(principal);
+    return await db(async (tx) => {
+      // The first change writes the row (the kinds not sent take their default, on); later ones
+      // change only the kinds sent. RLS holds it to the caller's own row.
+      const [row] = await tx<NotificationPreferences[]>`
+        insert into public.notification_preferences ${tx({ user_id: user.userId, ...body })}
+        on conflict (user_id) do update set ${tx(body)}
+        returning occurrence_opened, occurrence_due_soon, occurrence_missed, missed_digest
+      `;
+      return row;
     });
   },
 });

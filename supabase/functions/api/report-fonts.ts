@@ -2,6 +2,8 @@
 // Cyrillic) and Noto Sans SC regular (Chinese, Japanese kana), the unchanged files of the npm
 // packages @expo-google-fonts/noto-sans and @expo-google-fonts/noto-sans-sc, kept beside this
 // module and bundled with the function as static files (supabase/config.toml).
+import fontkit from '@pdf-lib/fontkit';
+import type { PDFDocument } from 'pdf-lib';
 
 /** Glyph data of a TrueType font, each glyph padded to a whole number of 4-byte words. */
 export function padGlyphs(font: Uint8Array): Uint8Array {
@@ -71,3 +73,27 @@ export function loadFonts(): Promise<FontFiles> {
   loading.catch(() => (loading = undefined));
   return loading;
 }
+
+type Fontkit = Parameters<PDFDocument['registerFontkit']>[0];
+type FontkitFont = ReturnType<Fontkit['create']>;
+const parsedFonts = new WeakMap<Uint8Array, FontkitFont>();
+
+/**
+ * fontkit, parsing each font once per function instance, in place. fontkit.create copies a font's
+ * bytes into a buffer of its own before parsing them (Buffer.from of a typed array), for every
+ * document that embeds the font: 21 MB a report for the three fonts, held until it is written
+ * (issue 24). Given the array's ArrayBuffer instead, Buffer.from makes a view of it, no copy. pdf-lib
+ * only reads a parsed font (each document makes a subset of its own), so one parse serves every
+ * report; the fonts of loadFonts() are the same arrays for the life of the instance.
+ */
+export const fontkitParsingOnce: Fontkit = {
+  create(fontData: Uint8Array, postscriptName?: string) {
+    let font = parsedFonts.get(fontData);
+    if (!font) {
+      const whole = fontData.byteOffset === 0 && fontData.byteLength === fontData.buffer.byteLength;
+      font = fontkit.create((whole ? fontData.buffer : fontData) as Uint8Array, postscriptName);
+      parsedFonts.set(fontData, font);
+    }
+    return font;
+  },
+};

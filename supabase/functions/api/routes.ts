@@ -23,7 +23,7 @@ import {
   submitInspection,
 } from './inspections.ts';
 import { acceptInvitation, createInvitation, listInvitations, previewInvitation, resendInvitation, revokeInvitation } from './invitations.ts';
-import { getMe, patchMe } from './me.ts';
+import { getMe, getNotificationPreferences, patchMe, patchNotificationPreferences } from './me.ts';
 import { listMembers, removeMember, updateMember } from './members.ts';
 import { createOrganization, deleteOrganization, getOrganization, listOrganizations, updateOrganization } from './orgs.ts';
 import { exportAnswersCsv, exportInspectionsCsv, inspectionReportPdf } from './reports.ts';
@@ -63,6 +63,8 @@ import {
 export const apiRoutes = {
   getMe,
   patchMe,
+  getNotificationPreferences,
+  patchNotificationPreferences,
   listOrganizations,
   createOrganization,
   getOrganization,

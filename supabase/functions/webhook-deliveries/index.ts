@@ -4,7 +4,8 @@
 // signed the Standard Webhooks way, and records every attempt; the database decides retries.
 import { database } from '../_shared/db.ts';
 import { renderProblem } from '../_shared/errors.ts';
-import { deliverDue, workerKeyAccepted } from './worker.ts';
+import { workerKeyAccepted } from '../_shared/worker-key.ts';
+import { deliverDue } from './worker.ts';
 
 Deno.serve(async (req) => {
   if (req.method !== 'POST') return new Response(null, { status: 405, headers: { allow: 'POST' } });

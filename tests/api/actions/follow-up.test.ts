@@ -5,11 +5,11 @@
 import type { RealtimeChannel, SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { listMail, waitForMail } from '../../support/mail.ts';
-import { subscribe } from '../realtime/support.ts';
-import {
-  actionIn, actionPath, actionsPath, call, db, expectProblem, expectStatus, inspectionPath, inspectionWorldAndStranger, move, openAction,
-  post, submittedWithFailures, answeredWithFailures, waitFor, type User,
-} from './support.ts';
+import { subscribe, waitForValue } from '../../support/realtime.ts';
+import { actionIn, actionPath, actionsPath, move, openAction, submittedWithFailures, answeredWithFailures } from './support.ts';
+import { call, expectProblem, expectStatus, post } from '../../support/api.ts';
+import { db } from '../../support/database.ts';
+import { inspectionPath, inspectionWorldAndStranger, type User } from '../../support/fixtures.ts';
 
 const { world, stranger } = inspectionWorldAndStranger();
 const channels: Array<{ client: SupabaseClient; channel: RealtimeChannel }> = [];
@@ -78,10 +78,10 @@ describe('live', () => {
     expect((await subscribe(outsider)).status).not.toBe('SUBSCRIBED');
 
     const action = await openAction(world, { assignee_id: world.inspector.userId });
-    const created = await waitFor('action_created', () => events.find((e) => e.event === 'action_created' && e.payload.id === action.id));
+    const created = await waitForValue('action_created', () => events.find((e) => e.event === 'action_created' && e.payload.id === action.id));
     expect(created.payload).toMatchObject({ entity: 'action', status: 'open', assignee_id: world.inspector.userId, site_id: world.site.id, actor_id: world.manager.userId });
     await move(world, action.id, world.inspector, 'in_progress');
-    const started = await waitFor('action_updated', () => events.find((e) => e.event === 'action_updated' && e.payload.id === action.id));
+    const started = await waitForValue('action_updated', () => events.find((e) => e.event === 'action_updated' && e.payload.id === action.id));
     expect(started.payload).toMatchObject({ status: 'in_progress', actor_id: world.inspector.userId });
   });
 });

@@ -3,10 +3,10 @@
 // it with a note; the manager verifies it, or reopens it with a note; each step is stamped by the
 // database, recorded as an event, audited, and refused once the action is past it.
 import { describe, expect, it } from 'vitest';
-import {
-  actionIn, actionPath, actionsOfInspection, actionsPath, call, db, expectProblem, expectStatus, FAILED_TITLES, ISO_TIMESTAMP,
-  inspectionWorldAndStranger, move, openAction, post, submittedWithFailures, UUID,
-} from './support.ts';
+import { actionIn, actionPath, actionsOfInspection, actionsPath, FAILED_TITLES, move, openAction, submittedWithFailures } from './support.ts';
+import { call, expectProblem, expectStatus, ISO_TIMESTAMP, post, UUID } from '../../support/api.ts';
+import { db } from '../../support/database.ts';
+import { inspectionWorldAndStranger } from '../../support/fixtures.ts';
 
 const { world } = inspectionWorldAndStranger();
 

@@ -3,9 +3,10 @@
 // removed; the refusals (content not a photo, size not as declared, more than ten, after the
 // action is resolved) leave nothing behind. Storage is always called as the caller.
 import { describe, expect, it } from 'vitest';
-import {
-  actionIn, actionPath, call, db, del, expectProblem, expectStatus, inspectionWorldAndStranger, openAction, post, type User,
-} from './support.ts';
+import { actionIn, actionPath, openAction } from './support.ts';
+import { call, del, expectProblem, expectStatus, post } from '../../support/api.ts';
+import { db } from '../../support/database.ts';
+import { inspectionWorldAndStranger, type User } from '../../support/fixtures.ts';
 import { JPEG } from '../../support/photos.ts';
 
 const { world } = inspectionWorldAndStranger();

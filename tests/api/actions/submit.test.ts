@@ -4,9 +4,11 @@
 // action, marked "item now passes".
 import { describe, expect, it } from 'vitest';
 import {
-  actionsOfInspection, actionPath, addConfirmedPhoto, answeredWithFailures, answerItems, call, db, expectProblem, expectStatus,
-  FAILED_TITLES, FAILING_VALUES, inspectionPath, inspectionWorldAndStranger, openAction, post, submittedWithFailures,
+  actionsOfInspection, actionPath, answeredWithFailures, FAILED_TITLES, FAILING_VALUES, openAction, submittedWithFailures,
 } from './support.ts';
+import { addConfirmedPhoto, answerItems, inspectionPath, inspectionWorldAndStranger } from '../../support/fixtures.ts';
+import { call, expectProblem, expectStatus, post } from '../../support/api.ts';
+import { db } from '../../support/database.ts';
 
 const { world } = inspectionWorldAndStranger();
 

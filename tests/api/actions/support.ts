@@ -1,14 +1,13 @@
-// Fixtures for the corrective-action API tests: the inspection world (an organization with every
-// role, a site, a template with one item of every kind) and helpers that reach actions the way
-// users do — an inspection submitted with failed items, an action opened by hand — and move them
-// through the real routes.
+// Fixtures for the corrective-action API tests, on top of the inspection world of
+// tests/support/fixtures.ts (an organization with every role, a site, a template with one item of
+// every kind): helpers that reach actions the way users do — an inspection submitted with failed
+// items, an action opened by hand — and move them through the real routes.
 import { expect } from 'vitest';
 import {
-  answerEverythingRequired, answerItems, call, db, expectStatus, inProgressInspection, inspectionPath, type InspectionWorld,
-  post, type User,
-} from '../inspections/support.ts';
-
-export * from '../inspections/support.ts';
+  answerEverythingRequired, answerItems, inProgressInspection, inspectionPath, type InspectionWorld, type User,
+} from '../../support/fixtures.ts';
+import { expectStatus, post } from '../../support/api.ts';
+import { db } from '../../support/database.ts';
 
 /** Failing answers for three items of EVERY_KIND_DEFINITION, with the titles their actions get. */
 export const FAILING_VALUES: Record<string, unknown> = { floor_clean: 'fail', fridge_temp: 9, cleanliness: 'Poor' };
@@ -76,5 +75,3 @@ export async function actionSnapshot(orgId: string) {
   ]);
   return { actions: [...actions], events: [...events], photos: [...photos], auditEntries: audit[0].n };
 }
-
-export { call };

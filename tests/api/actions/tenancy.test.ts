@@ -3,9 +3,9 @@
 // organization id, or their own with A's ids) and nothing is written; roles without the right get
 // 403 and write nothing; the same calls by an allowed role succeed.
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  actionPath, actionsPath, actionSnapshot, call, expectProblem, expectStatus, inspectionWorldAndStranger, openAction, post,
-} from './support.ts';
+import { actionPath, actionsPath, actionSnapshot, openAction } from './support.ts';
+import { call, expectProblem, expectStatus, post } from '../../support/api.ts';
+import { inspectionWorldAndStranger } from '../../support/fixtures.ts';
 
 const { world, stranger, strangerWorld } = inspectionWorldAndStranger();
 

@@ -1,12 +1,10 @@
 // Bad input on every new route of issue 11: a 422 (or the catalogue's own status) naming the
 // field, in the catalogue's words, with no database text, and nothing written.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { expectNoRawDatabaseText } from '../orgs/support.ts';
-import { forgedCursors, refusedCursors, cursorOutcomes } from '../orgs/support.ts';
-import {
-  actionIn, actionPath, actionsPath, actionSnapshot, call, expectProblem, expectStatus, inspectionWorldAndStranger, MISSING_ID, openAction,
-  post, scheduleInspection,
-} from './support.ts';
+import { inspectionWorldAndStranger, scheduleInspection } from '../../support/fixtures.ts';
+import { expectNoRawDatabaseText, call, expectProblem, expectStatus, MISSING_ID, post } from '../../support/api.ts';
+import { forgedCursors, refusedCursors, cursorOutcomes } from '../../support/paging.ts';
+import { actionIn, actionPath, actionsPath, actionSnapshot, openAction } from './support.ts';
 
 const { world } = inspectionWorldAndStranger();
 

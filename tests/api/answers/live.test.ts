@@ -5,10 +5,9 @@
 import type { RealtimeChannel, SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, describe, expect, it } from 'vitest';
 import { answersSavedEventSchema } from '../../../supabase/functions/_shared/schemas/answers.ts';
-import {
-  call, expectStatus, inProgressInspection, inspectionPath, inspectionWorldAndStranger, waitFor,
-} from '../inspections/support.ts';
-import { subscribe } from '../realtime/support.ts';
+import { call, expectStatus } from '../../support/api.ts';
+import { inProgressInspection, inspectionPath, inspectionWorldAndStranger } from '../../support/fixtures.ts';
+import { subscribe, waitForValue } from '../../support/realtime.ts';
 
 const { world, stranger } = inspectionWorldAndStranger();
 const channels: RealtimeChannel[] = [];
@@ -55,8 +54,8 @@ describe('the live inspection topic', () => {
       },
     }), 200);
 
-    await waitFor('two answers_saved messages', () => (received.filter((r) => r.event === 'answers_saved').length >= 2 ? true : undefined));
-    await waitFor('the last score', () => received.find((r) => r.event === 'inspection_updated' && r.payload.score === second.inspection.score));
+    await waitForValue('two answers_saved messages', () => (received.filter((r) => r.event === 'answers_saved').length >= 2 ? true : undefined));
+    await waitForValue('the last score', () => received.find((r) => r.event === 'inspection_updated' && r.payload.score === second.inspection.score));
     const batches = received.filter((r) => r.event === 'answers_saved').map((r) => answersSavedEventSchema.parse(r.payload));
     expect(batches).toHaveLength(2);
     expect(batches.map((batch) => batch.inspection_id)).toEqual([id, id]);
@@ -94,14 +93,14 @@ describe('the live inspection topic', () => {
     const tracked = await filler.channel.track({ user_id: world.inspector.userId, display_name: world.inspector.displayName, item_key: 'fridge_temp' });
     expect(tracked).toBe('ok');
 
-    const state = await waitFor("the inspector's presence", () => {
+    const state = await waitForValue("the inspector's presence", () => {
       const entries = watcher.channel.presenceState()[world.inspector.userId] as any[] | undefined;
       return entries?.some((e) => e.item_key === 'fridge_temp') ? entries : undefined;
     });
     expect(state[0]).toMatchObject({ user_id: world.inspector.userId, display_name: world.inspector.displayName, item_key: 'fridge_temp' });
 
     await filler.channel.track({ user_id: world.inspector.userId, display_name: world.inspector.displayName, item_key: 'remarks' });
-    await waitFor('the move to another item', () =>
+    await waitForValue('the move to another item', () =>
       (watcher.channel.presenceState()[world.inspector.userId] as any[] | undefined)?.some((e) => e.item_key === 'remarks') ? true : undefined);
   });
 

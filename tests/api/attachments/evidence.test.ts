@@ -5,20 +5,11 @@
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { stack } from '../../support/stack.ts';
+import { call, del, expectProblem, expectStatus, post } from '../../support/api.ts';
+import { db } from '../../support/database.ts';
 import {
-  call,
-  db,
-  del,
-  expectProblem,
-  expectStatus,
-  forceStatus,
-  inProgressInspection,
-  inspectionPath,
-  inspectionWorldAndStranger,
-  post,
-  scheduleInspection,
-  type User,
-} from '../inspections/support.ts';
+  forceStatus, inProgressInspection, inspectionPath, inspectionWorldAndStranger, scheduleInspection, type User,
+} from '../../support/fixtures.ts';
 import { JPEG } from '../../support/photos.ts';
 
 const { world, stranger, strangerWorld } = inspectionWorldAndStranger();

@@ -4,10 +4,12 @@
 // by the database, audited and refused once the inspection is past it.
 import { describe, expect, it } from 'vitest';
 import {
-  answerEverythingRequired, answerItems, call, db, expectProblem, expectStatus, INSIDE_GEOFENCE, inspectionPath,
-  inspectionSnapshot, inspectionWorldAndStranger, ISO_TIMESTAMP, OUTSIDE_GEOFENCE, patch, post, REQUIRED_ITEM_KEYS,
-  scheduleInspection, SITE_GEOFENCE_M, startInspection, UUID, VALID_VALUES,
-} from './support.ts';
+  answerEverythingRequired, answerItems, INSIDE_GEOFENCE, inspectionPath, inspectionWorldAndStranger, OUTSIDE_GEOFENCE, REQUIRED_ITEM_KEYS,
+  scheduleInspection, SITE_GEOFENCE_M, startInspection, VALID_VALUES,
+} from '../../support/fixtures.ts';
+import { call, expectProblem, expectStatus, ISO_TIMESTAMP, patch, post, UUID } from '../../support/api.ts';
+import { db } from '../../support/database.ts';
+import { inspectionSnapshot } from '../../support/snapshots.ts';
 
 const { world } = inspectionWorldAndStranger();
 

@@ -2,11 +2,13 @@
 // are added between pages, every filter (status, site_id, assignee_id, overdue, updated_since, due_before)
 // alone and combined, bad queries refused; and the dashboard counts.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { allPages, cursorOutcomes, forgedCursors, refusedCursors } from '../orgs/support.ts';
 import {
-  addConfirmedPhoto, answerItems, call, createSite, db, expectProblem, expectStatus, inspectionsPath, inspectionWorldAndStranger, post, scheduleInspection,
+  addConfirmedPhoto, answerItems, createGeofencedSite, inspectionsPath, inspectionWorldAndStranger, scheduleInspection,
   inProgressInspection, startInspection,
-} from './support.ts';
+} from '../../support/fixtures.ts';
+import { allPages, cursorOutcomes, forgedCursors, refusedCursors } from '../../support/paging.ts';
+import { call, expectProblem, expectStatus, post } from '../../support/api.ts';
+import { db } from '../../support/database.ts';
 
 const { world, stranger } = inspectionWorldAndStranger();
 
@@ -17,7 +19,7 @@ let otherSite: any;
 const made: Record<string, any> = {};
 
 beforeAll(async () => {
-  otherSite = await createSite(world.manager, world.org.id, { name: 'Second site' });
+  otherSite = await createGeofencedSite(world.manager, world.org.id, { name: 'Second site' });
   made.assigned = await scheduleInspection(world, { assignee_id: world.inspector.userId, due_at: '2099-01-01T00:00:00Z' });
   made.overdue = await scheduleInspection(world, { due_at: '2020-01-01T00:00:00Z' });
   made.otherSite = await scheduleInspection(world, { site_id: otherSite.id });

@@ -4,10 +4,10 @@
 // inspection:<id>).
 import type { RealtimeChannel, SupabaseClient } from '@supabase/supabase-js';
 import { afterAll, describe, expect, it } from 'vitest';
-import {
-  db, expectStatus, inspectionPath, inspectionWorldAndStranger, post, scheduleInspection, startInspection, waitFor,
-} from './support.ts';
-import { subscribe } from '../realtime/support.ts';
+import { db } from '../../support/database.ts';
+import { expectStatus, post } from '../../support/api.ts';
+import { inspectionPath, inspectionWorldAndStranger, scheduleInspection, startInspection } from '../../support/fixtures.ts';
+import { subscribe, waitForValue } from '../../support/realtime.ts';
 
 const { world, stranger } = inspectionWorldAndStranger();
 const channels: Array<{ client: SupabaseClient; channel: RealtimeChannel }> = [];
@@ -34,14 +34,14 @@ describe('org:<id> inspection events', () => {
     expect(outsider.status).not.toBe('SUBSCRIBED');
 
     const inspection = await scheduleInspection(world);
-    const created = await waitFor('inspection_created', () =>
+    const created = await waitForValue('inspection_created', () =>
       member.events.find((e) => e.event === 'inspection_created' && e.payload.id === inspection.id));
     expect(created.payload).toMatchObject({
       entity: 'inspection', action: 'created', id: inspection.id, org_id: world.org.id, actor_id: world.manager.userId, status: 'scheduled',
     });
 
     await startInspection(world, inspection.id, world.inspector);
-    const started = await waitFor('inspection_updated to in_progress', () =>
+    const started = await waitForValue('inspection_updated to in_progress', () =>
       member.events.find((e) => e.event === 'inspection_updated' && e.payload.id === inspection.id && e.payload.status === 'in_progress'));
     expect(started.payload.actor_id).toBe(world.inspector.userId);
 
@@ -50,11 +50,11 @@ describe('org:<id> inspection events', () => {
     const before = member.events.length;
     await db()`update public.inspections set score = score + 1 where id = ${inspection.id}`;
     await db()`update public.inspections set failed_count = failed_count + 1 where id = ${inspection.id}`;
-    const failed = await waitFor('inspection_updated for a failed item', () =>
+    const failed = await waitForValue('inspection_updated for a failed item', () =>
       member.events.slice(before).find((e) => e.event === 'inspection_updated' && e.payload.id === inspection.id));
     expect(failed.payload.status).toBe('in_progress');
     expectStatus(await post(world.manager.client, `${inspectionPath(world.org.id, inspection.id)}/cancel`, undefined), 200);
-    const canceled = await waitFor('inspection_updated to canceled', () =>
+    const canceled = await waitForValue('inspection_updated to canceled', () =>
       member.events.find((e) => e.payload?.id === inspection.id && e.payload.status === 'canceled'));
     expect(member.events.slice(before)).toEqual([failed, canceled]);
     expect(outsider.events).toEqual([]);

@@ -5,11 +5,13 @@
 // opens no action and counts for nothing, though its answer is kept; lists and the detail count
 // only the items that show, and the dashboard's failed items leave out hidden ones.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { templatePath, templateSnapshot, templatesPath } from '../templates/support.ts';
+import { templateSnapshot } from '../templates/support.ts';
 import {
-  answerItems, call, createPublishedTemplate, db, expectProblem, expectStatus, inspectionPath, inspectionsPath,
-  inspectionWorldAndStranger, patch, post, type PublishedTemplate, startInspection,
-} from './support.ts';
+  templatePath, templatesPath, answerItems, createPublishedTemplate, inspectionPath, inspectionsPath, inspectionWorldAndStranger,
+  type PublishedTemplate, startInspection,
+} from '../../support/fixtures.ts';
+import { call, expectProblem, expectStatus, patch, post } from '../../support/api.ts';
+import { db } from '../../support/database.ts';
 
 const KITCHEN_YES = { match: 'all', conditions: [{ item: 'has_kitchen', op: 'equals', value: 'yes' }] };
 

@@ -2,10 +2,11 @@
 // (with their own organization's id or A's), roles without the right get 403, and neither writes
 // anything. Both sides: the same calls by an allowed role succeed.
 import { beforeAll, describe, expect, it } from 'vitest';
+import { call, expectProblem, expectStatus, MISSING_ID, patch, post } from '../../support/api.ts';
 import {
-  call, expectProblem, expectStatus, INSIDE_GEOFENCE, inspectionPath, inspectionsPath, inspectionSnapshot,
-  inspectionWorldAndStranger, MISSING_ID, patch, post, type Role, scheduleInspection, startInspection,
-} from './support.ts';
+  INSIDE_GEOFENCE, inspectionPath, inspectionsPath, inspectionWorldAndStranger, type Role, scheduleInspection, startInspection,
+} from '../../support/fixtures.ts';
+import { inspectionSnapshot } from '../../support/snapshots.ts';
 
 const { world, stranger, strangerWorld } = inspectionWorldAndStranger();
 

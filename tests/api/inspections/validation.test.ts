@@ -2,10 +2,12 @@
 // and nothing is written (inspections, answers, attachments and the audit log are compared
 // before and after).
 import { beforeAll, describe, expect, it } from 'vitest';
+import { call, expectProblem, MISSING_ID, patch, post } from '../../support/api.ts';
 import {
-  call, createSite, db, expectProblem, INSIDE_GEOFENCE, inspectionPath, inspectionsPath, inspectionSnapshot,
-  inspectionWorldAndStranger, MISSING_ID, patch, post, scheduleInspection, tag, type User,
-} from './support.ts';
+  createGeofencedSite, INSIDE_GEOFENCE, inspectionPath, inspectionsPath, inspectionWorldAndStranger, scheduleInspection, tag, type User,
+} from '../../support/fixtures.ts';
+import { db } from '../../support/database.ts';
+import { inspectionSnapshot } from '../../support/snapshots.ts';
 
 const { world } = inspectionWorldAndStranger();
 
@@ -31,7 +33,7 @@ let draftTemplateId: string;
 let scheduled: any;
 
 beforeAll(async () => {
-  archivedSite = await createSite(world.manager, world.org.id, { name: `Closed ${tag()}` });
+  archivedSite = await createGeofencedSite(world.manager, world.org.id, { name: `Closed ${tag()}` });
   await call(world.manager.client, `orgs/${world.org.id}/sites/${archivedSite.id}`, { method: 'DELETE' });
   const [draft] = await db()`
     insert into public.templates (org_id, name) values (${world.org.id}, ${`Draft ${tag()}`}) returning id

@@ -5,9 +5,9 @@
 // audit log names the key; Idempotency-Key works per key.
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import {
-  call, db, del, expectProblem, expectStatus, inspectionsPath, inspectionWorldAndStranger, ISO_TIMESTAMP, MISSING_ID, patch, post,
-} from '../inspections/support.ts';
+import { call, del, expectProblem, expectStatus, ISO_TIMESTAMP, MISSING_ID, patch, post } from '../../support/api.ts';
+import { db } from '../../support/database.ts';
+import { inspectionsPath, inspectionWorldAndStranger } from '../../support/fixtures.ts';
 import { apiKeysPath, createKey, keyClient } from './support.ts';
 
 const { world, stranger, strangerWorld } = inspectionWorldAndStranger();
@@ -118,7 +118,8 @@ describe('calling with a key', () => {
     // The router refuses before anything is looked up, so made-up ids do.
     const hook = MISSING_ID;
     const refused: [string, string, unknown?][] = [
-      ['GET', 'me'], ['PATCH', 'me', { display_name: 'A robot' }], ['GET', 'orgs'], ['POST', 'orgs', { name: 'Robot org' }],
+      ['GET', 'me'], ['PATCH', 'me', { display_name: 'A robot' }], ['GET', 'me/notifications'], ['PATCH', 'me/notifications', { missed_digest: false }],
+      ['GET', 'orgs'], ['POST', 'orgs', { name: 'Robot org' }],
       ['PATCH', `orgs/${world.org.id}`, { name: 'Robot org' }], ['DELETE', `orgs/${world.org.id}`],
       ['PATCH', `orgs/${world.org.id}/members/${world.viewer.userId}`, { role: 'manager' }],
       ['DELETE', `orgs/${world.org.id}/members/${world.viewer.userId}`],

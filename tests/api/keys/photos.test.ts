@@ -6,7 +6,9 @@
 import { describe, expect, it } from 'vitest';
 import { stack } from '../../support/stack.ts';
 import { createClient } from '@supabase/supabase-js';
-import { db, del, expectProblem, expectStatus, inProgressInspection, inspectionPath, inspectionWorldAndStranger, post, call } from '../inspections/support.ts';
+import { db } from '../../support/database.ts';
+import { del, expectProblem, expectStatus, post, call } from '../../support/api.ts';
+import { inProgressInspection, inspectionPath, inspectionWorldAndStranger } from '../../support/fixtures.ts';
 import { openAction } from '../actions/support.ts';
 import { createKey } from './support.ts';
 import { JPEG } from '../../support/photos.ts';

@@ -4,9 +4,9 @@
 // every function instance draws from the same one; each caller has its own.
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { ApiOutcome } from '../../support/api.ts';
-import { call, db, expectProblem, inspectionWorldAndStranger } from '../inspections/support.ts';
-import { newUser } from '../orgs/support.ts';
+import { type ApiOutcome, call, expectProblem } from '../../support/api.ts';
+import { db } from '../../support/database.ts';
+import { newUser, inspectionWorldAndStranger } from '../../support/fixtures.ts';
 import { createKey } from './support.ts';
 
 const { world } = inspectionWorldAndStranger();

@@ -4,13 +4,14 @@
 // calls (people, members, invitations, keys, settings) are in api-keys.test.ts; a last test holds
 // this table to the routes openapi.json lists, so a new route has to say what keys may do.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ApiOutcome } from '../../support/api.ts';
+import { type ApiOutcome, call, del, expectProblem, expectStatus, patch, post } from '../../support/api.ts';
 import { stack } from '../../support/stack.ts';
 import {
-  answerEverythingRequired, call, createPublishedTemplate, createSite, del, EVERY_KIND_DEFINITION, expectProblem, expectStatus, INSIDE_GEOFENCE,
-  inProgressInspection, inspectionPath, inspectionsPath, inspectionWorldAndStranger, patch, post, scheduleInspection,
-} from '../inspections/support.ts';
+  answerEverythingRequired, createPublishedTemplate, createGeofencedSite, EVERY_KIND_DEFINITION, INSIDE_GEOFENCE, inProgressInspection,
+  inspectionPath, inspectionsPath, inspectionWorldAndStranger, scheduleInspection,
+} from '../../support/fixtures.ts';
 import { openAction } from '../actions/support.ts';
+import { askWhileExportsBusy } from '../reports/support.ts';
 import { createSchedule, scheduleBody, schedulePath, schedulesPath } from '../schedules/support.ts';
 import { createKey, type Key, type KeyRole } from './support.ts';
 
@@ -44,8 +45,8 @@ const CASES: Case[] = [
   { operation: 'listSites', least: 'viewer', run: (key) => call(key.client, `orgs/${org()}/sites`) },
   { operation: 'getSite', least: 'viewer', run: (key) => call(key.client, sitePath(world.site.id)) },
   { operation: 'createSite', least: 'manager', run: (key) => post(key.client, `orgs/${org()}/sites`, { name: `Key site ${key.role}` }) },
-  { operation: 'updateSite', least: 'manager', run: async (key) => patch(key.client, sitePath((await createSite(world.manager, org())).id), { name: 'Renamed' }) },
-  { operation: 'archiveSite', least: 'manager', run: async (key) => del(key.client, sitePath((await createSite(world.manager, org())).id)) },
+  { operation: 'updateSite', least: 'manager', run: async (key) => patch(key.client, sitePath((await createGeofencedSite(world.manager, org())).id), { name: 'Renamed' }) },
+  { operation: 'archiveSite', least: 'manager', run: async (key) => del(key.client, sitePath((await createGeofencedSite(world.manager, org())).id)) },
   { operation: 'listTemplates', least: 'viewer', run: (key) => call(key.client, `orgs/${org()}/templates`) },
   { operation: 'getTemplate', least: 'viewer', run: (key) => call(key.client, templatePath(world.template.id)) },
   { operation: 'getTemplateVersion', least: 'viewer', run: (key) => call(key.client, `${templatePath(world.template.id)}/versions/1`) },
@@ -84,8 +85,9 @@ const CASES: Case[] = [
   // The full audit log is for managers and above (docs/actions.md), keys alike.
   { operation: 'listAuditLog', least: 'manager', run: (key) => call(key.client, `orgs/${org()}/audit-log`) },
   // Reports (issue 16): what every member may read, as files.
-  { operation: 'exportInspectionsCsv', least: 'viewer', run: (key) => call(key.client, `orgs/${org()}/reports/inspections.csv`) },
-  { operation: 'exportAnswersCsv', least: 'viewer', run: (key) => call(key.client, `orgs/${org()}/reports/answers.csv`) },
+  // An export may be told to come back while other test files' exports hold the api's slots.
+  { operation: 'exportInspectionsCsv', least: 'viewer', run: (key) => askWhileExportsBusy(() => call(key.client, `orgs/${org()}/reports/inspections.csv`)) },
+  { operation: 'exportAnswersCsv', least: 'viewer', run: (key) => askWhileExportsBusy(() => call(key.client, `orgs/${org()}/reports/answers.csv`)) },
   { operation: 'inspectionReportPdf', least: 'viewer', run: async (key) => call(key.client, `${inspectionPath(org(), (await scheduleInspection(world)).id)}/report.pdf`) },
   // Schedules (issue 26): read by every role, managed by managers (docs/product.md §6).
   { operation: 'listSchedules', least: 'viewer', run: (key) => call(key.client, schedulesPath(org())) },
@@ -136,7 +138,7 @@ it('every route in openapi.json that a key may call is in this table, and the re
     'confirmActionAttachment', 'getActionAttachmentUrl', 'deleteActionAttachment'];
   expect(keyRoutes.sort()).toEqual([...CASES.map((c) => c.operation), ...photoRoutes].sort());
   expect(userRoutes.sort()).toEqual(['acceptInvitation', 'createApiKey', 'createInvitation', 'createOrganization', 'deleteOrganization', 'getDashboard',
-    'getMe', 'listApiKeys', 'listInvitations', 'listOrganizations', 'patchMe', 'previewInvitation', 'removeMember', 'revokeApiKey',
+    'getMe', 'getNotificationPreferences', 'patchNotificationPreferences', 'listApiKeys', 'listInvitations', 'listOrganizations', 'patchMe', 'previewInvitation', 'removeMember', 'revokeApiKey',
     'revokeInvitation', 'resendInvitation', 'updateMember', 'updateOrganization', 'listWebhooks', 'createWebhook', 'updateWebhook', 'deleteWebhook',
     'rotateWebhookSecret', 'sendTestWebhook', 'listWebhookDeliveries', 'redeliverWebhook'].sort());
   expect(keyRoutes.length + userRoutes.length).toBe(Object.values<any>(document.paths).reduce((n, ops) => n + Object.keys(ops).length, 0));

@@ -4,9 +4,8 @@
 import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { fetchFrom } from '../../support/clients.ts';
 import { stack } from '../../support/stack.ts';
-import { expectStatus, post, type User } from '../orgs/support.ts';
-
-export * from '../inspections/support.ts';
+import type { User } from '../../support/fixtures.ts';
+import { expectStatus, post } from '../../support/api.ts';
 
 export type KeyRole = 'manager' | 'inspector' | 'viewer';
 

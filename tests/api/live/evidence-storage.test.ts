@@ -7,13 +7,14 @@
 // read/remove policies apart from that flow.
 import { randomUUID } from 'node:crypto';
 import type { SupabaseClient } from '@supabase/supabase-js';
-import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiData } from '../../support/api.ts';
 import { createTestClient, signedInClient } from '../../support/clients.ts';
+import { closeDb, db } from '../../support/database.ts';
+import { insertMemberships } from '../../support/fixtures.ts';
 import { stack } from '../../support/stack.ts';
 
-const sql = postgres(stack.DB_URL, { max: 2, onnotice: () => {} });
+const sql = db();
 const service = createTestClient({ key: stack.SERVICE_ROLE_KEY });
 const anon = createTestClient();
 
@@ -49,15 +50,10 @@ beforeAll(async () => {
   [owner, inspector, viewer, outsider] = [o.client, i.client, v.client, x.client];
   orgId = (await apiData<{ id: string }>(owner, 'orgs', { method: 'POST', body: { name: 'Evidence Org' } })).id;
   await apiData(outsider, 'orgs', { method: 'POST', body: { name: 'Evidence Outsider Org' } });
-  await sql`
-    insert into public.memberships (org_id, user_id, role)
-    values (${orgId}, ${i.user.id}, 'inspector'), (${orgId}, ${v.user.id}, 'viewer')
-  `;
+  await insertMemberships(orgId, [[i.user.id, 'inspector'], [v.user.id, 'viewer']]);
 });
 
-afterAll(async () => {
-  await sql.end();
-});
+afterAll(closeDb);
 
 describe('the evidence bucket', () => {
   it('is declared private with the size and type limits of docs/product.md', async () => {

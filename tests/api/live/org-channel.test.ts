@@ -2,13 +2,14 @@
 // sites, members and settings on the private topic org:<id>, and RLS on realtime.messages lets
 // exactly its members join. Real stack, real triggers, the unmodified supabase-js realtime client.
 import type { RealtimeChannel, SupabaseClient } from '@supabase/supabase-js';
-import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { apiData } from '../../support/api.ts';
 import { signedInClient } from '../../support/clients.ts';
-import { stack } from '../../support/stack.ts';
+import { closeDb, db } from '../../support/database.ts';
+import { insertMemberships } from '../../support/fixtures.ts';
+import { waitForValue } from '../../support/realtime.ts';
 
-const sql = postgres(stack.DB_URL, { max: 2, onnotice: () => {} });
+const sql = db();
 const channels: RealtimeChannel[] = [];
 
 /** Joins `topic` as a private channel and reports the first outcome of the join. */
@@ -31,22 +32,6 @@ async function join(client: SupabaseClient, topic: string, onEvent?: (event: str
   });
 }
 
-function waitFor<T>(predicate: () => T | undefined, what: string, timeoutMs = 5000): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const started = Date.now();
-    const timer = setInterval(() => {
-      const value = predicate();
-      if (value !== undefined) {
-        clearInterval(timer);
-        resolve(value);
-      } else if (Date.now() - started > timeoutMs) {
-        clearInterval(timer);
-        reject(new Error(`Timed out waiting for ${what}`));
-      }
-    }, 10);
-  });
-}
-
 let owner: SupabaseClient;
 let inspector: SupabaseClient;
 let outsider: SupabaseClient;
@@ -64,13 +49,13 @@ beforeAll(async () => {
   orgId = (await apiData<{ id: string }>(owner, 'orgs', { method: 'POST', body: { name: 'Live Org' } })).id;
   await apiData(outsider, 'orgs', { method: 'POST', body: { name: 'Outsider Org' } });
   // Membership straight in the database: this file tests realtime, not invitations.
-  await sql`insert into public.memberships (org_id, user_id, role) values (${orgId}, ${inspectorId}, 'inspector')`;
+  await insertMemberships(orgId, [[inspectorId, 'inspector']]);
 });
 
 afterAll(async () => {
   await Promise.all(channels.map((c) => c.unsubscribe().catch(() => undefined)));
   for (const client of [owner, inspector, outsider]) await client?.removeAllChannels();
-  await sql.end();
+  await closeDb();
 });
 
 describe('the private organization topic', () => {
@@ -90,8 +75,8 @@ describe('the private organization topic', () => {
     const site = await apiData<{ id: string }>(owner, `orgs/${orgId}/sites`, { method: 'POST', body: { name: 'Live Depot' } });
     await apiData(owner, `orgs/${orgId}/sites/${site.id}`, { method: 'PATCH', body: { address: '1 Live St' } });
 
-    const created = await waitFor(() => received.find((r) => r.event === 'site_created' && r.payload.id === site.id), 'site_created');
-    const updated = await waitFor(() => received.find((r) => r.event === 'site_updated' && r.payload.id === site.id), 'site_updated');
+    const created = await waitForValue('site_created', () => received.find((r) => r.event === 'site_created' && r.payload.id === site.id));
+    const updated = await waitForValue('site_updated', () => received.find((r) => r.event === 'site_updated' && r.payload.id === site.id));
     expect(created.payload).toMatchObject({ entity: 'site', action: 'created', org_id: orgId, id: site.id });
     expect(Object.keys(updated.payload).sort()).toEqual(['action', 'actor_id', 'at', 'entity', 'id', 'org_id']);
     // Commit order: the create arrives before the update.
@@ -102,7 +87,7 @@ describe('the private organization topic', () => {
     const received: Array<{ event: string; payload: any }> = [];
     expect((await join(owner, `org:${orgId}`, (event, payload) => received.push({ event, payload }))).status).toBe('SUBSCRIBED');
     await apiData(owner, `orgs/${orgId}/members/${inspectorId}`, { method: 'PATCH', body: { role: 'viewer' } });
-    const changed = await waitFor(() => received.find((r) => r.event === 'member_updated'), 'member_updated');
+    const changed = await waitForValue('member_updated', () => received.find((r) => r.event === 'member_updated'));
     expect(changed.payload).toMatchObject({ user_id: inspectorId, role: 'viewer' });
     await apiData(owner, `orgs/${orgId}/members/${inspectorId}`, { method: 'PATCH', body: { role: 'inspector' } });
   });
@@ -118,7 +103,7 @@ describe('the private organization topic', () => {
       }),
     ).rejects.toBe(rolledBack);
     await apiData(owner, `orgs/${orgId}`, { method: 'PATCH', body: { name: 'Live Org Renamed' } });
-    await waitFor(() => received.find((r) => r === `organization_updated:${orgId}`), 'organization_updated');
+    await waitForValue('organization_updated', () => received.find((r) => r === `organization_updated:${orgId}`));
     expect(received.filter((r) => r === `organization_updated:${orgId}`)).toHaveLength(1);
   });
 });

@@ -4,12 +4,11 @@
 // requirement on (or off) needs aal2 too.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestClient, uniqueEmail } from '../../support/clients.ts';
-import type { ApiCallOptions as CallOptions } from '../../support/api.ts';
+import { type ApiCallOptions as CallOptions, call, del, expectProblem, expectStatus, patch, post } from '../../support/api.ts';
+import { closeDb, db } from '../../support/database.ts';
+import { orgSnapshot, userSnapshot } from '../../support/snapshots.ts';
 import { stack } from '../../support/stack.ts';
-import {
-  aalOf, addMember, call, closeDb, createOrg, db, del, expectProblem, expectStatus, invite, type MfaUser, newMfaUser,
-  newUser, orgSnapshot, patch, post, stepUp, tag, type User, userSnapshot,
-} from './support.ts';
+import { aalOf, addMember, createOrg, invite, type MfaUser, newMfaUser, newUser, stepUp, tag, type User } from '../../support/fixtures.ts';
 
 let owner: MfaUser;
 let org: any;

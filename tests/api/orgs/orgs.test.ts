@@ -3,10 +3,11 @@
 // only owners and admins change settings, only owners delete, and every bad request is refused
 // with its catalogue code and field errors without writing anything.
 import { describe, expect, it } from 'vitest';
-import {
-  allPages, call, createOrg, db, del, expectNoRawDatabaseText, expectProblem, expectStatus, cursorOutcomes, forgedCursors, refusedCursors, ISO_TIMESTAMP, MISSING_ID, newUser,
-  orgSnapshot, orgWithEveryRoleAndStranger, patch, post, tag, userSnapshot, UUID,
-} from './support.ts';
+import { createOrg, newUser, orgWithEveryRoleAndStranger, tag } from '../../support/fixtures.ts';
+import { allPages, cursorOutcomes, forgedCursors, refusedCursors } from '../../support/paging.ts';
+import { call, del, expectNoRawDatabaseText, expectProblem, expectStatus, ISO_TIMESTAMP, MISSING_ID, patch, post, UUID } from '../../support/api.ts';
+import { db } from '../../support/database.ts';
+import { orgSnapshot, userSnapshot } from '../../support/snapshots.ts';
 
 const { fixture, stranger } = orgWithEveryRoleAndStranger({ name: `Alpha Inspections ${tag()}` });
 

@@ -5,7 +5,9 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createTestClient } from '../../support/clients.ts';
 import { stack } from '../../support/stack.ts';
-import { addMember, call, closeDb, createOrg, db, expectStatus, newUser } from './support.ts';
+import { addMember, createOrg, newUser } from '../../support/fixtures.ts';
+import { call, expectStatus } from '../../support/api.ts';
+import { closeDb, db } from '../../support/database.ts';
 
 afterAll(closeDb);
 

@@ -3,11 +3,11 @@
 // they were. The same requests by A's owner succeed, so the 404s are about tenancy, not typos.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestClient, uniqueEmail } from '../../support/clients.ts';
-import type { ApiCallOptions as CallOptions } from '../../support/api.ts';
+import { type ApiCallOptions as CallOptions, call, expectProblem, expectStatus, post } from '../../support/api.ts';
+import { closeDb } from '../../support/database.ts';
+import { orgSnapshot } from '../../support/snapshots.ts';
 import { stack } from '../../support/stack.ts';
-import {
-  call, closeDb, createOrg, expectProblem, expectStatus, newUser, orgSnapshot, orgWithEveryRole, post, type RoleFixture, tag, type User,
-} from './support.ts';
+import { createOrg, newUser, orgWithEveryRole, type RoleFixture, tag, type User } from '../../support/fixtures.ts';
 
 let a: RoleFixture;
 let siteA: any;

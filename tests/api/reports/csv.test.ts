@@ -7,12 +7,16 @@ import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ANSWER_CSV_COLUMNS, INSPECTION_CSV_COLUMNS } from '../../../supabase/functions/_shared/schemas/reports.ts';
 import { stack } from '../../support/stack.ts';
-import { allPages } from '../orgs/support.ts';
+import {
+  addConfirmedPhoto, answerEverythingRequired, answerItems, createGeofencedSite, forceStatus, inProgressInspection, inspectionPath,
+  inspectionsPath, inspectionWorldAndStranger, scheduleInspection, startInspection, type User,
+} from '../../support/fixtures.ts';
+import { allPages } from '../../support/paging.ts';
+import { call, expectProblem, expectStatus, post } from '../../support/api.ts';
+import { db } from '../../support/database.ts';
 import { createKey } from '../keys/support.ts';
 import {
-  accessTokenOf, addConfirmedPhoto, answerEverythingRequired, answerItems, call, createSite, csvReport, db, expectProblem, expectStatus,
-  cellsAsSplitBy, forceStatus, inProgressInspection, inspectionPath, inspectionsPath, inspectionWorldAndStranger, neutralized, post, PHOTO,
-  queryOf, rawReport, runsAsFormula, scheduleInspection, startInspection, uploadPhoto, type User,
+  accessTokenOf, askWhileExportsBusy, csvReport, cellsAsSplitBy, neutralized, PHOTO, queryOf, rawReport, runsAsFormula, uploadPhoto,
 } from './support.ts';
 
 const { world, stranger, strangerWorld } = inspectionWorldAndStranger();
@@ -33,7 +37,7 @@ const utcSecond = (cell: string) => {
 const SEMICOLON_FORMULA = "Site;=cmd|' /C calc'!A0;";
 
 beforeAll(async () => {
-  unicodeSite = await createSite(world.manager, world.org.id, { name: 'Café Ñandú — 東京', external_ref: '=HYPERLINK("http://evil.test")', timezone: 'Asia/Tokyo' });
+  unicodeSite = await createGeofencedSite(world.manager, world.org.id, { name: 'Café Ñandú — 東京', external_ref: '=HYPERLINK("http://evil.test")', timezone: 'Asia/Tokyo' });
   // Scheduled, assigned, overdue, with a title a spreadsheet would run.
   ids.scheduled = (await scheduleInspection(world, { title: '=1+2', assignee_id: world.inspector.userId, due_at: '2020-01-01T00:00:00Z', external_ref: '+CMD' })).id;
   // In progress at the unicode site, answered with text that starts like formulas, and a photo.
@@ -267,9 +271,9 @@ describe('row-level security', () => {
   });
 
   it('is a 404 for an organization the caller is not in, filters or not', async () => {
-    expectProblem(await call(stranger.client, `orgs/${world.org.id}/reports/inspections.csv`), 404, 'not_found');
-    expectProblem(await call(stranger.client, `orgs/${world.org.id}/reports/answers.csv?site_id=${unicodeSite.id}`), 404, 'not_found');
-    expectProblem(await call(world.manager.client, `orgs/${strangerWorld.orgId}/reports/inspections.csv`), 404, 'not_found');
+    expectProblem(await askWhileExportsBusy(() => call(stranger.client, `orgs/${world.org.id}/reports/inspections.csv`)), 404, 'not_found');
+    expectProblem(await askWhileExportsBusy(() => call(stranger.client, `orgs/${world.org.id}/reports/answers.csv?site_id=${unicodeSite.id}`)), 404, 'not_found');
+    expectProblem(await askWhileExportsBusy(() => call(world.manager.client, `orgs/${strangerWorld.orgId}/reports/inspections.csv`)), 404, 'not_found');
   });
 
   it('works with an API key of the organization, and a key of another organization gets a 404', async () => {
@@ -281,7 +285,7 @@ describe('row-level security', () => {
     const raw = await rawReport(key.secret, `orgs/${world.org.id}/reports/inspections.csv`);
     expect(raw.status).toBe(200);
     await raw.body?.cancel();
-    expectProblem(await call(key.client, `orgs/${strangerWorld.orgId}/reports/inspections.csv`), 404, 'not_found');
+    expectProblem(await askWhileExportsBusy(() => call(key.client, `orgs/${strangerWorld.orgId}/reports/inspections.csv`)), 404, 'not_found');
   });
 
   it('asks for a sign-in without a token', async () => {

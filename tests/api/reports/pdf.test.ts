@@ -7,10 +7,10 @@ import { PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createKey } from '../keys/support.ts';
-import {
-  accessTokenOf, call, createPublishedTemplate, createSite, csvReport, db, expectProblem, expectStatus, inspectionPath, inspectionWorldAndStranger,
-  MISSING_ID, PHOTO, post, rawReport, SIGNATURE_DATA_URL, startInspection, uploadPhoto,
-} from './support.ts';
+import { accessTokenOf, csvReport, PHOTO, rawReport, SIGNATURE_DATA_URL, uploadPhoto } from './support.ts';
+import { call, expectProblem, expectStatus, MISSING_ID, post } from '../../support/api.ts';
+import { createPublishedTemplate, createGeofencedSite, inspectionPath, inspectionWorldAndStranger, startInspection } from '../../support/fixtures.ts';
+import { db } from '../../support/database.ts';
 
 const { world, stranger } = inspectionWorldAndStranger();
 
@@ -72,7 +72,7 @@ async function imageObjects(bytes: Uint8Array): Promise<PDFRawStream[]> {
 }
 
 beforeAll(async () => {
-  const site = await createSite(world.manager, world.org.id, {
+  const site = await createGeofencedSite(world.manager, world.org.id, {
     name: 'Café Ñandú — 東京', address: '1-1 Marunouchi, Chiyoda, Tokyo', latitude: 35.68123, longitude: 139.76712, geofence_m: 100, timezone: 'Asia/Tokyo',
   });
   const template = await createPublishedTemplate(world.manager, world.org.id, DEFINITION, 'Kitchen audit — Café Ñandú');
@@ -235,7 +235,7 @@ describe('who gets it', () => {
   });
 
   it('makes a report of an inspection with nothing answered yet', async () => {
-    const site = await createSite(world.manager, world.org.id);
+    const site = await createGeofencedSite(world.manager, world.org.id);
     const template = await createPublishedTemplate(world.manager, world.org.id, DEFINITION, 'Empty audit');
     const created = expectStatus(await post(world.manager.client, `orgs/${world.org.id}/inspections`, { site_id: site.id, template_id: template.id }), 201);
     const response = await rawReport(await accessTokenOf(world.inspector), `${inspectionPath(world.org.id, created.id)}/report.pdf`);

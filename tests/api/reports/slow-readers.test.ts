@@ -12,7 +12,9 @@ import net from 'node:net';
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { stack } from '../../support/stack.ts';
-import { accessTokenOf, db, inspectionWorld, type InspectionWorld } from './support.ts';
+import { accessTokenOf } from './support.ts';
+import { db } from '../../support/database.ts';
+import { inspectionWorld, type InspectionWorld } from '../../support/fixtures.ts';
 
 let world: InspectionWorld;
 let token: string;

@@ -7,9 +7,8 @@ import { parse } from 'csv-parse/sync';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { expect } from 'vitest';
 import { stack } from '../../support/stack.ts';
-import { call, expectStatus, type InspectionWorld, post, type User } from '../inspections/support.ts';
-
-export * from '../inspections/support.ts';
+import { call, expectStatus, post } from '../../support/api.ts';
+import type { InspectionWorld, User } from '../../support/fixtures.ts';
 
 const fixtures = path.resolve(import.meta.dirname, '..', '..', 'fixtures', 'reports');
 /** Real images (made with ImageMagick and cwebp): a 320 × 240 JPEG, a 200 × 150 PNG and WebP, a 300 × 100 signature PNG. */
@@ -66,9 +65,29 @@ export function queryOf(filters: Record<string, string>): string {
   return search ? `?${search}` : '';
 }
 
+/**
+ * Asks again while the api answers that it is already streaming its exports (503 with Retry-After,
+ * supabase/functions/api/reports.ts, `exportLimits.slots`), as a client told to try again does; any
+ * other answer is returned as it is. Test files run side by side on one stack, so they share the
+ * api instance's export slots the way users of one instance do: csv.test.ts holds a slow download
+ * open for seconds while pdf.test.ts and the key role matrix export too (a refused export made
+ * csv.test.ts fail in a full run). The slot rule itself is tested in slow-readers.test.ts. Polls
+ * every 250 ms rather than the 5 s the header says, to keep the suite quick; gives up after 30 s.
+ */
+export async function askWhileExportsBusy<T extends { status: number; body: unknown }>(ask: () => Promise<T>): Promise<T> {
+  const giveUpAt = Date.now() + 30_000;
+  for (;;) {
+    const outcome = await ask();
+    const problem = outcome.body as { code?: string; detail?: string } | null;
+    const busy = outcome.status === 503 && problem?.code === 'service_unavailable' && /already sending \d+ exports/.test(problem.detail ?? '');
+    if (!busy || Date.now() > giveUpAt) return outcome;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
 /** Downloads a CSV report through supabase-js and parses it: header names → values. */
 export async function csvReport(client: SupabaseClient, orgId: string, name: 'inspections' | 'answers', filters: Record<string, string> = {}) {
-  const outcome = await call(client, `orgs/${orgId}/reports/${name}.csv${queryOf(filters)}`);
+  const outcome = await askWhileExportsBusy(() => call(client, `orgs/${orgId}/reports/${name}.csv${queryOf(filters)}`));
   expect(outcome.status, JSON.stringify(outcome.body)).toBe(200);
   expect(typeof outcome.body).toBe('string');
   const records: Record<string, string>[] = parse(outcome.body, { columns: true, bom: true, skip_empty_lines: false });
@@ -77,10 +96,17 @@ export async function csvReport(client: SupabaseClient, orgId: string, name: 'in
 
 /** The raw bytes and headers of a report, with `token` as the bearer (a user's access token or an API key). */
 export async function rawReport(token: string, pathBelowApi: string, init: RequestInit = {}) {
-  return await fetch(`${stack.API_URL}/functions/v1/api/${pathBelowApi}`, {
+  const ask = () => fetch(`${stack.API_URL}/functions/v1/api/${pathBelowApi}`, {
     ...init,
     headers: { apikey: stack.PUBLISHABLE_KEY, authorization: `Bearer ${token}`, ...(init.headers ?? {}) },
   });
+  // Only a 503's body is read to tell a busy answer (a refused export is small); any other
+  // response is handed back unread, as fetch gave it.
+  const outcome = await askWhileExportsBusy(async () => {
+    const response = await ask();
+    return { status: response.status, body: response.status === 503 ? await response.clone().json().catch(() => null) : null, response };
+  });
+  return outcome.response;
 }
 
 export async function accessTokenOf(user: User): Promise<string> {

@@ -4,9 +4,9 @@
 // schedule_id, missed, outcome and due filters; compliance's figures by site, schedule and
 // template, each equal to a count of the inspections list; the dashboard's week.
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  answerEverythingRequired, call, db, expectProblem, expectStatus, inspectionPath, inspectionsPath, inspectionWorldAndStranger, post, startInspection,
-} from '../inspections/support.ts';
+import { answerEverythingRequired, inspectionPath, inspectionsPath, inspectionWorldAndStranger, startInspection } from '../../support/fixtures.ts';
+import { call, expectProblem, expectStatus, post } from '../../support/api.ts';
+import { db } from '../../support/database.ts';
 import { createSchedule, materialiseAt, occurrenceRows, today } from './support.ts';
 
 const { world, stranger } = inspectionWorldAndStranger();

@@ -9,7 +9,8 @@
 import postgres from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { stack } from '../../support/stack.ts';
-import { createSite, db, inspectionWorldAndStranger } from '../inspections/support.ts';
+import { createGeofencedSite, inspectionWorldAndStranger } from '../../support/fixtures.ts';
+import { db } from '../../support/database.ts';
 import { createSchedule, today } from './support.ts';
 
 const { world } = inspectionWorldAndStranger();
@@ -18,7 +19,7 @@ const second = postgres(stack.DB_URL, { max: 1, onnotice: () => {} });
 let siteIds: string[];
 
 beforeAll(async () => {
-  siteIds = (await Promise.all(Array.from({ length: 12 }, () => createSite(world.manager, world.org.id)))).map((site) => site.id);
+  siteIds = (await Promise.all(Array.from({ length: 12 }, () => createGeofencedSite(world.manager, world.org.id)))).map((site) => site.id);
 });
 
 afterAll(async () => {
@@ -45,8 +46,9 @@ const duplicates = async (scheduleId: string) =>
 
 it('the same schedule materialised by two transactions at once: the second waits, then makes nothing', async () => {
   // Starts beyond the horizon: creating it makes nothing; "now" three weeks on makes 14 days of 12 sites.
+  // At noon UTC: between 08:00 and 10:00 that day's occurrence would still be open, a fifteenth.
   const schedule = await createSchedule(world, siteIds, { rrule: 'FREQ=DAILY', start_date: today(20), due_after: 'PT2H' });
-  const at = new Date(Date.now() + 21 * 86_400_000);
+  const at = new Date(`${today(21)}T12:00:00Z`);
   let release!: () => void;
   const held = new Promise<void>((resolve) => (release = resolve));
   let made = -1;

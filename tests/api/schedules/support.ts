@@ -2,8 +2,9 @@
 // site in UTC and a published template) plus a site in Seattle and one in Auckland, a body in the
 // create contract's exact shape, and the database's own functions called with a chosen "now"
 // (the materialiser and the missed run take it as a parameter, so no test sleeps).
-import { db, expectStatus, post, tag, type User } from '../inspections/support.ts';
-import { createSite, type InspectionWorld } from '../inspections/support.ts';
+import { db } from '../../support/database.ts';
+import { expectStatus, post } from '../../support/api.ts';
+import { tag, type User, createGeofencedSite, type InspectionWorld } from '../../support/fixtures.ts';
 
 export const schedulesPath = (orgId: string) => `orgs/${orgId}/schedules`;
 export const schedulePath = (orgId: string, id: string) => `orgs/${orgId}/schedules/${id}`;
@@ -15,8 +16,8 @@ export interface ScheduleSites {
 
 export async function zonedSites(world: InspectionWorld): Promise<ScheduleSites> {
   const [seattle, auckland] = await Promise.all([
-    createSite(world.manager, world.org.id, { name: `Capitol Hill ${tag()}`, timezone: 'America/Los_Angeles' }),
-    createSite(world.manager, world.org.id, { name: `Ponsonby ${tag()}`, timezone: 'Pacific/Auckland' }),
+    createGeofencedSite(world.manager, world.org.id, { name: `Capitol Hill ${tag()}`, timezone: 'America/Los_Angeles' }),
+    createGeofencedSite(world.manager, world.org.id, { name: `Ponsonby ${tag()}`, timezone: 'Pacific/Auckland' }),
   ]);
   return { seattle, auckland };
 }

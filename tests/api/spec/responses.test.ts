@@ -6,15 +6,14 @@
 // itself (docs/openapi.md), so there is no generated file to keep current.
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ApiOutcome } from '../../support/api.ts';
+import { type ApiOutcome, call, expectStatus, post } from '../../support/api.ts';
 import { stack } from '../../support/stack.ts';
 import { actionIn, openAction } from '../actions/support.ts';
 import { createKey } from '../keys/support.ts';
 import { createSchedule, materialiseAt, schedulePath, schedulesPath, today } from '../schedules/support.ts';
 import {
-  answerEverythingRequired, call, expectStatus, inProgressInspection, inspectionPath, inspectionsPath, inspectionWorldAndStranger, post,
-  scheduleInspection,
-} from '../inspections/support.ts';
+  answerEverythingRequired, inProgressInspection, inspectionPath, inspectionsPath, inspectionWorldAndStranger, scheduleInspection,
+} from '../../support/fixtures.ts';
 
 const DOCUMENT_ID = 'https://fieldcheck.test/openapi.json';
 const { world } = inspectionWorldAndStranger();
@@ -62,6 +61,8 @@ describe('response schemas', () => {
     const check = async (method: string, path: string, outcome: Promise<ApiOutcome>) => checks.push([method, path, await outcome]);
 
     await check('get', '/me', call(m, 'me'));
+    await check('get', '/me/notifications', call(m, 'me/notifications'));
+    await check('patch', '/me/notifications', call(m, 'me/notifications', { method: 'PATCH', body: { missed_digest: true } }));
     await check('get', '/orgs', call(m, 'orgs'));
     await check('get', '/orgs/{org}', call(m, `orgs/${org}`));
     await check('get', '/orgs/{org}/members', call(m, `orgs/${org}/members`));

@@ -8,11 +8,12 @@
 // two hours (docs/evidence.md).
 import { randomUUID } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ApiOutcome } from '../../support/api.ts';
+import { type ApiOutcome, expectStatus, post } from '../../support/api.ts';
+import { inProgressInspection, inspectionPath, inspectionWorldAndStranger } from '../../support/fixtures.ts';
 import { stack } from '../../support/stack.ts';
 import { openAction } from '../actions/support.ts';
 import { JPEG } from '../../support/photos.ts';
-import { db, expectStatus, inProgressInspection, inspectionPath, inspectionWorldAndStranger, post } from '../inspections/support.ts';
+import { db } from '../../support/database.ts';
 
 const { world } = inspectionWorldAndStranger();
 const CREDENTIAL_PROPERTY = /^(secret|token|password|signed_url)$|_(secret|token|password)$/;

@@ -1,7 +1,7 @@
-// Helpers for the template API tests: a definition with every item kind, the routes' paths, and
-// a snapshot of an organization's templates and versions to prove a refused request wrote nothing.
-import type { SupabaseClient } from '@supabase/supabase-js';
-import { expectStatus, post, db } from '../orgs/support.ts';
+// Helpers for the template API tests: a definition with every item kind and its settings in use,
+// and a snapshot of an organization's templates and versions to prove a refused request wrote
+// nothing. Creating and publishing a template is a fixture (tests/support/fixtures.ts).
+import { db } from '../../support/database.ts';
 
 /** One section per use: every kind once, with its settings in use (as the API returns them). */
 export const EVERY_KIND_DEFINITION = {
@@ -29,17 +29,6 @@ export const EVERY_KIND_DEFINITION = {
     },
   ],
 };
-
-export const templatesPath = (orgId: string) => `orgs/${orgId}/templates`;
-export const templatePath = (orgId: string, id: string) => `orgs/${orgId}/templates/${id}`;
-
-export async function createTemplate(client: SupabaseClient, orgId: string, body: Record<string, unknown>): Promise<any> {
-  return expectStatus(await post(client, templatesPath(orgId), body), 201);
-}
-
-export async function publish(client: SupabaseClient, orgId: string, id: string): Promise<any> {
-  return expectStatus(await post(client, `${templatePath(orgId, id)}/publish`, undefined), 200);
-}
 
 /** Every template and version row of an organization, and its audit entries about them. */
 export async function templateSnapshot(orgId: string) {

@@ -3,11 +3,11 @@
 // a stale base_revision is a 409; every bad request is a 422 on its field (or a 403 for the
 // wrong role) and writes nothing.
 import { describe, expect, it } from 'vitest';
-import {
-  allPages, call, cursorOutcomes, db, expectProblem, expectStatus, forgedCursors, ISO_TIMESTAMP, MISSING_ID, orgWithEveryRoleAndStranger,
-  patch, post, refusedCursors, tag, UUID,
-} from '../orgs/support.ts';
-import { createTemplate, EVERY_KIND_DEFINITION, publish, templatePath, templateSnapshot, templatesPath } from './support.ts';
+import { orgWithEveryRoleAndStranger, tag, createTemplate, publish, templatePath, templatesPath } from '../../support/fixtures.ts';
+import { allPages, cursorOutcomes, forgedCursors, refusedCursors } from '../../support/paging.ts';
+import { call, expectProblem, expectStatus, ISO_TIMESTAMP, MISSING_ID, patch, post, UUID } from '../../support/api.ts';
+import { db } from '../../support/database.ts';
+import { EVERY_KIND_DEFINITION, templateSnapshot } from './support.ts';
 
 const { fixture } = orgWithEveryRoleAndStranger();
 

@@ -3,9 +3,9 @@
 // 404 not_found with none of A's data, and A's templates and versions stay exactly as they were.
 // A's owner gets the same reads, so the 404s are about tenancy, not typos.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { ApiCallOptions } from '../../support/api.ts';
-import { call, createOrg, expectProblem, expectStatus, orgWithEveryRoleAndStranger, type User } from '../orgs/support.ts';
-import { createTemplate, EVERY_KIND_DEFINITION, publish, templatePath, templateSnapshot, templatesPath } from './support.ts';
+import { type ApiCallOptions, call, expectProblem, expectStatus } from '../../support/api.ts';
+import { createOrg, orgWithEveryRoleAndStranger, type User, createTemplate, publish, templatePath, templatesPath } from '../../support/fixtures.ts';
+import { EVERY_KIND_DEFINITION, templateSnapshot } from './support.ts';
 
 const { fixture: a, stranger } = orgWithEveryRoleAndStranger();
 let templateA: any;

@@ -27,11 +27,13 @@ import {
   type TemplateItem,
 } from '../../../supabase/functions/_shared/schemas/templates.ts';
 import { database } from '../../support/database.ts';
-import { expectStatus, newUser, post, tag, type User } from '../orgs/support.ts';
+import { newUser, tag, type User } from '../../support/fixtures.ts';
+import { expectStatus, post } from '../../support/api.ts';
+import { TINY_PNG_DATA_URL } from '../../support/png.ts';
 
 const OPTIONS = ['A', 'B', 'C', 'D'];
 const NUMBERS = [-1, 0, 2, 3, 4.5, 5, 7, 10];
-const SIGNATURE = { signer: 'Pat', image: 'data:image/png;base64,iVBORw0KGgo=' };
+const SIGNATURE = { signer: 'Pat', image: TINY_PNG_DATA_URL };
 
 type Gen = fc.GeneratorValue;
 type Json = Record<string, unknown>;

@@ -4,9 +4,9 @@
 // order per entity, retried after a failure, redelivered on request; a rolled-back change sends
 // nothing; addresses that webhooks never go to are refused.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  call, db, del, expectProblem, expectStatus, inspectionWorldAndStranger, patch, post,
-} from '../inspections/support.ts';
+import { call, del, expectProblem, expectStatus, patch, post } from '../../support/api.ts';
+import { db } from '../../support/database.ts';
+import { inspectionWorldAndStranger } from '../../support/fixtures.ts';
 import { stack } from '../../support/stack.ts';
 import { createKey } from '../keys/support.ts';
 import { eventually, type Receiver, startReceiver, verified } from './support.ts';

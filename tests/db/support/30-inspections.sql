@@ -66,4 +66,18 @@ exception when others then
 end;
 $$;
 
+-- A signature image as the answers store it: a PNG data URL whose data starts with a real PNG
+-- header (signature, then IHDR: width × height, 8-bit RGBA, not interlaced; its CRC left zero,
+-- which nothing checks before decoding), then `fill` up to `length` base64 characters. Only the
+-- header is read at save (private.png_data_url_size); the rest is never decoded there.
+create or replace function tests.png_data_url(width bigint, height bigint, length integer default 48, fill text default 'A')
+returns text
+language sql
+as $$
+  select 'data:image/png;base64,'
+    || encode('\x89504e470d0a1a0a0000000d49484452'::bytea || substr(int8send(width), 5, 4) || substr(int8send(height), 5, 4)
+              || '\x080600000000000000000000'::bytea, 'base64')
+    || repeat(fill, length - 48);
+$$;
+
 grant execute on all functions in schema tests to anon, authenticated, service_role;

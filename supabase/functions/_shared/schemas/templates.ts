@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { isCalendarDate, isScored, PASS_FAIL_VALUES, YES_NO_VALUES } from './template-items.ts';
 import { CONDITION_OPS, conditionOpsFor, MAX_CONDITIONS, RULE_MATCHES } from './visibility-rules.ts';
 import { CONTROL_CHARACTERS, nameSchema, optionalTextSchema, pageQuerySchema, type Role, searchQuerySchema } from './common.ts';
+import { pngHeaderOfDataUrl } from './png.ts';
 
 export const MAX_SECTIONS = 50;
 export const MAX_ITEMS = 500;
@@ -21,6 +22,12 @@ export const DESCRIPTION_MAX_LENGTH = 2000;
 export const TEXT_ANSWER_MAX_LENGTH = 4000;
 export const SIGNER_MAX_LENGTH = 120;
 export const SIGNATURE_IMAGE_MAX_LENGTH = 200_000;
+/**
+ * Width × height a signature's PNG may declare (issue 24): a report decodes it to pixels. The web
+ * app's signature pad makes 600 × 200 (0.12 MP); 2 MP leaves room for a pad drawn at three times
+ * that resolution, and bounds what one signature costs a report (docs/reports.md).
+ */
+export const SIGNATURE_MAX_PIXELS = 2_000_000;
 
 export const ITEM_KINDS = [
   'pass_fail',
@@ -442,6 +449,20 @@ export function canManageTemplates(role: Role): boolean {
 // --- Answers to items -------------------------------------------------------------------------
 
 const SIGNATURE_IMAGE_PATTERN = /^data:image\/png;base64,[A-Za-z0-9+/]+={0,2}$/;
+const NOT_A_PNG_DATA_URL = 'Send the signature as a PNG data URL.';
+
+/**
+ * What is wrong with the size a signature's PNG declares in its header, read without decoding it;
+ * null when it fits. The same rule and wording as private.answer_value_problem.
+ */
+export function signatureImageSizeProblem(image: string): string | null {
+  const header = pngHeaderOfDataUrl(image);
+  if (!header) return NOT_A_PNG_DATA_URL;
+  if (header.width * header.height > SIGNATURE_MAX_PIXELS) {
+    return `The signature image is too large (${header.width} × ${header.height} pixels; the limit is ${SIGNATURE_MAX_PIXELS / 1e6} megapixels); clear it and sign again.`;
+  }
+  return null;
+}
 
 function nonNullValueSchemaFor(item: TemplateItem): z.ZodType {
   switch (item.kind) {
@@ -476,7 +497,13 @@ function nonNullValueSchemaFor(item: TemplateItem): z.ZodType {
         image: z
           .string({ error: 'Sign in the box.' })
           .max(SIGNATURE_IMAGE_MAX_LENGTH, { error: 'The signature image is too large; clear it and sign again.' })
-          .regex(SIGNATURE_IMAGE_PATTERN, { error: 'Send the signature as a PNG data URL.' }),
+          .regex(SIGNATURE_IMAGE_PATTERN, { error: NOT_A_PNG_DATA_URL })
+          .superRefine((image, ctx) => {
+            // Only an image the checks above let through: one problem at a time, as in SQL.
+            if (image.length > SIGNATURE_IMAGE_MAX_LENGTH || !SIGNATURE_IMAGE_PATTERN.test(image)) return;
+            const problem = signatureImageSizeProblem(image);
+            if (problem) ctx.addIssue({ code: 'custom', message: problem });
+          }),
       }, { error: 'Sign and enter the signer\'s name.' });
   }
 }

@@ -1,10 +1,11 @@
 import { Link, useLocation } from 'react-router-dom';
-import { ContentLayout } from '../../components/layouts/content-layout';
-import { FormAlert } from '../../components/ui/form-alert';
-import { Authenticators } from '../../features/account/components/authenticators';
-import { ChangePasswordForm } from '../../features/account/components/change-password-form';
-import { SignOutPanel } from '../../features/account/components/sign-out-panel';
-import { DisplayNameForm } from '../../features/profile/components/display-name-form';
+import { ContentLayout } from '@/components/layouts/content-layout';
+import { FormAlert } from '@/components/ui/form-alert';
+import { Authenticators } from '@/features/account/components/authenticators';
+import { ChangePasswordForm } from '@/features/account/components/change-password-form';
+import { ReminderPreferencesForm } from '@/features/account/components/reminder-preferences-form';
+import { SignOutPanel } from '@/features/account/components/sign-out-panel';
+import { DisplayNameForm } from '@/features/profile/components/display-name-form';
 import type { AccountRouteState } from '../mfa-required-redirect';
 
 export function AccountRoute() {
@@ -28,6 +29,10 @@ export function AccountRoute() {
       <section className="panel" aria-labelledby="profile-heading">
         <h2 id="profile-heading">Profile</h2>
         <DisplayNameForm />
+      </section>
+      <section className="panel" aria-labelledby="reminders-heading">
+        <h2 id="reminders-heading">Reminder emails</h2>
+        <ReminderPreferencesForm />
       </section>
       <section className="panel" aria-labelledby="password-heading">
         <h2 id="password-heading">Password</h2>

@@ -1,15 +1,15 @@
 import { isId } from '@schemas/ids';
 import { errorCatalogue, formatWording } from '@schemas/errors';
 import { Link, useParams } from 'react-router-dom';
-import { ContentLayout } from '../../components/layouts/content-layout';
-import { Button } from '../../components/ui/button';
-import { LoadingScreen } from '../../components/ui/loading-screen';
-import { useAction } from '../../features/actions/api/get-action';
-import { ActionDetailView } from '../../features/actions/components/action-detail-view';
-import { describeError } from '../../lib/errors';
+import { ContentLayout } from '@/components/layouts/content-layout';
+import { Button } from '@/components/ui/button';
+import { LoadingScreen } from '@/components/ui/loading-screen';
+import { useAction } from '@/features/actions/api/get-action';
+import { ActionDetailView } from '@/features/actions/components/action-detail-view';
+import { describeError } from '@/lib/errors';
 import { useMemberChoices, worksActions } from '../use-member-choices';
 import { useOrgRoute } from '../org-context';
-import { QueryError } from '../../components/ui/query-error';
+import { QueryError } from '@/components/ui/query-error';
 
 const actionNotFound = formatWording(errorCatalogue.not_found.title, { thing: 'action' });
 

@@ -1,6 +1,6 @@
 import { canOpenActions } from '@schemas/action-states';
-import { ContentLayout } from '../../components/layouts/content-layout';
-import { ActionList, MyActions } from '../../features/actions/components/action-list';
+import { ContentLayout } from '@/components/layouts/content-layout';
+import { ActionList, MyActions } from '@/features/actions/components/action-list';
 import { useMemberChoices, worksActions } from '../use-member-choices';
 import { useOrgRoute } from '../org-context';
 

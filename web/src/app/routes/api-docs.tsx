@@ -1,7 +1,7 @@
 import { ApiReferenceReact } from '@scalar/api-reference-react';
 import '@scalar/api-reference-react/style.css';
 import { Link } from 'react-router-dom';
-import { supabaseUrl } from '../../lib/supabase';
+import { supabaseUrl } from '@/lib/supabase';
 import './api-docs.css';
 
 /**

@@ -1,12 +1,12 @@
 import { isId } from '@schemas/ids';
 import { useQuery } from '@tanstack/react-query';
 import { useSearchParams } from 'react-router-dom';
-import { ContentLayout } from '../../components/layouts/content-layout';
-import { QueryError } from '../../components/ui/query-error';
-import { allSchedulesQueryOptions } from '../../features/schedules/api/get-all-schedules';
-import { OccurrenceCalendar, type CalendarPlace } from '../../features/schedules/components/occurrence-calendar';
-import { todayIn } from '../../features/schedules/utils/schedule-time';
-import { deviceTimeZone } from '../../lib/zoned-time';
+import { ContentLayout } from '@/components/layouts/content-layout';
+import { QueryError } from '@/components/ui/query-error';
+import { allSchedulesQueryOptions } from '@/features/schedules/api/get-all-schedules';
+import { OccurrenceCalendar, type CalendarPlace } from '@/features/schedules/components/occurrence-calendar';
+import { todayIn } from '@/features/schedules/utils/schedule-time';
+import { deviceTimeZone } from '@/lib/zoned-time';
 import { useOrgRoute } from '../org-context';
 
 const DATE = /^\d{4}-\d\d-\d\d$/;

@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
-import { AuthLayout } from '../../components/layouts/auth-layout';
-import { ForgotPasswordForm } from '../../features/auth/components/forgot-password-form';
+import { AuthLayout } from '@/components/layouts/auth-layout';
+import { ForgotPasswordForm } from '@/features/auth/components/forgot-password-form';
 
 export function ForgotPasswordRoute() {
   return (

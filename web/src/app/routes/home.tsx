@@ -1,10 +1,10 @@
 import { Navigate } from 'react-router-dom';
-import { ContentLayout } from '../../components/layouts/content-layout';
-import { LoadingScreen } from '../../components/ui/loading-screen';
-import { useMe } from '../../features/profile/api/get-me';
-import { readLastOrganization } from '../../lib/last-organization';
-import { QueryError } from '../../components/ui/query-error';
-import { isWaitingForNetwork, NotOnDevice, pageNotOnDevice } from '../../components/ui/not-on-device';
+import { ContentLayout } from '@/components/layouts/content-layout';
+import { LoadingScreen } from '@/components/ui/loading-screen';
+import { useMe } from '@/features/profile/api/get-me';
+import { readLastOrganization } from '@/lib/last-organization';
+import { QueryError } from '@/components/ui/query-error';
+import { isWaitingForNetwork, NotOnDevice, pageNotOnDevice } from '@/components/ui/not-on-device';
 
 /** `/`: straight to the organization used last (or the first); without one, to /orgs. */
 export function HomeRoute() {

@@ -7,23 +7,23 @@
  * page's first load.
  */
 const runPageCode = [
-  () => import('../../features/inspections/components/signature-pad'),
-  () => import('../../features/inspections/components/photo-evidence'),
-  () => import('../../features/inspections/components/hidden-answers'),
-  () => import('../../features/inspections/components/start-inspection-control'),
-  () => import('../../features/inspections/components/review-inspection-panel'),
-  () => import('../../features/inspections/components/cancel-inspection-control'),
-  () => import('../../components/ui/confirm-dialog'),
-  () => import('../../lib/photo-upload'),
+  () => import('@/features/inspections/components/signature-pad'),
+  () => import('@/features/inspections/components/photo-evidence'),
+  () => import('@/features/inspections/components/hidden-answers'),
+  () => import('@/features/inspections/components/start-inspection-control'),
+  () => import('@/features/inspections/components/review-inspection-panel'),
+  () => import('@/features/inspections/components/cancel-inspection-control'),
+  () => import('@/components/ui/confirm-dialog'),
+  () => import('@/lib/photo-upload'),
   () => import('./inspection-detail-assignees'),
-  () => import('../../features/inspections/utils/answer-checks'),
-  () => import('../../features/inspections/utils/inspection-channel'),
+  () => import('@/features/inspections/utils/answer-checks'),
+  () => import('@/features/inspections/utils/inspection-channel'),
   () => import('@schemas/visibility'),
-  () => import('../../features/actions/components/new-action-panel'),
-  () => import('../../features/actions/components/action-form'),
-  () => import('../../components/ui/download-button'),
-  () => import('../../lib/download'),
-  () => import('../../lib/org-channel'),
+  () => import('@/features/actions/components/new-action-panel'),
+  () => import('@/features/actions/components/action-form'),
+  () => import('@/components/ui/download-button'),
+  () => import('@/lib/download'),
+  () => import('@/lib/org-channel'),
 ];
 
 export function loadRunPageCode(): Promise<PromiseSettledResult<unknown>[]> {

@@ -1,29 +1,29 @@
 import { isId } from '@schemas/ids';
 import { errorCatalogue, formatWording } from '@schemas/errors';
 import { Link, useParams } from 'react-router-dom';
-import { ContentLayout } from '../../components/layouts/content-layout';
-import { Button } from '../../components/ui/button';
-import { apiPath } from '../../lib/api';
-import { LoadingScreen } from '../../components/ui/loading-screen';
+import { ContentLayout } from '@/components/layouts/content-layout';
+import { Button } from '@/components/ui/button';
+import { apiPath } from '@/lib/api';
+import { LoadingScreen } from '@/components/ui/loading-screen';
 import type { Action } from '@schemas/actions';
 import { canManageActions, canOpenActions } from '@schemas/action-states';
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
-import { useActions } from '../../features/actions/api/get-actions';
-import { ItemActions } from '../../features/actions/components/item-actions';
-import { useInspection } from '../../features/inspections/api/get-inspection';
-import { useAllPages } from '../../features/inspections/hooks/use-all-pages';
-import { InspectionRun, type ItemActionsRenderer } from '../../features/inspections/components/inspection-run';
-import { useMe } from '../../features/profile/api/get-me';
-import { describeError } from '../../lib/errors';
+import { useActions } from '@/features/actions/api/get-actions';
+import { ItemActions } from '@/features/actions/components/item-actions';
+import { useInspection } from '@/features/inspections/api/get-inspection';
+import { useAllPages } from '@/features/inspections/hooks/use-all-pages';
+import { InspectionRun, type ItemActionsRenderer } from '@/features/inspections/components/inspection-run';
+import { useMe } from '@/features/profile/api/get-me';
+import { describeError } from '@/lib/errors';
 import { useOrgRoute } from '../org-context';
 import type { Choice } from '../use-member-choices';
-import { QueryError } from '../../components/ui/query-error';
-import { isWaitingForNetwork, NotOnDevice } from '../../components/ui/not-on-device';
-import { whenSupabaseLoads } from '../../lib/supabase';
-import { onFirstInteractionOr } from '../../lib/first-interaction';
-import { outboxOf } from '../../features/inspections/offline/outbox-instance';
-import { attachmentUrlQueryOptions } from '../../features/inspections/api/attachments';
-import { inspectionQueryOptions } from '../../features/inspections/api/get-inspection';
+import { QueryError } from '@/components/ui/query-error';
+import { isWaitingForNetwork, NotOnDevice } from '@/components/ui/not-on-device';
+import { whenSupabaseLoads } from '@/lib/supabase';
+import { onFirstInteractionOr } from '@/lib/first-interaction';
+import { outboxOf } from '@/features/inspections/offline/outbox-instance';
+import { attachmentUrlQueryOptions } from '@/features/inspections/api/attachments';
+import { inspectionQueryOptions } from '@/features/inspections/api/get-inspection';
 import type { QueryClient } from '@tanstack/react-query';
 import type { Role } from '@schemas/roles';
 
@@ -36,7 +36,7 @@ export async function sendWaitingChanges(userId: string): Promise<void> {
 
 /** Keeps the user's upcoming work on the device (features/inspections/offline/upcoming-work.ts). */
 export async function keepUpcomingWork(queryClient: QueryClient, memberships: { org_id: string; role: Role }[], userId: string): Promise<() => void> {
-  const { keepUpcomingWork: keep } = await import('../../features/inspections/offline/upcoming-work');
+  const { keepUpcomingWork: keep } = await import('@/features/inspections/offline/upcoming-work');
   return keep(queryClient, memberships, userId, { inspection: inspectionQueryOptions, attachmentUrl: attachmentUrlQueryOptions });
 }
 
@@ -76,7 +76,7 @@ const AssigneeChoices = lazy(() => import('./inspection-detail-assignees').then(
 
 // The download's code (progress, errors, saving the file) is not part of the run page's first
 // load (tests/e2e/weight.test.ts): it loads when the button is first pressed, and then starts.
-const DownloadButton = lazy(() => import('../../components/ui/download-button').then((module) => ({ default: module.DownloadButton })));
+const DownloadButton = lazy(() => import('@/components/ui/download-button').then((module) => ({ default: module.DownloadButton })));
 
 /** "Download PDF": a plain button until pressed; then the download button, started at once. */
 function PdfDownload({ path }: { path: string }) {

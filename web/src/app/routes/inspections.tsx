@@ -2,16 +2,16 @@ import { canFillInspection, canScheduleInspections } from '@schemas/inspection-s
 import { CalendarPlus } from 'lucide-react';
 import { useCallback, useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { ContentLayout } from '../../components/layouts/content-layout';
-import { Button } from '../../components/ui/button';
-import { useAllPages } from '../../features/inspections/hooks/use-all-pages';
-import { InspectionList, type Choice } from '../../features/inspections/components/inspection-list';
-import { ScheduleInspectionForm } from '../../features/inspections/components/schedule-inspection-form';
-import type { SiteSearch } from '../../features/inspections/components/site-search-select';
-import { useMembers } from '../../features/members/api/get-members';
-import { useSites } from '../../features/sites/api/get-sites';
-import { useTemplates } from '../../features/templates/api/get-templates';
-import { useDebouncedValue } from '../../lib/use-debounced-value';
+import { ContentLayout } from '@/components/layouts/content-layout';
+import { Button } from '@/components/ui/button';
+import { useAllPages } from '@/features/inspections/hooks/use-all-pages';
+import { InspectionList, type Choice } from '@/features/inspections/components/inspection-list';
+import { ScheduleInspectionForm } from '@/features/inspections/components/schedule-inspection-form';
+import type { SiteSearch } from '@/features/inspections/components/site-search-select';
+import { useMembers } from '@/features/members/api/get-members';
+import { useSites } from '@/features/sites/api/get-sites';
+import { useTemplates } from '@/features/templates/api/get-templates';
+import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { useOrgRoute } from '../org-context';
 
 /** Active sites matching a search typed by the user: an organization may have thousands, too many to list. */

@@ -1,5 +1,5 @@
-import { AuthLayout } from '../../components/layouts/auth-layout';
-import { MfaChallengeForm } from '../../features/auth/components/mfa-challenge-form';
+import { AuthLayout } from '@/components/layouts/auth-layout';
+import { MfaChallengeForm } from '@/features/auth/components/mfa-challenge-form';
 
 export function MfaRoute() {
   return (

@@ -1,6 +1,6 @@
 import { formatWording, errorCatalogue } from '@schemas/errors';
 import { Link } from 'react-router-dom';
-import { AuthLayout } from '../../components/layouts/auth-layout';
+import { AuthLayout } from '@/components/layouts/auth-layout';
 
 export function NotFoundRoute() {
   return (

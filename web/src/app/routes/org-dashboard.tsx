@@ -1,12 +1,12 @@
 import { can } from '@schemas/roles';
 import { ArrowRight, ClipboardCheck, MapPin, Repeat } from 'lucide-react';
 import { Link } from 'react-router-dom';
-import { ContentLayout } from '../../components/layouts/content-layout';
-import { ActivityFeed } from '../../features/audit/components/activity-feed';
-import { ActionCounts, DashboardCounts, MyWork } from '../../features/dashboard/components/dashboard-counts';
-import { ComplianceTiles } from '../../features/schedules/components/compliance-figures';
-import { MyOccurrences } from '../../features/schedules/components/my-occurrences';
-import { roleWithArticle } from '../../lib/roles';
+import { ContentLayout } from '@/components/layouts/content-layout';
+import { ActivityFeed } from '@/features/audit/components/activity-feed';
+import { ActionCounts, DashboardCounts, MyWork } from '@/features/dashboard/components/dashboard-counts';
+import { ComplianceTiles } from '@/features/schedules/components/compliance-figures';
+import { MyOccurrences } from '@/features/schedules/components/my-occurrences';
+import { roleWithArticle } from '@/lib/roles';
 import { useOrgRoute } from '../org-context';
 
 /**

@@ -1,14 +1,14 @@
 import { formatWording, errorCatalogue } from '@schemas/errors';
 import { useEffect, useState } from 'react';
 import { Link, Navigate, Outlet, useLocation, useParams } from 'react-router-dom';
-import { ContentLayout } from '../../components/layouts/content-layout';
-import { LoadingScreen } from '../../components/ui/loading-screen';
-import { useMe } from '../../features/profile/api/get-me';
-import { rememberLastOrganization } from '../../lib/last-organization';
+import { ContentLayout } from '@/components/layouts/content-layout';
+import { LoadingScreen } from '@/components/ui/loading-screen';
+import { useMe } from '@/features/profile/api/get-me';
+import { rememberLastOrganization } from '@/lib/last-organization';
 import { useOrgLiveUpdates } from '../org-live-updates';
 import type { OrgRouteContext } from '../org-context';
-import { QueryError } from '../../components/ui/query-error';
-import { isWaitingForNetwork, NotOnDevice, pageNotOnDevice } from '../../components/ui/not-on-device';
+import { QueryError } from '@/components/ui/query-error';
+import { isWaitingForNetwork, NotOnDevice, pageNotOnDevice } from '@/components/ui/not-on-device';
 
 /** `/o/:org`: resolves the slug through the user's memberships; an unknown one is not found. */
 export function OrgLayout() {

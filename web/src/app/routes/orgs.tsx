@@ -2,11 +2,11 @@ import type { Organization } from '@schemas/organizations';
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
-import { ContentLayout } from '../../components/layouts/content-layout';
-import { FormAlert } from '../../components/ui/form-alert';
-import { CreateOrganizationForm } from '../../features/organizations/components/create-organization-form';
-import { OrganizationList } from '../../features/organizations/components/organization-list';
-import { useMe } from '../../features/profile/api/get-me';
+import { ContentLayout } from '@/components/layouts/content-layout';
+import { FormAlert } from '@/components/ui/form-alert';
+import { CreateOrganizationForm } from '@/features/organizations/components/create-organization-form';
+import { OrganizationList } from '@/features/organizations/components/organization-list';
+import { useMe } from '@/features/profile/api/get-me';
 import { refreshMemberships } from '../refresh-memberships';
 
 export interface OrgsRouteState {

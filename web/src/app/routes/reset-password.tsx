@@ -1,11 +1,11 @@
 import { authErrorMessage } from '@schemas/errors';
 import { Link, Navigate, useLocation } from 'react-router-dom';
-import { AuthLayout } from '../../components/layouts/auth-layout';
-import { FormAlert } from '../../components/ui/form-alert';
-import { LoadingScreen } from '../../components/ui/loading-screen';
-import { needsMfaChallenge, useAssuranceLevel } from '../../features/auth/api/get-assurance-level';
-import { ResetPasswordForm } from '../../features/auth/components/reset-password-form';
-import { useAuth } from '../../lib/auth';
+import { AuthLayout } from '@/components/layouts/auth-layout';
+import { FormAlert } from '@/components/ui/form-alert';
+import { LoadingScreen } from '@/components/ui/loading-screen';
+import { needsMfaChallenge, useAssuranceLevel } from '@/features/auth/api/get-assurance-level';
+import { ResetPasswordForm } from '@/features/auth/components/reset-password-form';
+import { useAuth } from '@/lib/auth';
 
 export function ResetPasswordRoute() {
   const { ready, session } = useAuth();

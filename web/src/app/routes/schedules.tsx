@@ -1,9 +1,9 @@
 import { CalendarDays, Plus } from 'lucide-react';
 import { Link, useLocation } from 'react-router-dom';
-import { ContentLayout } from '../../components/layouts/content-layout';
-import { FormAlert } from '../../components/ui/form-alert';
-import { ScheduleList } from '../../features/schedules/components/schedule-list';
-import { canManageSchedules } from '../../features/schedules/utils/schedule-access';
+import { ContentLayout } from '@/components/layouts/content-layout';
+import { FormAlert } from '@/components/ui/form-alert';
+import { ScheduleList } from '@/features/schedules/components/schedule-list';
+import { canManageSchedules } from '@/features/schedules/utils/schedule-access';
 import { useOrgRoute } from '../org-context';
 import type { ScheduleRouteState } from './schedule-detail';
 

@@ -1,10 +1,10 @@
 import { useMemo } from 'react';
 import { Link } from 'react-router-dom';
-import { AuthLayout } from '../../components/layouts/auth-layout';
-import { SignInForm } from '../../features/auth/components/sign-in-form';
-import { SignInNotices } from '../../features/auth/components/sign-in-notices';
-import { lastUser } from '../../lib/auth';
-import { useOnline } from '../../lib/use-online';
+import { AuthLayout } from '@/components/layouts/auth-layout';
+import { SignInForm } from '@/features/auth/components/sign-in-form';
+import { SignInNotices } from '@/features/auth/components/sign-in-notices';
+import { lastUser } from '@/lib/auth';
+import { useOnline } from '@/lib/use-online';
 import { useAuthLinkParams, withNext } from '../return-path';
 
 export function SignInRoute() {

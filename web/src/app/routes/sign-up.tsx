@@ -1,6 +1,6 @@
 import { Link } from 'react-router-dom';
-import { AuthLayout } from '../../components/layouts/auth-layout';
-import { SignUpForm } from '../../features/auth/components/sign-up-form';
+import { AuthLayout } from '@/components/layouts/auth-layout';
+import { SignUpForm } from '@/features/auth/components/sign-up-form';
 import { useAuthLinkParams, withNext } from '../return-path';
 
 export function SignUpRoute() {

@@ -2,11 +2,11 @@ import { can } from '@schemas/roles';
 import { errorCatalogue } from '@schemas/errors';
 import { DEFAULT_GEOFENCE_M } from '@schemas/organizations';
 import { Link, useNavigate } from 'react-router-dom';
-import { ContentLayout } from '../../components/layouts/content-layout';
-import { FormAlert } from '../../components/ui/form-alert';
-import { LoadingScreen } from '../../components/ui/loading-screen';
-import { useOrganization } from '../../features/organizations/api/get-organization';
-import { SiteForm } from '../../features/sites/components/site-form';
+import { ContentLayout } from '@/components/layouts/content-layout';
+import { FormAlert } from '@/components/ui/form-alert';
+import { LoadingScreen } from '@/components/ui/loading-screen';
+import { useOrganization } from '@/features/organizations/api/get-organization';
+import { SiteForm } from '@/features/sites/components/site-form';
 import { useOrgRoute } from '../org-context';
 import type { SiteRouteState } from './site-detail';
 

@@ -1,8 +1,8 @@
 import { can } from '@schemas/roles';
 import { Plus } from 'lucide-react';
 import { Link } from 'react-router-dom';
-import { ContentLayout } from '../../components/layouts/content-layout';
-import { SiteList } from '../../features/sites/components/site-list';
+import { ContentLayout } from '@/components/layouts/content-layout';
+import { SiteList } from '@/features/sites/components/site-list';
 import { useOrgRoute } from '../org-context';
 
 export function SitesRoute() {

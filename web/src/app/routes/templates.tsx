@@ -2,10 +2,10 @@ import { canManageTemplates } from '@schemas/templates';
 import { Plus } from 'lucide-react';
 import { useState } from 'react';
 import { useNavigate } from 'react-router-dom';
-import { ContentLayout } from '../../components/layouts/content-layout';
-import { Button } from '../../components/ui/button';
-import { NewTemplateForm } from '../../features/templates/components/new-template-form';
-import { TemplateList } from '../../features/templates/components/template-list';
+import { ContentLayout } from '@/components/layouts/content-layout';
+import { Button } from '@/components/ui/button';
+import { NewTemplateForm } from '@/features/templates/components/new-template-form';
+import { TemplateList } from '@/features/templates/components/template-list';
 import { useOrgRoute } from '../org-context';
 import type { TemplateRouteState } from './template-detail';
 

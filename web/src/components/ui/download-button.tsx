@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
-import { describeErrorSentence } from '../../lib/errors';
-import type { DownloadProgress } from '../../lib/download';
-import type { QueryValue } from '../../lib/api';
+import { describeErrorSentence } from '@/lib/errors';
+import type { DownloadProgress } from '@/lib/download';
+import type { QueryValue } from '@/lib/api';
 import { Button } from './button';
 import { FormAlert } from './form-alert';
 import './download-button.css';
@@ -41,7 +41,7 @@ export function DownloadButton({ path, query, fallbackName, children, variant = 
     setProgress({ received: 0, total: null });
     try {
       // Loaded on the first press, so the pages that offer a download keep it out of their first load.
-      const { downloadFile } = await import('../../lib/download');
+      const { downloadFile } = await import('@/lib/download');
       const name = await downloadFile(path, { query, fallbackName, onProgress: setProgress, signal: controller.signal });
       setDone(`Downloaded ${name}.`);
     } catch (caught) {

@@ -1,7 +1,7 @@
 import { useContext, useState } from 'react';
-import { formatDateTime } from '../../lib/format';
-import { SiteTimeZone } from '../../lib/site-time-zone';
-import { deviceTimeZone, instantToWallClock, wallClockToInstant, zoneAbbreviation, zoneGenericName, zoneOffsetMs } from '../../lib/zoned-time';
+import { formatDateTime } from '@/lib/format';
+import { SiteTimeZone } from '@/lib/site-time-zone';
+import { deviceTimeZone, instantToWallClock, wallClockToInstant, zoneAbbreviation, zoneGenericName, zoneOffsetMs } from '@/lib/zoned-time';
 import { useField } from './use-field';
 
 interface DueFieldProps {

@@ -1,5 +1,5 @@
 import type { ReactNode } from 'react';
-import { ApiError } from '../../lib/errors';
+import { ApiError } from '@/lib/errors';
 import { LoadingScreen } from './loading-screen';
 
 /**

@@ -1,4 +1,4 @@
-import type { PhotoUpload } from '../../lib/photo-upload';
+import type { PhotoUpload } from '@/lib/photo-upload';
 import { FormAlert } from './form-alert';
 import './photos.css';
 

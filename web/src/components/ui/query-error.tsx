@@ -1,4 +1,4 @@
-import { describeError } from '../../lib/errors';
+import { describeError } from '@/lib/errors';
 import { Button } from './button';
 import { FormAlert } from './form-alert';
 

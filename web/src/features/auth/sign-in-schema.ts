@@ -1,4 +1,4 @@
 import { z } from 'zod';
-import { currentPasswordField, emailField } from '../../lib/validation';
+import { currentPasswordField, emailField } from '@/lib/validation';
 
 export const signInSchema = z.object({ email: emailField, password: currentPasswordField });

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { getSupabase } from '../../../lib/supabase';
+import { getSupabase } from '@/lib/supabase';
 
 /** Sets a new password for the signed-in user (USER_UPDATED follows). */
 export async function changePassword(password: string) {

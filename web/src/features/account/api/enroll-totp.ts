@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { getSupabase } from '../../../lib/supabase';
+import { getSupabase } from '@/lib/supabase';
 import { factorsQueryOptions } from './list-factors';
 
 export interface TotpEnrollment {

@@ -1,6 +1,6 @@
 import type { Factor } from '@supabase/supabase-js';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { getSupabase } from '../../../lib/supabase';
+import { getSupabase } from '@/lib/supabase';
 
 /** Every authenticator of the user, verified or not (`GET /auth/v1/user`). */
 export async function listFactors(): Promise<Factor[]> {

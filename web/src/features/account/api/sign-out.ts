@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import { noteSignOutRequested } from '../../../lib/auth';
-import { getSupabase } from '../../../lib/supabase';
+import { noteSignOutRequested } from '@/lib/auth';
+import { getSupabase } from '@/lib/supabase';
 
 export type SignOutScope = 'local' | 'global';
 

@@ -1,18 +1,18 @@
 import type { Factor } from '@supabase/supabase-js';
 import { useState, type FormEvent } from 'react';
 import { z } from 'zod';
-import { Button } from '../../../components/ui/button';
-import { FormAlert } from '../../../components/ui/form-alert';
-import { TextField } from '../../../components/ui/text-field';
-import { describeError, type UserFacingError } from '../../../lib/errors';
-import { totpCodeField, totpCodeInputProps } from '../../../lib/validation';
-import { formValues, validateForm } from '../../../lib/form-values';
-import { useValidatedSubmit } from '../../../lib/use-validated-submit';
+import { Button } from '@/components/ui/button';
+import { FormAlert } from '@/components/ui/form-alert';
+import { TextField } from '@/components/ui/text-field';
+import { describeError, type UserFacingError } from '@/lib/errors';
+import { totpCodeField, totpCodeInputProps } from '@/lib/validation';
+import { formValues, validateForm } from '@/lib/form-values';
+import { useValidatedSubmit } from '@/lib/use-validated-submit';
 import { useEnrollTotp, type TotpEnrollment } from '../api/enroll-totp';
 import { useFactors } from '../api/list-factors';
 import { useRemoveFactor } from '../api/remove-factor';
 import { useVerifyTotpEnrollment } from '../api/verify-totp-enrollment';
-import { QueryError } from '../../../components/ui/query-error';
+import { QueryError } from '@/components/ui/query-error';
 
 const verifySchema = z.object({ code: totpCodeField });
 const nameSchema = z.object({ friendly_name: z.string().trim().max(60).default('') });

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { Button } from '../../../components/ui/button';
-import { FormAlert } from '../../../components/ui/form-alert';
-import { PasswordField } from '../../../components/ui/text-field';
-import { newPasswordField } from '../../../lib/validation';
-import { useValidatedSubmit } from '../../../lib/use-validated-submit';
+import { Button } from '@/components/ui/button';
+import { FormAlert } from '@/components/ui/form-alert';
+import { PasswordField } from '@/components/ui/text-field';
+import { newPasswordField } from '@/lib/validation';
+import { useValidatedSubmit } from '@/lib/use-validated-submit';
 import { useChangePassword } from '../api/change-password';
 
 const changePasswordSchema = z.object({ password: newPasswordField });

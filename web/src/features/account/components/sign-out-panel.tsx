@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { Button } from '../../../components/ui/button';
-import { FormAlert } from '../../../components/ui/form-alert';
-import { describeError } from '../../../lib/errors';
+import { Button } from '@/components/ui/button';
+import { FormAlert } from '@/components/ui/form-alert';
+import { describeError } from '@/lib/errors';
 import { useSignOut, type SignOutScope } from '../api/sign-out';
 
 export function SignOutPanel() {

@@ -1,7 +1,7 @@
 import type { ActionAttachment } from '@schemas/actions';
 import type { AttachmentUpload, AttachmentUrl } from '@schemas/attachments';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiPath, callApi } from '../../../lib/api';
+import { apiPath, callApi } from '@/lib/api';
 import { actionKeys } from './get-actions';
 
 function photosPath(orgId: string, actionId: string, ...rest: string[]) {

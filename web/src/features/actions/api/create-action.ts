@@ -1,7 +1,7 @@
 import type { Action, ActionCreate } from '@schemas/actions';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiPath, callApi } from '../../../lib/api';
-import { newIdempotencyKey } from '../../../lib/idempotency-key';
+import { apiPath, callApi } from '@/lib/api';
+import { newIdempotencyKey } from '@/lib/idempotency-key';
 import { actionKeys } from './get-actions';
 
 /** `POST /orgs/{org}/actions`: opens an action by hand (a retried click is answered from the first). */

@@ -1,6 +1,6 @@
 import type { ActionDetail } from '@schemas/actions';
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
-import { apiPath, callApi } from '../../../lib/api';
+import { apiPath, callApi } from '@/lib/api';
 import { actionKeys } from './get-actions';
 
 /** `GET /orgs/{org}/actions/{id}`: the action with its history, photos and the moves the caller may make. */

@@ -1,7 +1,7 @@
 import type { Action, ActionPriority, ActionStatus } from '@schemas/actions';
 import type { Page } from '@schemas/common';
 import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
-import { apiPath, callApi } from '../../../lib/api';
+import { apiPath, callApi } from '@/lib/api';
 
 export interface ActionFilters {
   /** Empty: every status. */

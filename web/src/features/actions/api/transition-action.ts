@@ -1,6 +1,6 @@
 import type { Action, ActionStatus } from '@schemas/actions';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiPath, callApi } from '../../../lib/api';
+import { apiPath, callApi } from '@/lib/api';
 import { refreshAction } from './get-action';
 
 export interface TransitionInput {

@@ -1,6 +1,6 @@
 import type { Action, ActionUpdate } from '@schemas/actions';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiPath, callApi } from '../../../lib/api';
+import { apiPath, callApi } from '@/lib/api';
 import { refreshAction } from './get-action';
 
 /** `PATCH /orgs/{org}/actions/{id}`: a manager edits or reassigns. */

@@ -1,13 +1,13 @@
 import type { Action } from '@schemas/actions';
 import { ACTION_DESCRIPTION_MAX_LENGTH, ACTION_PRIORITIES, ACTION_PRIORITY_LABELS, ACTION_TITLE_MAX_LENGTH, DEFAULT_DUE_DAYS, type ActionPriority } from '@schemas/action-states';
 import { z } from 'zod';
-import { Button } from '../../../components/ui/button';
-import { FormAlert } from '../../../components/ui/form-alert';
-import { SelectField } from '../../../components/ui/select-field';
-import { TextAreaField } from '../../../components/ui/textarea-field';
-import { DueField } from '../../../components/ui/due-field';
-import { TextField } from '../../../components/ui/text-field';
-import { useValidatedSubmit, type SubmitHelpers } from '../../../lib/use-validated-submit';
+import { Button } from '@/components/ui/button';
+import { FormAlert } from '@/components/ui/form-alert';
+import { SelectField } from '@/components/ui/select-field';
+import { TextAreaField } from '@/components/ui/textarea-field';
+import { DueField } from '@/components/ui/due-field';
+import { TextField } from '@/components/ui/text-field';
+import { useValidatedSubmit, type SubmitHelpers } from '@/lib/use-validated-submit';
 
 export interface Choice {
   value: string;

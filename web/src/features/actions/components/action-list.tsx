@@ -1,13 +1,13 @@
 import { ACTION_PRIORITIES, ACTION_PRIORITY_LABELS, ACTION_STATUSES, ACTION_STATUS_LABELS, type ActionStatus } from '@schemas/action-states';
 import { Link, useSearchParams } from 'react-router-dom';
-import { CheckboxField } from '../../../components/ui/checkbox-field';
-import { SelectField } from '../../../components/ui/select-field';
-import { ListScreen, LoadMoreButton } from '../../../components/ui/paged-list';
+import { CheckboxField } from '@/components/ui/checkbox-field';
+import { SelectField } from '@/components/ui/select-field';
+import { ListScreen, LoadMoreButton } from '@/components/ui/paged-list';
 import { useActions, type ActionFilters } from '../api/get-actions';
 import type { Choice } from './action-form';
 import { ActionRows } from './action-rows';
 import './actions.css';
-import { QueryError } from '../../../components/ui/query-error';
+import { QueryError } from '@/components/ui/query-error';
 
 // Status choices: the usual groups first, then each status alone.
 const statusGroups: Record<string, ActionStatus[]> = {

@@ -1,10 +1,10 @@
 import type { ActionMove } from '@schemas/actions';
 import { ACTION_NOTE_MAX_LENGTH, type ActionStatus } from '@schemas/action-states';
 import { useRef, useState } from 'react';
-import { Button } from '../../../components/ui/button';
-import { FormAlert } from '../../../components/ui/form-alert';
-import { TextAreaField } from '../../../components/ui/textarea-field';
-import { describeErrorSentence } from '../../../lib/errors';
+import { Button } from '@/components/ui/button';
+import { FormAlert } from '@/components/ui/form-alert';
+import { TextAreaField } from '@/components/ui/textarea-field';
+import { describeErrorSentence } from '@/lib/errors';
 import { useTransitionAction } from '../api/transition-action';
 
 // What each move's button says.

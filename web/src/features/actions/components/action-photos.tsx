@@ -3,14 +3,14 @@ import { MAX_ACTION_PHOTOS } from '@schemas/action-states';
 import { useQueryClient } from '@tanstack/react-query';
 import { Camera } from 'lucide-react';
 import { useState } from 'react';
-import { ConfirmButton } from '../../../components/ui/confirm-button';
-import { FormAlert } from '../../../components/ui/form-alert';
-import { PhotoUploadProgress } from '../../../components/ui/photo-upload-progress';
-import { describeErrorSentence } from '../../../lib/errors';
-import { usePhotoUploads } from '../../../lib/photo-upload';
+import { ConfirmButton } from '@/components/ui/confirm-button';
+import { FormAlert } from '@/components/ui/form-alert';
+import { PhotoUploadProgress } from '@/components/ui/photo-upload-progress';
+import { describeErrorSentence } from '@/lib/errors';
+import { usePhotoUploads } from '@/lib/photo-upload';
 import { confirmActionPhoto, createActionPhoto, deleteActionPhoto, useActionPhotoUrl } from '../api/action-photos';
 import { refreshAction } from '../api/get-action';
-import '../../../components/ui/photos.css';
+import '@/components/ui/photos.css';
 
 interface ActionPhotosProps {
   orgId: string;

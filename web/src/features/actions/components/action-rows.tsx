@@ -1,7 +1,7 @@
 import type { Action } from '@schemas/actions';
 import { MapPin } from 'lucide-react';
 import { Link } from 'react-router-dom';
-import { formatDateTime } from '../../../lib/format';
+import { formatDateTime } from '@/lib/format';
 import { ActionOverdueBadge, ActionStatusBadge, ItemPassesBadge, PriorityBadge } from './action-badges';
 import './actions.css';
 

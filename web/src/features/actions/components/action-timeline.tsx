@@ -1,5 +1,5 @@
 import type { ActionDetail, ActionEvent } from '@schemas/actions';
-import { formatDateTime } from '../../../lib/format';
+import { formatDateTime } from '@/lib/format';
 
 function who(event: ActionEvent): string {
   if (event.actor_kind === 'api_key') return 'An API key';

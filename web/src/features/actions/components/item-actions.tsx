@@ -2,7 +2,7 @@ import type { Action } from '@schemas/actions';
 import { Plus } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { Button } from '../../../components/ui/button';
+import { Button } from '@/components/ui/button';
 import { ActionStatusBadge, ItemPassesBadge } from './action-badges';
 import type { Choice } from './action-form';
 

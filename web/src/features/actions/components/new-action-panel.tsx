@@ -2,9 +2,9 @@ import type { Action, ActionCreate } from '@schemas/actions';
 import { Plus } from 'lucide-react';
 import { lazy, Suspense, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { Button } from '../../../components/ui/button';
-import { FormAlert } from '../../../components/ui/form-alert';
-import { useIdempotencyKey } from '../../../lib/idempotency-key';
+import { Button } from '@/components/ui/button';
+import { FormAlert } from '@/components/ui/form-alert';
+import { useIdempotencyKey } from '@/lib/idempotency-key';
 import { useCreateAction } from '../api/create-action';
 import type { Choice } from './action-form';
 

@@ -1,8 +1,8 @@
 import { Link } from 'react-router-dom';
-import { Button } from '../../../components/ui/button';
+import { Button } from '@/components/ui/button';
 import { useActions } from '../api/get-actions';
 import { ActionRows } from './action-rows';
-import { QueryError } from '../../../components/ui/query-error';
+import { QueryError } from '@/components/ui/query-error';
 
 const OPEN = ['open', 'in_progress'] as const;
 

@@ -1,6 +1,6 @@
 import type { ApiKeyCreate, CreatedApiKey } from '@schemas/api-keys';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiPath, callApi } from '../../../lib/api';
+import { apiPath, callApi } from '@/lib/api';
 import { apiKeyKeys } from './get-api-keys';
 
 export interface CreateApiKeyInput {

@@ -1,7 +1,7 @@
 import type { ApiKey } from '@schemas/api-keys';
 import type { Page } from '@schemas/common';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
-import { apiPath, callApi } from '../../../lib/api';
+import { apiPath, callApi } from '@/lib/api';
 
 export const apiKeyKeys = {
   all: (orgId: string) => ['api-keys', orgId] as const,

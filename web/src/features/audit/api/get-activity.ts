@@ -1,7 +1,7 @@
 import type { AuditEntry } from '@schemas/audit';
 import type { Page } from '@schemas/common';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiPath, callApi } from '../../../lib/api';
+import { apiPath, callApi } from '@/lib/api';
 
 export const activityKeys = {
   all: (orgId: string) => ['activity', orgId] as const,

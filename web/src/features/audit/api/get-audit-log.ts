@@ -1,7 +1,7 @@
 import type { AuditEntity, AuditEntry } from '@schemas/audit';
 import type { Page } from '@schemas/common';
 import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
-import { apiPath, callApi } from '../../../lib/api';
+import { apiPath, callApi } from '@/lib/api';
 
 export interface AuditFilters {
   entity: AuditEntity | '';

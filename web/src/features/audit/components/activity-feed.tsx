@@ -1,11 +1,11 @@
 import { describeAuditEntry } from '@schemas/audit-entries';
 import { Link } from 'react-router-dom';
-import { Button } from '../../../components/ui/button';
-import { formatDateTime } from '../../../lib/format';
+import { Button } from '@/components/ui/button';
+import { formatDateTime } from '@/lib/format';
 import { useActivity } from '../api/get-activity';
 import { entryPath } from './entry-link';
 import './audit.css';
-import { QueryError } from '../../../components/ui/query-error';
+import { QueryError } from '@/components/ui/query-error';
 
 /**
  * The last steps of the organization's work, newest first; org-live-updates refreshes it on every

@@ -1,11 +1,11 @@
 import { AUDIT_ENTITIES, AUDIT_ENTITY_LABELS, describeAuditEntry, type AuditEntity, type AuditEntry } from '@schemas/audit-entries';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { ListScreen } from '../../../components/ui/paged-list';
-import { SelectField } from '../../../components/ui/select-field';
-import { TextField } from '../../../components/ui/text-field';
-import { formatDateTime } from '../../../lib/format';
-import { deviceTimeZone, zoneAbbreviation } from '../../../lib/zoned-time';
+import { ListScreen } from '@/components/ui/paged-list';
+import { SelectField } from '@/components/ui/select-field';
+import { TextField } from '@/components/ui/text-field';
+import { formatDateTime } from '@/lib/format';
+import { deviceTimeZone, zoneAbbreviation } from '@/lib/zoned-time';
 import { useAuditLog, type AuditFilters } from '../api/get-audit-log';
 import { entryPath } from './entry-link';
 import './audit.css';

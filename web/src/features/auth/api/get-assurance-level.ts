@@ -1,6 +1,6 @@
 import type { AuthenticatorAssuranceLevels } from '@supabase/supabase-js';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { currentSession, sessionFingerprint, useAuth } from '../../../lib/auth';
+import { currentSession, sessionFingerprint, useAuth } from '@/lib/auth';
 
 export interface AssuranceLevel {
   currentLevel: AuthenticatorAssuranceLevels | null;

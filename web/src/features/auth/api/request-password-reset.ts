@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { getSupabase } from '../../../lib/supabase';
+import { getSupabase } from '@/lib/supabase';
 
 /** Mails a recovery link that lands on /reset-password with a recovery session. */
 export async function requestPasswordReset(email: string) {

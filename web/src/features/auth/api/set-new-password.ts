@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { getSupabase } from '../../../lib/supabase';
+import { getSupabase } from '@/lib/supabase';
 
 /** Sets the password of the signed-in (recovery) session's user. */
 export async function setNewPassword(password: string) {

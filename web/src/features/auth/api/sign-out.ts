@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
-import { noteSignOutRequested } from '../../../lib/auth';
-import { getSupabase } from '../../../lib/supabase';
+import { noteSignOutRequested } from '@/lib/auth';
+import { getSupabase } from '@/lib/supabase';
 
 /** Ends this device's session only (e.g. to sign in with another account from the MFA screen). */
 export async function signOutHere() {

@@ -1,6 +1,6 @@
 import { AuthError } from '@supabase/supabase-js';
 import { useMutation } from '@tanstack/react-query';
-import { getSupabase } from '../../../lib/supabase';
+import { getSupabase } from '@/lib/supabase';
 
 /** Steps the session up to aal2 with a code from the user's verified authenticator. */
 export async function verifyMfaChallenge(code: string) {

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { Button } from '../../../components/ui/button';
-import { FormAlert } from '../../../components/ui/form-alert';
-import { TextField } from '../../../components/ui/text-field';
-import { totpCodeField, totpCodeInputProps } from '../../../lib/validation';
-import { useValidatedSubmit } from '../../../lib/use-validated-submit';
+import { Button } from '@/components/ui/button';
+import { FormAlert } from '@/components/ui/form-alert';
+import { TextField } from '@/components/ui/text-field';
+import { totpCodeField, totpCodeInputProps } from '@/lib/validation';
+import { useValidatedSubmit } from '@/lib/use-validated-submit';
 import { useSignOutHere } from '../api/sign-out';
 import { useVerifyMfaChallenge } from '../api/verify-mfa-challenge';
 

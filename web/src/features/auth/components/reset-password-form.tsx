@@ -1,10 +1,10 @@
 import { Link } from 'react-router-dom';
 import { z } from 'zod';
-import { Button } from '../../../components/ui/button';
-import { FormAlert } from '../../../components/ui/form-alert';
-import { PasswordField } from '../../../components/ui/text-field';
-import { newPasswordField } from '../../../lib/validation';
-import { useValidatedSubmit } from '../../../lib/use-validated-submit';
+import { Button } from '@/components/ui/button';
+import { FormAlert } from '@/components/ui/form-alert';
+import { PasswordField } from '@/components/ui/text-field';
+import { newPasswordField } from '@/lib/validation';
+import { useValidatedSubmit } from '@/lib/use-validated-submit';
 import { useSetNewPassword } from '../api/set-new-password';
 
 const resetPasswordSchema = z.object({ password: newPasswordField });

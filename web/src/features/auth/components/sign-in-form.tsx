@@ -1,9 +1,9 @@
 import { Link } from 'react-router-dom';
-import { Button } from '../../../components/ui/button';
-import { FormAlert } from '../../../components/ui/form-alert';
-import { PasswordField, TextField } from '../../../components/ui/text-field';
-import { getSupabase } from '../../../lib/supabase';
-import { useValidatedSubmit } from '../../../lib/use-validated-submit';
+import { Button } from '@/components/ui/button';
+import { FormAlert } from '@/components/ui/form-alert';
+import { PasswordField, TextField } from '@/components/ui/text-field';
+import { getSupabase } from '@/lib/supabase';
+import { useValidatedSubmit } from '@/lib/use-validated-submit';
 import { useSignIn } from '../api/sign-in';
 
 // The sign-in page is the first page of most visits: its rules (zod) and supabase-js load when the

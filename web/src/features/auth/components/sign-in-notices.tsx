@@ -1,7 +1,7 @@
 import { errorCatalogue } from '@schemas/errors';
 import { useEffect, useState } from 'react';
-import type { LastUser } from '../../../lib/auth';
-import { countWaitingChanges, describeWaitingChanges } from '../../inspections/offline/waiting-changes';
+import type { LastUser } from '@/lib/auth';
+import { countWaitingChanges, describeWaitingChanges } from '@/features/inspections/offline/waiting-changes';
 
 /**
  * What the sign-in page says before the form (issue 23): offline, that signing in must wait and the

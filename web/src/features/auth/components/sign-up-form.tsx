@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { z } from 'zod';
-import { Button } from '../../../components/ui/button';
-import { FormAlert } from '../../../components/ui/form-alert';
-import { PasswordField, TextField } from '../../../components/ui/text-field';
-import { emailField, newPasswordField } from '../../../lib/validation';
-import { useValidatedSubmit } from '../../../lib/use-validated-submit';
+import { Button } from '@/components/ui/button';
+import { FormAlert } from '@/components/ui/form-alert';
+import { PasswordField, TextField } from '@/components/ui/text-field';
+import { emailField, newPasswordField } from '@/lib/validation';
+import { useValidatedSubmit } from '@/lib/use-validated-submit';
 import { useSignUp } from '../api/sign-up';
 
 const signUpSchema = z.object({ email: emailField, password: newPasswordField });

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import type { Dashboard } from '@schemas/dashboard';
-import { apiPath, callApi } from '../../../lib/api';
+import { apiPath, callApi } from '@/lib/api';
 
 export const dashboardKeys = {
   all: (orgId: string) => ['dashboard', orgId] as const,

@@ -3,10 +3,10 @@ import { INSPECTION_STATUSES, STATUS_LABELS } from '@schemas/inspection-states';
 import { CircleX, TriangleAlert, Wrench } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
-import { Button } from '../../../components/ui/button';
+import { Button } from '@/components/ui/button';
 import { useDashboard } from '../api/get-dashboard';
 import './dashboard.css';
-import { QueryError } from '../../../components/ui/query-error';
+import { QueryError } from '@/components/ui/query-error';
 
 /** One count, as a link to the list it counts (filtered the same way). */
 function Tile({ to, count, alert = false, children }: { to: string; count: number; alert?: boolean; children: ReactNode }) {

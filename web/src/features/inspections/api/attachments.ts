@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiPath, callApi } from '../../../lib/api';
+import { apiPath, callApi } from '@/lib/api';
 import type { Attachment, AttachmentCreate, AttachmentUpload, AttachmentUrl } from '@schemas/attachments';
 import { inspectionKeys } from './get-inspections';
 

@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiPath, callApi } from '../../../lib/api';
+import { apiPath, callApi } from '@/lib/api';
 import type { Inspection, InspectionCreate } from '../types';
 import { inspectionKeys } from './get-inspections';
 

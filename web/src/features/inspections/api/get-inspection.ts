@@ -1,5 +1,5 @@
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
-import { apiPath, callApi } from '../../../lib/api';
+import { apiPath, callApi } from '@/lib/api';
 import type { Answer, Inspection, InspectionDetail } from '../types';
 import { mergeAnswers } from '../utils/answer-values';
 import { inspectionKeys } from './get-inspections';

@@ -1,6 +1,6 @@
 import type { Page } from '@schemas/common';
 import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
-import { apiPath, callApi } from '../../../lib/api';
+import { apiPath, callApi } from '@/lib/api';
 import type { Inspection, InspectionStatus } from '../types';
 
 export interface InspectionFilters {

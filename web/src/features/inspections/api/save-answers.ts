@@ -1,4 +1,4 @@
-import { apiPath, callApi } from '../../../lib/api';
+import { apiPath, callApi } from '@/lib/api';
 import type { AnswerInput, SavedAnswers } from '../types';
 
 /**

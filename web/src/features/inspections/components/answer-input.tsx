@@ -1,8 +1,8 @@
 import type { TemplateItem } from '@schemas/templates';
 import { itemFails } from '@schemas/template-items';
 import { lazy, Suspense, useEffect, useId, useState } from 'react';
-import { CharacterCount, useCharacterLimit } from '../../../components/ui/character-count';
-import { numberField } from '../../../lib/form-values';
+import { CharacterCount, useCharacterLimit } from '@/components/ui/character-count';
+import { numberField } from '@/lib/form-values';
 import { passFailChoices, yesNoChoices, type AnswerChoice } from '../utils/answer-values';
 
 // The signature pad loads when an item that needs it is shown (most sections have none).

@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { ConfirmButton } from '../../../components/ui/confirm-button';
-import { FormAlert } from '../../../components/ui/form-alert';
-import { describeErrorSentence } from '../../../lib/errors';
+import { ConfirmButton } from '@/components/ui/confirm-button';
+import { FormAlert } from '@/components/ui/form-alert';
+import { describeErrorSentence } from '@/lib/errors';
 import { useCancelInspection } from '../api/cancel-inspection';
 
 /** Managers cancel a scheduled or running inspection; canceled is final. */

@@ -4,14 +4,14 @@ import type { ItemOfKind } from '@schemas/templates';
 import { useQueryClient } from '@tanstack/react-query';
 import { Camera } from 'lucide-react';
 import { useEffect, useMemo, useState } from 'react';
-import { ConfirmButton } from '../../../components/ui/confirm-button';
-import { FormAlert } from '../../../components/ui/form-alert';
-import { describeErrorSentence } from '../../../lib/errors';
+import { ConfirmButton } from '@/components/ui/confirm-button';
+import { FormAlert } from '@/components/ui/form-alert';
+import { describeErrorSentence } from '@/lib/errors';
 import { deleteAttachment, useAttachmentUrl } from '../api/attachments';
 import { refetchInspection } from '../api/get-inspection';
 import type { PhotoEntry } from '../offline/outbox-store';
 import type { Attachment } from '../types';
-import '../../../components/ui/photos.css';
+import '@/components/ui/photos.css';
 
 export interface PhotoEvidenceProps {
   orgId: string;

@@ -1,9 +1,9 @@
 import { useRef, useState } from 'react';
-import { Button } from '../../../components/ui/button';
-import { ConfirmDialog } from '../../../components/ui/confirm-dialog';
-import { FormAlert } from '../../../components/ui/form-alert';
-import { TextAreaField } from '../../../components/ui/textarea-field';
-import { describeErrorSentence } from '../../../lib/errors';
+import { Button } from '@/components/ui/button';
+import { ConfirmDialog } from '@/components/ui/confirm-dialog';
+import { FormAlert } from '@/components/ui/form-alert';
+import { TextAreaField } from '@/components/ui/textarea-field';
+import { describeErrorSentence } from '@/lib/errors';
 import { useReviewInspection } from '../api/review-inspection';
 
 type Decision = 'approve' | 'request_changes';

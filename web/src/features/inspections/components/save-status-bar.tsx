@@ -1,6 +1,6 @@
 import { ArrowRight, CircleAlert, CircleCheck, CloudOff, LoaderCircle, RotateCw } from 'lucide-react';
 import { useEffect, useState, type ReactNode } from 'react';
-import { Button } from '../../../components/ui/button';
+import { Button } from '@/components/ui/button';
 import type { SaveSummary } from '../hooks/use-answer-autosave';
 
 /** Whole seconds until `at`, ticking each second while there is something to count down. */

@@ -1,13 +1,13 @@
 import { Link } from 'react-router-dom';
-import { Button } from '../../../components/ui/button';
-import { LoadMoreButton } from '../../../components/ui/paged-list';
-import { formatDateTime } from '../../../lib/format';
+import { Button } from '@/components/ui/button';
+import { LoadMoreButton } from '@/components/ui/paged-list';
+import { formatDateTime } from '@/lib/format';
 import { useInspections } from '../api/get-inspections';
 import type { Inspection } from '../types';
 import { formatScore } from '../utils/inspection-format';
 import { InspectionStatusBadge, OverdueBadge } from './inspection-status-badge';
 import './inspections.css';
-import { QueryError } from '../../../components/ui/query-error';
+import { QueryError } from '@/components/ui/query-error';
 
 /** When an inspection happened, as its history reads: submitted, else started, else due, else scheduled. */
 function whenOf(inspection: Inspection): string {

@@ -1,6 +1,6 @@
 import type { SelectHTMLAttributes } from 'react';
-import { SelectField } from '../../../components/ui/select-field';
-import { TextField } from '../../../components/ui/text-field';
+import { SelectField } from '@/components/ui/select-field';
+import { TextField } from '@/components/ui/text-field';
 import type { Choice } from './inspection-list';
 
 /** A server-side search of the active sites (the route runs it): an organization may have thousands. */

@@ -1,8 +1,8 @@
 import { ArrowRight } from 'lucide-react';
 import { useState } from 'react';
-import { Button } from '../../../components/ui/button';
-import { FormAlert } from '../../../components/ui/form-alert';
-import { describeErrorSentence } from '../../../lib/errors';
+import { Button } from '@/components/ui/button';
+import { FormAlert } from '@/components/ui/form-alert';
+import { describeErrorSentence } from '@/lib/errors';
 import { useStartInspection } from '../api/start-inspection';
 import { locateForStart } from '../utils/start-location';
 import type { Inspection } from '../types';

@@ -1,12 +1,12 @@
 import type { TemplateItem } from '@schemas/templates';
 import { lazy, Suspense, useState } from 'react';
-import { Button } from '../../../components/ui/button';
-import { FormAlert } from '../../../components/ui/form-alert';
-import { ApiError, describeError } from '../../../lib/errors';
+import { Button } from '@/components/ui/button';
+import { FormAlert } from '@/components/ui/form-alert';
+import { ApiError, describeError } from '@/lib/errors';
 import { useSubmitInspection } from '../api/submit-inspection';
 
 // The confirmation loads when Submit is pressed: not part of the run page's first load.
-const ConfirmDialog = lazy(() => import('../../../components/ui/confirm-dialog').then((module) => ({ default: module.ConfirmDialog })));
+const ConfirmDialog = lazy(() => import('@/components/ui/confirm-dialog').then((module) => ({ default: module.ConfirmDialog })));
 
 interface SubmitInspectionPanelProps {
   orgId: string;

@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
-import { useOnline } from '../../../lib/use-online';
+import { useOnline } from '@/lib/use-online';
 import { Outbox, type OutboxState } from '../offline/outbox';
 import { outboxOf } from '../offline/outbox-instance';
 import type { AnswerEntry, PhotoEntry } from '../offline/outbox-store';

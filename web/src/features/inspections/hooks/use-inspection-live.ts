@@ -1,8 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { inspectionQueryOptions, refetchInspection, storeAnswers } from '../api/get-inspection';
-import type { PrivateChannelWatch } from '../../../lib/private-channel';
-import { lazyWatch } from '../../../lib/lazy-watch';
+import type { PrivateChannelWatch } from '@/lib/private-channel';
+import { lazyWatch } from '@/lib/lazy-watch';
 import type { AnswerEvent } from '@schemas/answers';
 import type { InspectionChannelListener, InspectionPresence } from '../utils/inspection-channel';
 import type { ChangedElsewhere, takeSavedAnswers } from '../utils/live-answers';

@@ -1,8 +1,8 @@
-import { ApiError, describeError } from '../../../lib/errors';
-import { newIdempotencyKey } from '../../../lib/idempotency-key';
-import type { UploadError } from '../../../lib/photo-upload';
-import { queryClient } from '../../../lib/query-client';
-import { accessToken } from '../../../lib/auth';
+import { ApiError, describeError } from '@/lib/errors';
+import { newIdempotencyKey } from '@/lib/idempotency-key';
+import type { UploadError } from '@/lib/photo-upload';
+import { queryClient } from '@/lib/query-client';
+import { accessToken } from '@/lib/auth';
 import { confirmAttachment, createAttachment } from '../api/attachments';
 import { refetchInspection, storeAnswers } from '../api/get-inspection';
 import { saveAnswers } from '../api/save-answers';
@@ -13,7 +13,7 @@ import { openOutboxStore } from './outbox-store';
 // The upload's code (XMLHttpRequest with its progress) loads when a photo is first sent: the run
 // page's first load carries none of it (docs/offline.md, "Weight"). A failed load is a transient
 // failure, like any other with no answer: the photo waits and goes later.
-const loadPhotoUpload = () => import('../../../lib/photo-upload');
+const loadPhotoUpload = () => import('@/lib/photo-upload');
 
 /** Storage's answer to an upload (lib/photo-upload.ts), told by its name: the class loads with the upload. */
 function isUploadError(error: unknown): error is UploadError {

@@ -1,7 +1,7 @@
 import type { Page } from '@schemas/common';
 import type { Role } from '@schemas/roles';
 import type { QueryClient } from '@tanstack/react-query';
-import { apiPath, callApi } from '../../../lib/api';
+import { apiPath, callApi } from '@/lib/api';
 import type { attachmentUrlQueryOptions } from '../api/attachments';
 import type { inspectionQueryOptions } from '../api/get-inspection';
 import type { Inspection } from '../types';

@@ -1,5 +1,5 @@
 import type { AnswerEvent } from '@schemas/answers';
-import { watchPrivateChannel, type PrivateChannelListener, type PrivateChannelWatch } from '../../../lib/private-channel';
+import { watchPrivateChannel, type PrivateChannelListener, type PrivateChannelWatch } from '@/lib/private-channel';
 import { answersOfEvent, isObject } from './answers-saved-event';
 
 /** For the run page's live hook, which loads it with the channel rather than on the first load. */

@@ -1,6 +1,6 @@
 import type { AcceptedInvitation } from '@schemas/members';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { callApi } from '../../../lib/api';
+import { callApi } from '@/lib/api';
 import { invitationKeys } from './get-invitations';
 
 export interface AcceptInvitationInput {

@@ -1,6 +1,6 @@
 import type { Invitation, InvitationCreate } from '@schemas/members';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiPath, callApi } from '../../../lib/api';
+import { apiPath, callApi } from '@/lib/api';
 import { invitationKeys } from './get-invitations';
 
 export interface CreateInvitationInput {

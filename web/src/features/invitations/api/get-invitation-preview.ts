@@ -1,6 +1,6 @@
 import type { InvitationPreview } from '@schemas/members';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { callApi } from '../../../lib/api';
+import { callApi } from '@/lib/api';
 import { invitationKeys } from './get-invitations';
 
 /**

@@ -1,7 +1,7 @@
 import type { Page } from '@schemas/common';
 import type { Invitation, InvitationStatus } from '@schemas/members';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
-import { apiPath, callApi } from '../../../lib/api';
+import { apiPath, callApi } from '@/lib/api';
 
 export const invitationKeys = {
   all: (orgId: string) => ['invitations', orgId] as const,

@@ -1,10 +1,10 @@
 import type { AcceptedInvitation, InvitationPreview } from '@schemas/members';
 import type { ReactNode } from 'react';
-import { Button } from '../../../components/ui/button';
-import { FormAlert } from '../../../components/ui/form-alert';
-import { describeError, describeErrorSentence } from '../../../lib/errors';
-import { useIdempotencyKey } from '../../../lib/idempotency-key';
-import { roleLabel, roleWithArticle } from '../../../lib/roles';
+import { Button } from '@/components/ui/button';
+import { FormAlert } from '@/components/ui/form-alert';
+import { describeError, describeErrorSentence } from '@/lib/errors';
+import { useIdempotencyKey } from '@/lib/idempotency-key';
+import { roleLabel, roleWithArticle } from '@/lib/roles';
 import { useAcceptInvitation } from '../api/accept-invitation';
 import { useInvitationPreview } from '../api/get-invitation-preview';
 

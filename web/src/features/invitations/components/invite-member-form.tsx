@@ -1,12 +1,12 @@
 import type { Role } from '@schemas/common';
 import { invitationCreateSchema } from '@schemas/members';
-import { Button } from '../../../components/ui/button';
-import { FormAlert } from '../../../components/ui/form-alert';
-import { SelectField } from '../../../components/ui/select-field';
-import { TextField } from '../../../components/ui/text-field';
-import { useIdempotencyKey } from '../../../lib/idempotency-key';
-import { grantableRoleOptions } from '../../../lib/roles';
-import { useValidatedSubmit } from '../../../lib/use-validated-submit';
+import { Button } from '@/components/ui/button';
+import { FormAlert } from '@/components/ui/form-alert';
+import { SelectField } from '@/components/ui/select-field';
+import { TextField } from '@/components/ui/text-field';
+import { useIdempotencyKey } from '@/lib/idempotency-key';
+import { grantableRoleOptions } from '@/lib/roles';
+import { useValidatedSubmit } from '@/lib/use-validated-submit';
 import { useCreateInvitation } from '../api/create-invitation';
 
 interface InviteMemberFormProps {

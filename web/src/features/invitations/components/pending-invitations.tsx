@@ -1,15 +1,15 @@
 import { useState } from 'react';
-import { ConfirmButton } from '../../../components/ui/confirm-button';
-import { FormAlert } from '../../../components/ui/form-alert';
-import { LoadMoreButton } from '../../../components/ui/paged-list';
-import { describeErrorSentence } from '../../../lib/errors';
-import { roleLabel } from '../../../lib/roles';
+import { ConfirmButton } from '@/components/ui/confirm-button';
+import { FormAlert } from '@/components/ui/form-alert';
+import { LoadMoreButton } from '@/components/ui/paged-list';
+import { describeErrorSentence } from '@/lib/errors';
+import { roleLabel } from '@/lib/roles';
 import { useInvitations } from '../api/get-invitations';
 import { useResendInvitation } from '../api/resend-invitation';
 import { useRevokeInvitation } from '../api/revoke-invitation';
-import { Button } from '../../../components/ui/button';
-import { newIdempotencyKey } from '../../../lib/idempotency-key';
-import { QueryError } from '../../../components/ui/query-error';
+import { Button } from '@/components/ui/button';
+import { newIdempotencyKey } from '@/lib/idempotency-key';
+import { QueryError } from '@/components/ui/query-error';
 
 export function PendingInvitations({ orgId }: { orgId: string }) {
   const invitations = useInvitations(orgId, 'pending');

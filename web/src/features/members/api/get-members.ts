@@ -1,7 +1,7 @@
 import type { Page } from '@schemas/common';
 import type { Member } from '@schemas/members';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
-import { apiPath, callApi } from '../../../lib/api';
+import { apiPath, callApi } from '@/lib/api';
 
 export const memberKeys = {
   all: (orgId: string) => ['members', orgId] as const,

@@ -1,7 +1,7 @@
 import type { Role } from '@schemas/common';
 import type { Member } from '@schemas/members';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiPath, callApi } from '../../../lib/api';
+import { apiPath, callApi } from '@/lib/api';
 import { memberKeys } from './get-members';
 
 export interface UpdateMemberRoleInput {

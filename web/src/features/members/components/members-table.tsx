@@ -1,15 +1,15 @@
 import { can, type Role } from '@schemas/roles';
 import type { Member } from '@schemas/members';
 import { useState } from 'react';
-import { ConfirmButton } from '../../../components/ui/confirm-button';
-import { FormAlert } from '../../../components/ui/form-alert';
-import { LoadMoreButton } from '../../../components/ui/paged-list';
-import { describeErrorSentence } from '../../../lib/errors';
-import { grantableRoleOptions, roleLabel, roleOptions } from '../../../lib/roles';
+import { ConfirmButton } from '@/components/ui/confirm-button';
+import { FormAlert } from '@/components/ui/form-alert';
+import { LoadMoreButton } from '@/components/ui/paged-list';
+import { describeErrorSentence } from '@/lib/errors';
+import { grantableRoleOptions, roleLabel, roleOptions } from '@/lib/roles';
 import { useMembers } from '../api/get-members';
 import { useRemoveMember } from '../api/remove-member';
 import { useUpdateMemberRole } from '../api/update-member-role';
-import { QueryError } from '../../../components/ui/query-error';
+import { QueryError } from '@/components/ui/query-error';
 
 interface MembersTableProps {
   orgId: string;

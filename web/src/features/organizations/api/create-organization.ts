@@ -1,6 +1,6 @@
 import type { Organization, OrganizationCreate } from '@schemas/organizations';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { callApi } from '../../../lib/api';
+import { callApi } from '@/lib/api';
 import { organizationQueryOptions } from './get-organization';
 import { organizationKeys } from './get-organizations';
 

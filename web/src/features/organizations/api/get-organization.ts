@@ -1,6 +1,6 @@
 import type { Organization } from '@schemas/organizations';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiPath, callApi } from '../../../lib/api';
+import { apiPath, callApi } from '@/lib/api';
 import { organizationKeys } from './get-organizations';
 
 /** `GET /orgs/{org}`: one organization with the caller's role in it. */

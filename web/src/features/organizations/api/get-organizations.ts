@@ -1,7 +1,7 @@
 import type { Page } from '@schemas/common';
 import type { Organization } from '@schemas/organizations';
 import { infiniteQueryOptions, useInfiniteQuery } from '@tanstack/react-query';
-import { callApi } from '../../../lib/api';
+import { callApi } from '@/lib/api';
 
 export const organizationKeys = {
   all: () => ['organizations'] as const,

@@ -1,11 +1,11 @@
 import { organizationCreateSchema, slugFromName, type Organization } from '@schemas/organizations';
 import { useState } from 'react';
 import { z } from 'zod';
-import { Button } from '../../../components/ui/button';
-import { FormAlert } from '../../../components/ui/form-alert';
-import { TextField } from '../../../components/ui/text-field';
-import { useIdempotencyKey } from '../../../lib/idempotency-key';
-import { useValidatedSubmit } from '../../../lib/use-validated-submit';
+import { Button } from '@/components/ui/button';
+import { FormAlert } from '@/components/ui/form-alert';
+import { TextField } from '@/components/ui/text-field';
+import { useIdempotencyKey } from '@/lib/idempotency-key';
+import { useValidatedSubmit } from '@/lib/use-validated-submit';
 import { useCreateOrganization } from '../api/create-organization';
 
 // An empty slug is left out, so the API derives one from the name.

@@ -1,8 +1,8 @@
 import { Link } from 'react-router-dom';
-import { LoadMoreButton } from '../../../components/ui/paged-list';
-import { roleLabel } from '../../../lib/roles';
+import { LoadMoreButton } from '@/components/ui/paged-list';
+import { roleLabel } from '@/lib/roles';
 import { useOrganizations } from '../api/get-organizations';
-import { QueryError } from '../../../components/ui/query-error';
+import { QueryError } from '@/components/ui/query-error';
 
 export function OrganizationList() {
   const organizations = useOrganizations();

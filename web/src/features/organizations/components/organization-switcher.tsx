@@ -2,7 +2,7 @@ import type { Membership } from '@schemas/profile';
 import { ChevronDown } from 'lucide-react';
 import { useEffect, useId, useRef, useState } from 'react';
 import { Link } from 'react-router-dom';
-import { roleLabel } from '../../../lib/roles';
+import { roleLabel } from '@/lib/roles';
 
 interface OrganizationSwitcherProps {
   memberships: Membership[];

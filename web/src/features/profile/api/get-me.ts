@@ -1,6 +1,6 @@
 import type { Me } from '@schemas/profile';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { callApi } from '../../../lib/api';
+import { callApi } from '@/lib/api';
 
 /** `GET /me`: the caller's profile and memberships. */
 export function getMe(): Promise<Me> {

@@ -1,6 +1,6 @@
 import type { Me, ProfileUpdate } from '@schemas/profile';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { callApi } from '../../../lib/api';
+import { callApi } from '@/lib/api';
 import { meQueryOptions } from './get-me';
 
 /** `PATCH /me` with the new display name; answers the updated profile. */

@@ -1,11 +1,11 @@
 import { profileUpdateSchema } from '@schemas/profile';
-import { Button } from '../../../components/ui/button';
-import { FormAlert } from '../../../components/ui/form-alert';
-import { TextField } from '../../../components/ui/text-field';
-import { useValidatedSubmit } from '../../../lib/use-validated-submit';
+import { Button } from '@/components/ui/button';
+import { FormAlert } from '@/components/ui/form-alert';
+import { TextField } from '@/components/ui/text-field';
+import { useValidatedSubmit } from '@/lib/use-validated-submit';
 import { useMe } from '../api/get-me';
 import { useUpdateMe } from '../api/update-me';
-import { QueryError } from '../../../components/ui/query-error';
+import { QueryError } from '@/components/ui/query-error';
 
 export function DisplayNameForm() {
   const me = useMe();

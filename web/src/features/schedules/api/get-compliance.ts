@@ -1,6 +1,6 @@
 import type { Compliance, ComplianceGroupBy } from '@schemas/schedules';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiPath, callApi } from '../../../lib/api';
+import { apiPath, callApi } from '@/lib/api';
 import { scheduleKeys } from './get-schedules';
 
 export interface ComplianceQuery {

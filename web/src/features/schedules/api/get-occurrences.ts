@@ -1,7 +1,7 @@
 import type { Page } from '@schemas/common';
 import type { Schedule, ScheduleOccurrence } from '@schemas/schedules';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiPath, callApi } from '../../../lib/api';
+import { apiPath, callApi } from '@/lib/api';
 import { scheduleKeys } from './get-schedules';
 
 const DAY = 86_400_000;

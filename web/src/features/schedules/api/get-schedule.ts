@@ -1,6 +1,6 @@
 import type { ScheduleDetail } from '@schemas/schedules';
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
-import { apiPath, callApi } from '../../../lib/api';
+import { apiPath, callApi } from '@/lib/api';
 import { scheduleKeys } from './get-schedules';
 
 /** `GET /orgs/{org}/schedules/{id}`: with its sites (deleted ones too). */

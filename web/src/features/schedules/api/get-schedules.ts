@@ -1,7 +1,7 @@
 import type { Page } from '@schemas/common';
 import type { Schedule } from '@schemas/schedules';
 import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
-import { apiPath, callApi } from '../../../lib/api';
+import { apiPath, callApi } from '@/lib/api';
 
 export interface ScheduleFilters {
   /** Name contains this; empty: all. */

@@ -1,6 +1,6 @@
 import type { ScheduleCreate, ScheduleDetail, ScheduleUpdate } from '@schemas/schedules';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiPath, callApi } from '../../../lib/api';
+import { apiPath, callApi } from '@/lib/api';
 import { storeSavedSchedule } from './get-schedule';
 
 export interface CreateScheduleInput {

@@ -1,7 +1,7 @@
 import { MoveDown, MoveUp, X } from 'lucide-react';
 import { useId, useState } from 'react';
-import { Button } from '../../../components/ui/button';
-import { SelectField } from '../../../components/ui/select-field';
+import { Button } from '@/components/ui/button';
+import { SelectField } from '@/components/ui/select-field';
 
 export interface PersonChoice {
   value: string;

@@ -1,9 +1,9 @@
 import type { ComplianceFigures, ComplianceGroupBy } from '@schemas/schedules';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { QueryError } from '../../../components/ui/query-error';
-import { SelectField } from '../../../components/ui/select-field';
-import { formatDateTime } from '../../../lib/format';
+import { QueryError } from '@/components/ui/query-error';
+import { SelectField } from '@/components/ui/select-field';
+import { formatDateTime } from '@/lib/format';
 import { useCompliance } from '../api/get-compliance';
 import { OCCURRENCE_STATE_LOOK } from './occurrence-state';
 import './schedules.css';

@@ -1,6 +1,6 @@
 import { occurrenceTitle } from '@schemas/schedules';
 import { useEffect, useState } from 'react';
-import { useDebouncedValue } from '../../../lib/use-debounced-value';
+import { useDebouncedValue } from '@/lib/use-debounced-value';
 import type { PreviewOccurrence } from '../utils/occurrence-expansion';
 import { expandOccurrences, PreviewTimeout } from '../utils/preview-client';
 import { formatLocalTime, zoneLabel } from '../utils/schedule-time';

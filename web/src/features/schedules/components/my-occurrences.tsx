@@ -3,7 +3,7 @@ import { useQuery } from '@tanstack/react-query';
 import { MapPin } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { QueryError } from '../../../components/ui/query-error';
+import { QueryError } from '@/components/ui/query-error';
 import { allSchedulesQueryOptions } from '../api/get-all-schedules';
 import { useOccurrencesOf, type OccurrenceOf } from '../api/get-occurrences';
 import { addDays, formatDay, instantsAround, todayIn, zoneLabel } from '../utils/schedule-time';

@@ -1,7 +1,7 @@
 import { WEEKDAYS, type Weekday } from '@schemas/recurrence';
 import { useId } from 'react';
-import { SelectField } from '../../../components/ui/select-field';
-import { TextField } from '../../../components/ui/text-field';
+import { SelectField } from '@/components/ui/select-field';
+import { TextField } from '@/components/ui/text-field';
 import { daysInMonth, ORDINALS, type DayChoice, type EndChoice, type RecurrenceDraft, type RepeatKind } from '../utils/recurrence-builder';
 import { MONTH_NAMES, WEEKDAY_NAMES } from '../utils/schedule-time';
 import { ordinalNumber } from '../utils/recurrence-words';

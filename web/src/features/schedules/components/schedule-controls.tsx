@@ -2,14 +2,14 @@ import type { ScheduleDetail } from '@schemas/schedules';
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { Pause, Play } from 'lucide-react';
 import { lazy, Suspense, useState } from 'react';
-import { Button } from '../../../components/ui/button';
-import { FormAlert } from '../../../components/ui/form-alert';
-import { describeErrorSentence } from '../../../lib/errors';
+import { Button } from '@/components/ui/button';
+import { FormAlert } from '@/components/ui/form-alert';
+import { describeErrorSentence } from '@/lib/errors';
 import { getOccurrences } from '../api/get-occurrences';
 import { scheduleKeys } from '../api/get-schedules';
 import { useMoveSchedule, type ScheduleMove } from '../api/schedule-moves';
 
-const ConfirmDialog = lazy(() => import('../../../components/ui/confirm-dialog').then((module) => ({ default: module.ConfirmDialog })));
+const ConfirmDialog = lazy(() => import('@/components/ui/confirm-dialog').then((module) => ({ default: module.ConfirmDialog })));
 
 const DAY = 86_400_000;
 /** Occurrences are made 14 days ahead (HORIZON_DAYS): the made ones that a pause or a deletion cancels start within 15. */

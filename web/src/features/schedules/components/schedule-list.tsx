@@ -1,11 +1,11 @@
 import { CalendarClock, Pause } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { ListScreen } from '../../../components/ui/paged-list';
-import { SelectField } from '../../../components/ui/select-field';
-import { TextField } from '../../../components/ui/text-field';
-import { formatDateTime } from '../../../lib/format';
-import { useDebouncedValue } from '../../../lib/use-debounced-value';
+import { ListScreen } from '@/components/ui/paged-list';
+import { SelectField } from '@/components/ui/select-field';
+import { TextField } from '@/components/ui/text-field';
+import { formatDateTime } from '@/lib/format';
+import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { useSchedules, type ScheduleFilters } from '../api/get-schedules';
 import { scheduleSentence } from '../utils/recurrence-words';
 import './schedules.css';

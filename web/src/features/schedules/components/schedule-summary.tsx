@@ -1,9 +1,9 @@
 import type { ScheduleDetail, ScheduleOccurrence } from '@schemas/schedules';
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'react-router-dom';
-import { QueryError } from '../../../components/ui/query-error';
-import { formatDateTime } from '../../../lib/format';
-import { instantToWallClock } from '../../../lib/zoned-time';
+import { QueryError } from '@/components/ui/query-error';
+import { formatDateTime } from '@/lib/format';
+import { instantToWallClock } from '@/lib/zoned-time';
 import { nextOccurrencesQueryOptions } from '../api/get-occurrences';
 import { scheduleSentence } from '../utils/recurrence-words';
 import { formatDay, formatLocalTime, todayIn } from '../utils/schedule-time';

@@ -1,7 +1,7 @@
 import { MapPin, X } from 'lucide-react';
 import { useId, useState } from 'react';
-import { Button } from '../../../components/ui/button';
-import { TextField } from '../../../components/ui/text-field';
+import { Button } from '@/components/ui/button';
+import { TextField } from '@/components/ui/text-field';
 import { zoneLabel } from '../utils/schedule-time';
 
 export interface SiteOption {

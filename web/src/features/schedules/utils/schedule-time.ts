@@ -3,7 +3,7 @@
 // abbreviation. Calendar days are dates (YYYY-MM-DD) at the site, counted here without a library:
 // a date read as UTC midnight never meets a change of the clocks.
 // Imports carry their extension: tests/api reads this module under Node's resolution.
-import { instantToWallClock, zoneOffsetMs } from '../../../lib/zoned-time.ts';
+import { instantToWallClock, zoneOffsetMs } from '@/lib/zoned-time.ts';
 
 export const WEEKDAY_NAMES = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
 const WEEKDAY_SHORT = ['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun'] as const;

@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { apiPath, callApi } from '../../../lib/api';
+import { apiPath, callApi } from '@/lib/api';
 
 /** `DELETE /orgs/{org}`: owners only; everything in the organization goes with it. */
 export function deleteOrganization(orgId: string): Promise<void> {

@@ -1,6 +1,6 @@
 import type { Organization, OrganizationUpdate } from '@schemas/organizations';
 import { useMutation } from '@tanstack/react-query';
-import { apiPath, callApi } from '../../../lib/api';
+import { apiPath, callApi } from '@/lib/api';
 
 export interface UpdateOrganizationInput {
   orgId: string;

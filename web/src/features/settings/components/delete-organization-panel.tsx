@@ -1,10 +1,10 @@
 import type { Organization } from '@schemas/organizations';
 import { useMemo, useState } from 'react';
 import { z } from 'zod';
-import { Button } from '../../../components/ui/button';
-import { FormAlert } from '../../../components/ui/form-alert';
-import { TextField } from '../../../components/ui/text-field';
-import { useValidatedSubmit } from '../../../lib/use-validated-submit';
+import { Button } from '@/components/ui/button';
+import { FormAlert } from '@/components/ui/form-alert';
+import { TextField } from '@/components/ui/text-field';
+import { useValidatedSubmit } from '@/lib/use-validated-submit';
 import { useDeleteOrganization } from '../api/delete-organization';
 
 interface DeleteOrganizationPanelProps {

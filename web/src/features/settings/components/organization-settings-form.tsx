@@ -1,12 +1,12 @@
 import { organizationUpdateSchema, type Organization } from '@schemas/organizations';
 import { useMemo } from 'react';
 import { z } from 'zod';
-import { Button } from '../../../components/ui/button';
-import { CheckboxField } from '../../../components/ui/checkbox-field';
-import { FormAlert } from '../../../components/ui/form-alert';
-import { TextField } from '../../../components/ui/text-field';
-import { useValidatedSubmit } from '../../../lib/use-validated-submit';
-import { checkboxField, numberField } from '../../../lib/form-values';
+import { Button } from '@/components/ui/button';
+import { CheckboxField } from '@/components/ui/checkbox-field';
+import { FormAlert } from '@/components/ui/form-alert';
+import { TextField } from '@/components/ui/text-field';
+import { useValidatedSubmit } from '@/lib/use-validated-submit';
+import { checkboxField, numberField } from '@/lib/form-values';
 import { useUpdateOrganization } from '../api/update-organization';
 
 interface OrganizationSettingsFormProps {

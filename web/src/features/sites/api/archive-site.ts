@@ -1,6 +1,6 @@
 import type { Site } from '@schemas/sites';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiPath, callApi } from '../../../lib/api';
+import { apiPath, callApi } from '@/lib/api';
 import { storeSavedSite } from './get-site';
 
 export interface ArchiveSiteInput {

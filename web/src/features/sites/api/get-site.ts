@@ -1,6 +1,6 @@
 import type { Site } from '@schemas/sites';
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
-import { apiPath, callApi } from '../../../lib/api';
+import { apiPath, callApi } from '@/lib/api';
 import { siteKeys } from './get-sites';
 
 /** `GET /orgs/{org}/sites/{id}`. */

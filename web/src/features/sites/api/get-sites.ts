@@ -1,7 +1,7 @@
 import type { Page } from '@schemas/common';
 import type { Site } from '@schemas/sites';
 import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
-import { apiPath, callApi } from '../../../lib/api';
+import { apiPath, callApi } from '@/lib/api';
 
 export type ArchivedFilter = 'false' | 'true' | 'all';
 

@@ -1,9 +1,9 @@
 import type { Site } from '@schemas/sites';
 import { useState } from 'react';
-import { Button } from '../../../components/ui/button';
-import { ConfirmButton } from '../../../components/ui/confirm-button';
-import { FormAlert } from '../../../components/ui/form-alert';
-import { describeErrorSentence } from '../../../lib/errors';
+import { Button } from '@/components/ui/button';
+import { ConfirmButton } from '@/components/ui/confirm-button';
+import { FormAlert } from '@/components/ui/form-alert';
+import { describeErrorSentence } from '@/lib/errors';
 import { useArchiveSite } from '../api/archive-site';
 import { useUpdateSite } from '../api/update-site';
 

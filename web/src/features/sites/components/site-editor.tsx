@@ -1,6 +1,6 @@
 import type { Site } from '@schemas/sites';
 import { useState } from 'react';
-import { Button } from '../../../components/ui/button';
+import { Button } from '@/components/ui/button';
 import { useSiteChangedElsewhere } from '../hooks/use-site-changed-elsewhere';
 import { SiteForm } from './site-form';
 

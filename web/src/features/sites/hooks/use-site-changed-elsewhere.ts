@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import { watchOrgChannel } from '../../../lib/org-channel';
+import { watchOrgChannel } from '@/lib/org-channel';
 
 /** Whether someone else has changed the site since `since` was last called; from the organization's channel. */
 export function useSiteChangedElsewhere(orgId: string, siteId: string, userId: string): { changed: boolean; since: () => void } {

@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { watchOrgChannel, type OrgPresence } from '../../../lib/org-channel';
+import { watchOrgChannel, type OrgPresence } from '@/lib/org-channel';
 
 export interface SiteViewer {
   userId: string;

@@ -1,6 +1,6 @@
 import type { TemplateVersion } from '@schemas/templates';
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { apiPath, callApi } from '../../../lib/api';
+import { apiPath, callApi } from '@/lib/api';
 import { templateKeys } from './get-templates';
 
 /** `GET /orgs/{org}/templates/{id}/versions/{n}`: a published snapshot, which never changes. */

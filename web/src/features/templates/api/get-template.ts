@@ -1,6 +1,6 @@
 import type { Template } from '@schemas/templates';
 import { queryOptions, useQuery, type QueryClient } from '@tanstack/react-query';
-import { apiPath, callApi } from '../../../lib/api';
+import { apiPath, callApi } from '@/lib/api';
 import { templateKeys } from './get-templates';
 
 /** `GET /orgs/{org}/templates/{id}`: the template with its working draft. */

@@ -1,7 +1,7 @@
 import type { Page } from '@schemas/common';
 import type { TemplateStatus, TemplateSummary } from '@schemas/templates';
 import { infiniteQueryOptions, keepPreviousData, useInfiniteQuery } from '@tanstack/react-query';
-import { apiPath, callApi } from '../../../lib/api';
+import { apiPath, callApi } from '@/lib/api';
 
 /** `active` is drafts and published ones: what people work with. */
 export type TemplateStatusFilter = 'active' | TemplateStatus;

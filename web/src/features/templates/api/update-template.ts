@@ -1,6 +1,6 @@
 import type { Template, TemplateUpdate } from '@schemas/templates';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiPath, callApi } from '../../../lib/api';
+import { apiPath, callApi } from '@/lib/api';
 import { storeSavedTemplate } from './get-template';
 
 export interface UpdateTemplateInput {

@@ -9,12 +9,12 @@ import {
   type ItemKind,
 } from '@schemas/templates';
 import { Plus, Trash2, X } from 'lucide-react';
-import { Button } from '../../../components/ui/button';
-import { CheckboxField } from '../../../components/ui/checkbox-field';
-import { SelectField } from '../../../components/ui/select-field';
-import { TextField } from '../../../components/ui/text-field';
-import { TextAreaField } from '../../../components/ui/textarea-field';
-import { useField } from '../../../components/ui/use-field';
+import { Button } from '@/components/ui/button';
+import { CheckboxField } from '@/components/ui/checkbox-field';
+import { SelectField } from '@/components/ui/select-field';
+import { TextField } from '@/components/ui/text-field';
+import { TextAreaField } from '@/components/ui/textarea-field';
+import { useField } from '@/components/ui/use-field';
 import { itemName, newOption, type DraftItem, type DraftOption } from '../utils/draft';
 import { itemKindDescriptions, itemKindLabels } from '../utils/template-format';
 import { MoveButtons } from './move-buttons';

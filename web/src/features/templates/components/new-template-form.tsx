@@ -1,12 +1,12 @@
 import { DESCRIPTION_MAX_LENGTH, templateCreateSchema, type Template, type TemplateCreate } from '@schemas/templates';
 import { NAME_MAX_LENGTH } from '@schemas/common';
 import { useEffect, useRef } from 'react';
-import { Button } from '../../../components/ui/button';
-import { FormAlert } from '../../../components/ui/form-alert';
-import { TextAreaField } from '../../../components/ui/textarea-field';
-import { TextField } from '../../../components/ui/text-field';
-import { useIdempotencyKey } from '../../../lib/idempotency-key';
-import { useValidatedSubmit } from '../../../lib/use-validated-submit';
+import { Button } from '@/components/ui/button';
+import { FormAlert } from '@/components/ui/form-alert';
+import { TextAreaField } from '@/components/ui/textarea-field';
+import { TextField } from '@/components/ui/text-field';
+import { useIdempotencyKey } from '@/lib/idempotency-key';
+import { useValidatedSubmit } from '@/lib/use-validated-submit';
 import { useCreateTemplate } from '../api/create-template';
 
 interface NewTemplateFormProps {

@@ -7,10 +7,10 @@ import {
   type VisibilityRule,
 } from '@schemas/templates';
 import { Plus, Split, X } from 'lucide-react';
-import { Button } from '../../../components/ui/button';
-import { SelectField } from '../../../components/ui/select-field';
-import { TextField } from '../../../components/ui/text-field';
-import { numberField } from '../../../lib/form-values';
+import { Button } from '@/components/ui/button';
+import { SelectField } from '@/components/ui/select-field';
+import { TextField } from '@/components/ui/text-field';
+import { numberField } from '@/lib/form-values';
 import { conditionBody, newCondition, type DraftCondition, type DraftItem, type DraftRule } from '../utils/draft';
 import { answerChoicesOf, opWords, ruleWords } from '../utils/rule-format';
 

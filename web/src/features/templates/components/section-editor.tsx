@@ -2,11 +2,11 @@ import { ITEM_KINDS, MAX_ITEMS, type ConditionOp, type ItemKind } from '@schemas
 import { NAME_MAX_LENGTH } from '@schemas/common';
 import { Plus, Trash2 } from 'lucide-react';
 import { useState } from 'react';
-import { AccordionSection } from '../../../components/ui/accordion';
-import { Button } from '../../../components/ui/button';
-import { ConfirmButton } from '../../../components/ui/confirm-button';
-import { SelectField } from '../../../components/ui/select-field';
-import { TextField } from '../../../components/ui/text-field';
+import { AccordionSection } from '@/components/ui/accordion';
+import { Button } from '@/components/ui/button';
+import { ConfirmButton } from '@/components/ui/confirm-button';
+import { SelectField } from '@/components/ui/select-field';
+import { TextField } from '@/components/ui/text-field';
 import { sectionName, type DraftItem, type DraftRule, type DraftSection } from '../utils/draft';
 import { itemCountText, itemKindLabels } from '../utils/template-format';
 import { ItemEditor } from './item-editor';

@@ -1,8 +1,8 @@
 import type { Template } from '@schemas/templates';
 import { useState } from 'react';
-import { ConfirmButton } from '../../../components/ui/confirm-button';
-import { FormAlert } from '../../../components/ui/form-alert';
-import { describeErrorSentence } from '../../../lib/errors';
+import { ConfirmButton } from '@/components/ui/confirm-button';
+import { FormAlert } from '@/components/ui/form-alert';
+import { describeErrorSentence } from '@/lib/errors';
 import { useArchiveTemplate } from '../api/archive-template';
 
 /** Archive: no new inspections from it; published versions and their inspections are kept. */

@@ -1,10 +1,10 @@
 import { ClipboardList } from 'lucide-react';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { ListScreen } from '../../../components/ui/paged-list';
-import { SelectField } from '../../../components/ui/select-field';
-import { TextField } from '../../../components/ui/text-field';
-import { useDebouncedValue } from '../../../lib/use-debounced-value';
+import { ListScreen } from '@/components/ui/paged-list';
+import { SelectField } from '@/components/ui/select-field';
+import { TextField } from '@/components/ui/text-field';
+import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { useTemplates, type TemplateStatusFilter } from '../api/get-templates';
 import { itemCountText, versionText } from '../utils/template-format';
 import { TemplateStatusBadges } from './template-status-badges';

@@ -2,7 +2,7 @@ import type { TemplateDefinition, TemplateItem } from '@schemas/templates';
 import { isScored, itemsOf } from '@schemas/template-items';
 import type { RuleItem } from '../utils/rule-format';
 import { ruleWords } from '../utils/rule-format';
-import { Accordion, AccordionSection } from '../../../components/ui/accordion';
+import { Accordion, AccordionSection } from '@/components/ui/accordion';
 import { itemCountText, itemKindLabels, itemSettingsText } from '../utils/template-format';
 import '../templates.css';
 

@@ -1,7 +1,7 @@
 import { evaluateVisibility, itemsOf, type TemplateDefinition, type TemplateItem } from '@schemas/templates';
 import { useMemo, useState } from 'react';
-import { Button } from '../../../components/ui/button';
-import { numberField } from '../../../lib/form-values';
+import { Button } from '@/components/ui/button';
+import { numberField } from '@/lib/form-values';
 import { answerChoicesOf, ruleWords } from '../utils/rule-format';
 import { itemCountText } from '../utils/template-format';
 

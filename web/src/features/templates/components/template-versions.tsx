@@ -1,9 +1,9 @@
 import { useState } from 'react';
-import { SelectField } from '../../../components/ui/select-field';
-import { formatDateTime } from '../../../lib/format';
+import { SelectField } from '@/components/ui/select-field';
+import { formatDateTime } from '@/lib/format';
 import { useTemplateVersion } from '../api/get-template-version';
 import { TemplatePreview } from './template-preview';
-import { QueryError } from '../../../components/ui/query-error';
+import { QueryError } from '@/components/ui/query-error';
 
 interface TemplateVersionsProps {
   orgId: string;

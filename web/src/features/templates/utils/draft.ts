@@ -9,7 +9,7 @@ import {
   type VisibilityCondition,
   type VisibilityRule,
 } from '@schemas/templates';
-import { numberField } from '../../../lib/form-values';
+import { numberField } from '@/lib/form-values';
 
 /** One answer option as the editor holds it: `id` keeps its row (and focus) while its text is renamed. */
 export interface DraftOption {

@@ -2,7 +2,7 @@
 import type { Page } from '@schemas/common';
 import type { WebhookDelivery } from '@schemas/webhooks';
 import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQueryClient } from '@tanstack/react-query';
-import { apiPath, callApi } from '../../../lib/api';
+import { apiPath, callApi } from '@/lib/api';
 import { webhookKeys } from './endpoints';
 
 export function deliveriesQueryOptions(orgId: string, endpointId: string) {

@@ -2,7 +2,7 @@
 import type { Page } from '@schemas/common';
 import type { WebhookCreate, WebhookDelivery, WebhookEndpoint, WebhookEndpointWithSecret, WebhookUpdate } from '@schemas/webhooks';
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { apiPath, callApi } from '../../../lib/api';
+import { apiPath, callApi } from '@/lib/api';
 
 export const webhookKeys = {
   all: (orgId: string) => ['webhooks', orgId] as const,

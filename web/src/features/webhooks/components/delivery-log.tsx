@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { Button } from '../../../components/ui/button';
-import { FormAlert } from '../../../components/ui/form-alert';
-import { LoadMoreButton } from '../../../components/ui/paged-list';
-import { QueryError } from '../../../components/ui/query-error';
-import { describeErrorSentence } from '../../../lib/errors';
-import { formatDateTime } from '../../../lib/format';
+import { Button } from '@/components/ui/button';
+import { FormAlert } from '@/components/ui/form-alert';
+import { LoadMoreButton } from '@/components/ui/paged-list';
+import { QueryError } from '@/components/ui/query-error';
+import { describeErrorSentence } from '@/lib/errors';
+import { formatDateTime } from '@/lib/format';
 import { useDeliveries, useRedeliver } from '../api/deliveries';
 
 const STATUS_WORDS = { pending: 'Waiting', succeeded: 'Delivered', dead: 'Gave up' } as const;

@@ -1,11 +1,11 @@
 import type { WebhookEndpoint, WebhookEventType } from '@schemas/webhooks';
 import { useState } from 'react';
 import { z } from 'zod';
-import { Button } from '../../../components/ui/button';
-import { FormAlert } from '../../../components/ui/form-alert';
-import { TextField } from '../../../components/ui/text-field';
-import { useIdempotencyKey } from '../../../lib/idempotency-key';
-import { useValidatedSubmit } from '../../../lib/use-validated-submit';
+import { Button } from '@/components/ui/button';
+import { FormAlert } from '@/components/ui/form-alert';
+import { TextField } from '@/components/ui/text-field';
+import { useIdempotencyKey } from '@/lib/idempotency-key';
+import { useValidatedSubmit } from '@/lib/use-validated-submit';
 import { useCreateWebhook, useUpdateWebhook } from '../api/endpoints';
 import { EventChoice } from './event-choice';
 

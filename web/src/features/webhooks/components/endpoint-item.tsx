@@ -1,9 +1,9 @@
 import type { WebhookEndpoint } from '@schemas/webhooks';
 import { useState } from 'react';
-import { Button } from '../../../components/ui/button';
-import { ConfirmButton } from '../../../components/ui/confirm-button';
-import { FormAlert } from '../../../components/ui/form-alert';
-import { describeErrorSentence } from '../../../lib/errors';
+import { Button } from '@/components/ui/button';
+import { ConfirmButton } from '@/components/ui/confirm-button';
+import { FormAlert } from '@/components/ui/form-alert';
+import { describeErrorSentence } from '@/lib/errors';
 import { useDeleteWebhook, useRotateWebhookSecret, useSendTestWebhook, useUpdateWebhook } from '../api/endpoints';
 import { DeliveryLog } from './delivery-log';
 import { EndpointForm } from './endpoint-form';

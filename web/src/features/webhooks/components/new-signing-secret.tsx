@@ -1,6 +1,6 @@
-import { Button } from '../../../components/ui/button';
-import { FormAlert } from '../../../components/ui/form-alert';
-import { SecretShownOnce } from '../../../components/ui/secret-shown-once';
+import { Button } from '@/components/ui/button';
+import { FormAlert } from '@/components/ui/form-alert';
+import { SecretShownOnce } from '@/components/ui/secret-shown-once';
 
 export interface ShownSecret {
   /** What was done, said before the secret. */

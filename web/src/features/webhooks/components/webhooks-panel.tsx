@@ -1,6 +1,6 @@
 import { WEBHOOK_ENDPOINT_LIMIT } from '@schemas/webhooks';
 import { useState } from 'react';
-import { QueryError } from '../../../components/ui/query-error';
+import { QueryError } from '@/components/ui/query-error';
 import { useWebhooks } from '../api/endpoints';
 import { EndpointForm } from './endpoint-form';
 import { EndpointItem } from './endpoint-item';

@@ -2,19 +2,16 @@
 // list searches, sorts by distance, filters archived ones and pages by keyset so that inserts
 // between pages neither repeat nor skip a site; every bad request is refused and writes nothing.
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  allPages, call, createOrg, db, del, expectProblem, expectStatus, cursorOutcomes, forgedCursors, refusedCursors, ISO_TIMESTAMP, MISSING_ID, orgSnapshot,
-  orgWithEveryRoleAndStranger, patch, post, tag, type User, UUID,
-} from './support.ts';
+import { createOrg, createSite, orgWithEveryRoleAndStranger, tag } from '../../support/fixtures.ts';
+import { allPages, cursorOutcomes, forgedCursors, refusedCursors } from '../../support/paging.ts';
+import { call, del, expectProblem, expectStatus, ISO_TIMESTAMP, MISSING_ID, patch, post, UUID } from '../../support/api.ts';
+import { db } from '../../support/database.ts';
+import { orgSnapshot } from '../../support/snapshots.ts';
 
 const { fixture, stranger } = orgWithEveryRoleAndStranger({ default_geofence_m: 150 });
 
 const sitesPath = (orgId: string) => `orgs/${orgId}/sites`;
 const sitePath = (orgId: string, id: string) => `orgs/${orgId}/sites/${id}`;
-
-async function createSite(user: User, orgId: string, body: Record<string, unknown>) {
-  return expectStatus(await post(user.client, sitesPath(orgId), body), 201);
-}
 
 // Great-circle distance on the same sphere the product uses (mean Earth radius).
 function haversine(lat1: number, lng1: number, lat2: number, lng2: number): number {

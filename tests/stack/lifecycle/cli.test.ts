@@ -8,7 +8,7 @@ import { readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import postgres from 'postgres';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { StackPorts } from '../../../stack/config.ts';
 import { freePort, portIsFree } from '../../../stack/os.ts';
 import { freeStackPorts, privateStackFolder, runStackCli, stackCliEnv } from '../../support/private-stack.ts';
@@ -43,6 +43,11 @@ beforeAll(async () => {
   dir = privateStackFolder('cli-test-');
   ports = await freeStackPorts();
   env = stackCliEnv(dir, ports);
+});
+
+// A test that fails part-way must not leave its background stack to the next one.
+afterEach(() => {
+  cli('stop');
 });
 
 afterAll(() => {
@@ -101,7 +106,9 @@ describe('the stack command line', () => {
     const buckets = await withDb(keys.DB_URL, (sql) => sql`select id from storage.buckets where id in ('evidence', 'exports') order by id`);
     expect(buckets.map((b) => b.id)).toEqual(['evidence', 'exports']);
     expect(cli('stop').code).toBe(0);
-  });
+    // Three starts, a stop and a reset, each a stack's start-up: 30 s was too little on a loaded
+    // machine (a full run timed out here, and its background stack then failed the tests below).
+  }, 240_000);
 
   it('names a busy port and its service instead of failing obscurely', async () => {
     const blocker = net.createServer();

@@ -1,14 +1,18 @@
 // Helpers for the Realtime tests: supabase-js clients with realtime options, subscription and
-// event waiting, tokens minted with the stack's own signing key, RLS policy fixtures on
-// realtime.messages, and a raw WebSocket for checks of the exact wire format.
+// event waiting (tests/support/realtime.ts, shared with the product's live tests), tokens minted
+// with the stack's own signing key, RLS policy fixtures on realtime.messages, and a raw WebSocket
+// for checks of the exact wire format.
 import { randomUUID } from 'node:crypto';
-import { createClient, type RealtimeChannel, type SupabaseClient } from '@supabase/supabase-js';
+import { createClient, type SupabaseClient } from '@supabase/supabase-js';
 import { SignJWT } from 'jose';
 import type postgres from 'postgres';
 import WebSocket from 'ws';
 import { fetchFrom } from '../../support/clients.ts';
 import { genuineSigningKey } from '../../support/signing-key.ts';
+import { sleep } from '../../support/realtime.ts';
 import { stack } from '../../support/stack.ts';
+
+export { sleep, subscribe, subscribed, type SubscribeOutcome, waitFor } from '../../support/realtime.ts';
 
 export type Vsn = '1.0.0' | '2.0.0';
 export const VSNS: Vsn[] = ['1.0.0', '2.0.0'];
@@ -59,43 +63,6 @@ export function keepClient<T extends SupabaseClient>(client: T): T {
 
 export async function closeClients(): Promise<void> {
   await Promise.all(clients.splice(0).map((client) => client.removeAllChannels().catch(() => undefined)));
-}
-
-export interface SubscribeOutcome {
-  status: string;
-  error?: Error;
-}
-
-/** Subscribes and resolves with the first outcome: SUBSCRIBED, CHANNEL_ERROR, TIMED_OUT or CLOSED. */
-export function subscribe(channel: RealtimeChannel): Promise<SubscribeOutcome> {
-  return new Promise((resolve) => {
-    let settled = false;
-    channel.subscribe((status, error) => {
-      if (settled) return;
-      settled = true;
-      resolve({ status, error });
-    });
-  });
-}
-
-/** Subscribes and fails the test unless the channel is joined. */
-export async function subscribed(channel: RealtimeChannel): Promise<RealtimeChannel> {
-  const outcome = await subscribe(channel);
-  if (outcome.status !== 'SUBSCRIBED') throw new Error(`Expected SUBSCRIBED, got ${outcome.status}: ${outcome.error?.message}`);
-  return channel;
-}
-
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** Polls until `check` is true; fails with `what` after `timeoutMs`. */
-export async function waitFor(what: string, check: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}`);
-    await sleep(10);
-  }
 }
 
 /** A unique channel name for one test. */

@@ -4,10 +4,10 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { uniqueEmail } from '../../support/clients.ts';
-import {
-  closeDb, createOrg, db, expectProblem, expectStatus, invitationMail, invite, mailIdsTo, newUser, orgWithEveryRole, patch, post, type RoleFixture,
-  tag, userSnapshot,
-} from './support.ts';
+import { createOrg, invitationMail, invite, mailIdsTo, newUser, orgWithEveryRole, type RoleFixture, tag } from '../../support/fixtures.ts';
+import { closeDb, db } from '../../support/database.ts';
+import { expectProblem, expectStatus, patch, post } from '../../support/api.ts';
+import { userSnapshot } from '../../support/snapshots.ts';
 import { listMail } from '../../support/mail.ts';
 
 let fixture: RoleFixture;

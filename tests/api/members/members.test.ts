@@ -2,10 +2,11 @@
 // list; owners manage everyone, admins everyone but owners; members may leave; an organization
 // always keeps an owner. Every refusal leaves the memberships exactly as they were.
 import { describe, expect, it } from 'vitest';
-import {
-  addMember, allPages, call, createOrg, db, del, expectProblem, expectStatus, cursorOutcomes, forgedCursors, refusedCursors, ISO_TIMESTAMP, MISSING_ID, newUser, orgSnapshot,
-  orgWithEveryRole, orgWithEveryRoleAndStranger, patch,
-} from './support.ts';
+import { addMember, createOrg, newUser, orgWithEveryRole, orgWithEveryRoleAndStranger } from '../../support/fixtures.ts';
+import { allPages, cursorOutcomes, forgedCursors, refusedCursors } from '../../support/paging.ts';
+import { call, del, expectProblem, expectStatus, ISO_TIMESTAMP, MISSING_ID, patch } from '../../support/api.ts';
+import { db } from '../../support/database.ts';
+import { orgSnapshot } from '../../support/snapshots.ts';
 
 const { fixture, stranger } = orgWithEveryRoleAndStranger();
 

@@ -7,10 +7,11 @@ import { describe, expect, it } from 'vitest';
 import { signedInClient, uniqueEmail } from '../../support/clients.ts';
 import { listMail } from '../../support/mail.ts';
 import { stack } from '../../support/stack.ts';
-import {
-  allPages, call, createOrg, db, del, expectProblem, expectStatus, cursorOutcomes, forgedCursors, refusedCursors, invitationMail, invite, ISO_TIMESTAMP, mailIdsTo, MISSING_ID,
-  newUser, orgSnapshot, orgWithEveryRole, orgWithEveryRoleAndStranger, post, tag, UUID,
-} from './support.ts';
+import { createOrg, invitationMail, invite, mailIdsTo, newUser, orgWithEveryRole, orgWithEveryRoleAndStranger, tag } from '../../support/fixtures.ts';
+import { allPages, cursorOutcomes, forgedCursors, refusedCursors } from '../../support/paging.ts';
+import { call, del, expectProblem, expectStatus, ISO_TIMESTAMP, MISSING_ID, post, UUID } from '../../support/api.ts';
+import { db } from '../../support/database.ts';
+import { orgSnapshot } from '../../support/snapshots.ts';
 
 const { fixture, stranger } = orgWithEveryRoleAndStranger();
 

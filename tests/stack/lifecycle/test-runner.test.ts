@@ -114,7 +114,7 @@ describe('the test runner, stopped by a signal', () => {
 
   it('while a suite runs (SIGINT): stops the suite and the stack, removes its folder, exits 130', async () => {
     // The file runs for several seconds: the signal comes while vitest and its workers run it.
-    const run = await interruptRun(['api', 'stack/connections'], /=== api ===[\s\S]*\bRUN\b/, 'SIGINT');
+    const run = await interruptRun(['stack', 'gateway/connections'], /=== stack ===[\s\S]*\bRUN\b/, 'SIGINT');
     expect(run.code, run.output.slice(-3000)).toBe(130);
     expect(run.processes.length).toBeGreaterThan(3);
     expect(run.processes.filter(running)).toEqual([]);
