@@ -8,6 +8,7 @@
 // Schedules group. Users, the organization, sites and template are made through the API and the
 // memberships in the database; everything asserted happens in the UI. Times are "now": the expected
 // dates are worked out here from the zones' clocks (Intl), never from the app's own code.
+import { createRequire } from 'node:module';
 import type { Page } from 'playwright-core';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -102,6 +103,19 @@ async function scrollsSideways(page: Page): Promise<boolean> {
   return await page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
 }
 
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+/** What axe finds against WCAG 2 A and AA and its best practices, as in phone.test.ts. */
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: axePath });
+  return await page.evaluate(async () => {
+    const result = await (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: { id: string; nodes: unknown[] }[] }> } }).axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'best-practice'] },
+    });
+    return result.violations.map((v) => `${v.id} (${v.nodes.length})`);
+  });
+}
+
 describe('a schedule made in the browser', () => {
   it('reads in words, previews each site at 08:00 local as it is typed, and shows each next occurrence at once when saved', async () => {
     const page = await openPage({ viewport: { width: 1280, height: 900 } });
@@ -134,6 +148,7 @@ describe('a schedule made in the browser', () => {
     await expect.poll(() => typed.textContent()).toMatch(nextAt(SEATTLE, w.seattle));
     expect(await typed.textContent()).toMatch(nextAt(AUCKLAND, w.auckland));
     expect(await scrollsSideways(page)).toBe(false);
+    expect(await axeViolations(page)).toEqual([]);
 
     await form.getByRole('button', { name: 'Create schedule' }).click();
     await page.waitForURL((url) => /\/schedules\/[0-9a-f-]{36}$/.test(url.pathname));
@@ -153,6 +168,7 @@ describe('a schedule made in the browser', () => {
       select count(*)::int as made from public.inspections where schedule_id = ${w.scheduleId} and status = 'scheduled'
     `;
     expect(made).toBeGreaterThanOrEqual(2);
+    expect(await axeViolations(page)).toEqual([]);
   });
 
   it("is on the inspector's dashboard, and in the calendar at 1280 and 390 px", async () => {
@@ -175,6 +191,7 @@ describe('a schedule made in the browser', () => {
     await page.getByRole('heading', { level: 2, name: new RegExp(`^(January|February|March|April|May|June|July|August|September|October|November|December) \\d{4}$`) }).waitFor();
     await page.getByRole('region', { name: new RegExp(`^Monday ${Number(monday.slice(8, 10))} `) }).getByRole('link', { name: new RegExp(w.auckland) }).waitFor();
     expect(await scrollsSideways(page)).toBe(false);
+    expect(await axeViolations(page)).toEqual([]);
 
     // A phone: a list of days.
     const phonePage = await openPage(phone());
@@ -185,6 +202,7 @@ describe('a schedule made in the browser', () => {
     await list.getByRole('link', { name: new RegExp(`08:00 ${ZONE_NAMES[SEATTLE]} ${w.seattle}`) }).waitFor();
     await list.getByRole('link', { name: new RegExp(`08:00 ${ZONE_NAMES[AUCKLAND]} ${w.auckland}`) }).waitFor();
     expect(await scrollsSideways(phonePage)).toBe(false);
+    expect(await axeViolations(phonePage)).toEqual([]);
     // Each occurrence leads to its inspection.
     await list.getByRole('link', { name: new RegExp(w.auckland) }).first().click();
     await phonePage.waitForURL((url) => url.pathname.startsWith(`/o/${w.slug}/inspections/`));

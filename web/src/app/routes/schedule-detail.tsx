@@ -73,9 +73,6 @@ function BackToSchedules({ orgSlug }: { orgSlug: string }) {
 /** `/o/:org/schedules/new`: managers make a schedule; anyone else is told they can only read them. */
 function ScheduleNewRoute() {
   const { membership } = useOrgRoute();
-  const navigate = useNavigate();
-  const choices = useEditorChoices(membership.org_id);
-  const today = todayIn(deviceTimeZone());
   if (!canManageSchedules(membership.role)) {
     return (
       <ContentLayout title="New schedule" description={membership.org_name}>
@@ -85,6 +82,14 @@ function ScheduleNewRoute() {
       </ContentLayout>
     );
   }
+  return <NewSchedule />;
+}
+
+function NewSchedule() {
+  const { membership } = useOrgRoute();
+  const navigate = useNavigate();
+  const choices = useEditorChoices(membership.org_id);
+  const today = todayIn(deviceTimeZone());
   return (
     <ContentLayout title="New schedule" description={membership.org_name}>
       <section className="panel">
@@ -115,7 +120,7 @@ function ScheduleNotFound() {
   const { membership } = useOrgRoute();
   return (
     <ContentLayout title={scheduleNotFound} description={membership.org_name}>
-      <p>It may have been deleted long ago, or the address is wrong.</p>
+      <p>It may belong to another organization, or the address is wrong.</p>
       <BackToSchedules orgSlug={membership.org_slug} />
     </ContentLayout>
   );

@@ -34,7 +34,8 @@ interface ZoneGroup {
 
 type PreviewState =
   | { status: 'idle' }
-  | { status: 'working' }
+  /** The last answer stays on screen while the next is worked out: the preview does not flicker as one types. */
+  | { status: 'working'; byZone?: Record<string, PreviewOccurrence[]> }
   | { status: 'ready'; byZone: Record<string, PreviewOccurrence[]> }
   | { status: 'too_slow' }
   | { status: 'failed' };
@@ -75,7 +76,7 @@ export function DraftPreview({ draft }: { draft: PreviewDraft }) {
     }
     let current = true;
     const zones: string[] = JSON.parse(zonesKey);
-    setState({ status: 'working' });
+    setState((previous) => ({ status: 'working', byZone: 'byZone' in previous ? previous.byZone : undefined }));
     const after = Date.now();
     expandOccurrences(zones.map((zone) => ({ rule: rrule, startDate, endDate, timeOfDay, dueAfterMinutes, zone, after, count: PREVIEW_COUNT })))
       .then((results) => {
@@ -90,7 +91,8 @@ export function DraftPreview({ draft }: { draft: PreviewDraft }) {
     // Only the sites' zones count here; their names are read when shown.
   }, [rrule, startDate, endDate, timeOfDay, dueAfterMinutes, zonesKey]);
 
-  const groups = state.status === 'ready' ? zoneGroups(sites, state.byZone) : [];
+  const shown = state.status === 'ready' || state.status === 'working' ? state.byZone : undefined;
+  const groups = shown ? zoneGroups(sites, shown) : [];
   const next = groups.filter((group) => group.occurrences.length > 0);
   const first = next[0];
   const title = first && draft.templateName ? occurrenceTitle(draft.titlePattern || '{template} — {site} — {date}', first.sites[0].name, draft.templateName, first.occurrences[0].local.slice(0, 10)) : null;
@@ -100,7 +102,7 @@ export function DraftPreview({ draft }: { draft: PreviewDraft }) {
       <h2 id="schedule-preview-heading">Preview</h2>
       <div aria-live="polite">
         <p className="schedule-words">{draft.words ?? 'The rule needs attention before it can be read.'}</p>
-        {state.status === 'ready' && next.length > 0 ? (
+        {next.length > 0 ? (
           <p data-testid="next-occurrences">
             Next:{' '}
             {next.map((group, i) => (
