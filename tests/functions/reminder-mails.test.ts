@@ -87,7 +87,14 @@ Deno.test('a listing stops at 50 and counts the rest, with a link to all of them
   const [mail] = composeReminderMails(rows);
   assert.equal(mail.ids.length, LISTED_PER_MAIL + 3, 'every row is carried (and recorded) by the mail');
   assert.equal(mail.mail.html.match(/<li>/g)?.length, LISTED_PER_MAIL);
-  assert.match(mail.mail.text, /…and 3 more: http:\/\/localhost:5173\/o\/harbor-foods\/inspections/);
+  assert.match(mail.mail.text, /…and 3 more: http:\/\/localhost:5173\/o\/harbor-foods\/inspections$/m);
+});
+
+Deno.test('a listing of missed occurrences links the rest to the inspections list filtered to missed ones', () => {
+  const rows = Array.from({ length: LISTED_PER_MAIL + 2 }, (_, i) => row(`m${i}`, 'occurrence_missed', occurrence(String(i))));
+  const [mail] = composeReminderMails(rows);
+  assert.match(mail.mail.text, /…and 2 more: http:\/\/localhost:5173\/o\/harbor-foods\/inspections\?missed=true$/m);
+  assert.match(mail.mail.html, /href="http:\/\/localhost:5173\/o\/harbor-foods\/inspections\?missed=true">all missed inspections</);
 });
 
 Deno.test('the digest lists the day\'s missed occurrences, each at its site\'s time with the zone named, and who had it', () => {

@@ -60,7 +60,8 @@ export interface ReminderMail {
 export const LISTED_PER_MAIL = 50;
 
 const inspectionLink = (slug: string, id: string) => `${siteUrl()}/o/${slug}/inspections/${id}`;
-const inspectionsLink = (slug: string) => `${siteUrl()}/o/${slug}/inspections`;
+/** The organization's inspections list; with `missedOnly`, filtered to missed occurrences (the list reads `missed=true`). */
+const inspectionsLink = (slug: string, missedOnly = false) => `${siteUrl()}/o/${slug}/inspections${missedOnly ? '?missed=true' : ''}`;
 const plural = (n: number, one: string, many: string) => (n === 1 ? one : many);
 
 const SUBJECTS: Record<Exclude<ReminderKind, 'missed_digest'>, { one: string; many: string }> = {
@@ -135,8 +136,11 @@ function occurrencesMail(kind: Exclude<ReminderKind, 'missed_digest'>, rows: Cla
       `<li><a href="${escapeHtml(inspectionLink(first.org_slug, o.inspection_id))}">${escapeHtml(o.title)}</a>${o.assigned ? '' : ' (for anyone)'}<br>${
         escapeHtml(o.site_name)
       } · ${kind === 'occurrence_missed' ? 'was due' : 'due'} ${escapeHtml(timeAtSite(o.due_at, o.timezone))}</li>`;
-    const moreText = more > 0 ? `\n\n…and ${more} more: ${inspectionsLink(first.org_slug)}` : '';
-    const moreHtml = more > 0 ? `<p>…and ${more} more: <a href="${escapeHtml(inspectionsLink(first.org_slug))}">all inspections</a></p>` : '';
+    const missedOnly = kind === 'occurrence_missed';
+    const moreText = more > 0 ? `\n\n…and ${more} more: ${inspectionsLink(first.org_slug, missedOnly)}` : '';
+    const moreHtml = more > 0
+      ? `<p>…and ${more} more: <a href="${escapeHtml(inspectionsLink(first.org_slug, missedOnly))}">${missedOnly ? 'all missed inspections' : 'all inspections'}</a></p>`
+      : '';
     text = `${intro}\n\n${listed.map(line).join('\n\n')}${moreText}\n\n${end.text}`;
     html = `<p>${escapeHtml(intro)}</p><ul>${listed.map(item).join('')}</ul>${moreHtml}${end.html}`;
   }
@@ -170,8 +174,8 @@ function digestMail(row: ClaimedReminder): ReminderMail {
       escapeHtml(timeAtSite(o.due_at, o.timezone))
     } · ${escapeHtml(who(o))}</li>`;
   const end = footer(`you are ${ROLE_NAMES[row.role ?? ''] ?? 'a manager'} of ${row.org_name}`);
-  const moreText = more > 0 ? `\n\n…and ${more} more: ${inspectionsLink(row.org_slug)}` : '';
-  const moreHtml = more > 0 ? `<p>…and ${more} more: <a href="${escapeHtml(inspectionsLink(row.org_slug))}">all inspections</a></p>` : '';
+  const moreText = more > 0 ? `\n\n…and ${more} more: ${inspectionsLink(row.org_slug, true)}` : '';
+  const moreHtml = more > 0 ? `<p>…and ${more} more: <a href="${escapeHtml(inspectionsLink(row.org_slug, true))}">all missed inspections</a></p>` : '';
   const text = `${intro}\n\n${listed.map(line).join('\n\n')}${moreText}\n\n${end.text}`;
   const html = `<p>${escapeHtml(intro)}</p><ul>${listed.map(item).join('')}</ul>${moreHtml}${end.html}`;
   return { ids: [row.id], mail: { to: row.email, subject, text, html, messageId: messageIdOf([row]) } };
