@@ -27,6 +27,8 @@
 //
 //   npm run bench             everything, as a readable table
 //   npm run bench -- reads    one part (startup, me, realtime, answers, webhooks, web, reads, reports, soak, sign-ins)
+//   npm run bench -- web --baseline=main --runs=5
+//                             the web app beside another revision's build, in one run, medians and ratios
 //   npm run bench -- --json   the web, request-path, answer-save and realtime figures and their ratios as JSON, under stable names
 //                             (with part names, only those parts)
 import { rmSync } from 'node:fs';
@@ -158,7 +160,10 @@ try {
   if (wanted('soak') && !json) await benchSoak(soakOptionsFrom(args));
   if (wanted('sign-ins') && !json) await benchSignIns({ users: Number(args.find((a) => a.startsWith('--users='))?.slice(8) ?? 300) });
   if (wanted('web')) {
-    const figures = await benchWeb();
+    const figures = await benchWeb({
+      baseline: args.find((arg) => arg.startsWith('--baseline='))?.slice('--baseline='.length),
+      runs: Number(args.find((arg) => arg.startsWith('--runs='))?.slice('--runs='.length) ?? 1),
+    });
     if (json) Object.assign(out, webJson(figures));
     else printWebFigures(figures);
   }
