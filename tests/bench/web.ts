@@ -31,7 +31,7 @@ const DEMO_PASSWORD = 'fieldcheck-demo-1';
 const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
 
 /** A template of 50 sections × 10 items and an inspection of it in progress, assigned to the demo inspector. */
-async function bigInspection(dbUrl: string): Promise<{ slug: string; id: string }> {
+export async function bigInspection(dbUrl: string): Promise<{ slug: string; id: string }> {
   const sql = postgres(dbUrl, { max: 1, onnotice: () => {} });
   try {
     const kinds = ['pass_fail', 'yes_no', 'number', 'text', 'single_choice'];
@@ -69,7 +69,7 @@ async function bigInspection(dbUrl: string): Promise<{ slug: string; id: string 
 }
 
 /** The signed-in demo inspector's browser state (its session in localStorage), made through the sign-in form. */
-async function signedInState(browser: Browser, webUrl: string) {
+export async function signedInState(browser: Browser, webUrl: string) {
   const context = await browser.newContext({ ...PHONE, baseURL: webUrl });
   const page = await context.newPage();
   await page.goto('/sign-in');
@@ -242,6 +242,8 @@ export interface WebBenchOptions {
   baseline?: string;
   /** Lighthouse runs and usable-time runs per page and build; their median is reported. */
   runs?: number;
+  /** Only the pages whose name starts with one of these (sign-in, dashboard, run). */
+  pages?: string[];
 }
 
 export interface BuildFigures {
@@ -310,12 +312,13 @@ export async function benchWeb(options: WebBenchOptions = {}): Promise<WebFigure
       },
     ];
     const runPath = pages[2].path;
+    const measured = options.pages?.length ? pages.filter((page) => options.pages!.some((prefix) => page.name.startsWith(prefix))) : pages;
     // Builds alternate within each round (A B, then B A), so a machine that gets busier or quieter
     // during the run weighs on both alike.
     const order = (round: number) => (round % 2 === 0 ? builds : [...builds].reverse());
 
     const figures = new Map<ServedBuild, PageFigures[]>(builds.map((build) => [build, []]));
-    for (const target of pages) {
+    for (const target of measured) {
       const byBuild = new Map<ServedBuild, PageFigures>();
       for (const build of builds) {
         // The weight: a first visit, a new profile, no cache, no service worker yet.
