@@ -15,10 +15,14 @@ export function formatDateTime(iso: string, timeZone?: string): string {
   }
   return format.format(new Date(iso));
 }
-const metres = new Intl.NumberFormat(undefined, { style: 'unit', unit: 'meter', maximumFractionDigits: 0 });
-const kilometres = new Intl.NumberFormat(undefined, { style: 'unit', unit: 'kilometer', maximumFractionDigits: 1 });
+// Made on first use, not when the module loads: building a unit formatter reads ICU's unit data, a
+// long task of its own in the profile of the run page's first load (docs/offline.md, "Weight"),
+// which this module is part of, while a distance shows only on a started inspection.
+let metres: Intl.NumberFormat | undefined;
+let kilometres: Intl.NumberFormat | undefined;
 
 /** "350 m", "1.2 km". */
 export function formatDistance(distanceM: number): string {
-  return distanceM < 1000 ? metres.format(distanceM) : kilometres.format(distanceM / 1000);
+  if (distanceM < 1000) return (metres ??= new Intl.NumberFormat(undefined, { style: 'unit', unit: 'meter', maximumFractionDigits: 0 })).format(distanceM);
+  return (kilometres ??= new Intl.NumberFormat(undefined, { style: 'unit', unit: 'kilometer', maximumFractionDigits: 1 })).format(distanceM / 1000);
 }
