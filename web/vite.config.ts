@@ -1,5 +1,7 @@
 // Vite config for the Fieldcheck web client; run from the repository root with
 // `vite --config web/vite.config.ts` (dev) or `vite build --config web/vite.config.ts`.
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
@@ -64,6 +66,24 @@ self.addEventListener('activate', (event) => {
         response.setHeader('Cache-Control', 'no-store');
         response.end(selfRemovingWorker);
       });
+    },
+  };
+}
+
+/**
+ * React Router 7 names its development build for every export condition, production builds included
+ * (remix-run/react-router#14102, open): its dev-only checks and warnings then run in the app users
+ * get. Its production build is the same code with them off; a build of the app takes that one.
+ */
+function reactRouterProductionBuild(): Plugin {
+  const dist = path.join(path.dirname(createRequire(import.meta.url).resolve('react-router/package.json')), 'dist', 'production');
+  const files: Record<string, string> = { 'react-router': 'index.mjs', 'react-router/dom': 'dom-export.mjs' };
+  return {
+    name: 'fieldcheck-react-router-production-build',
+    apply: 'build',
+    enforce: 'pre',
+    resolveId(source) {
+      return source in files ? path.join(dist, files[source]) : null;
     },
   };
 }
@@ -134,6 +154,7 @@ export default defineConfig({
   root: webDir,
   plugins: [
     react(),
+    reactRouterProductionBuild(),
     findApiDocsOnlyChunks(),
     removeServiceWorkerInDev(),
     // The installable app shell (issue 12, docs/offline.md): a manifest, and a service worker that
