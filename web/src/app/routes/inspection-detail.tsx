@@ -73,11 +73,15 @@ const actionFiltersOf = (inspectionId: string): ActionFilters => ({ ...NO_ACTION
  * The page opened from its address (app/router.tsx): the inspection and its actions are asked for
  * as soon as the organization's id is known from `/me`, instead of once the layouts have rendered
  * with it — and the actions beside the inspection rather than after it, so the page usually renders
- * once with both. The page's own queries then find them under the same keys.
+ * once with both. The page's own queries then find them under the same keys, and its autosave the
+ * outbox open.
  */
 export function prefetchData(params: { org?: string; inspectionId?: string }): void {
   const { org: slug, inspectionId = '' } = params;
-  if (!currentSession() || !isId(inspectionId)) return;
+  const session = currentSession();
+  if (!session || !isId(inspectionId)) return;
+  // The outbox (IndexedDB) opens meanwhile, so the page's first render already has it.
+  void outboxOf(session.user.id).catch(() => undefined);
   queryClient.fetchQuery(meQueryOptions()).then(
     (me) => {
       const membership = me.memberships.find((candidate) => candidate.org_slug === slug);
