@@ -7,7 +7,7 @@ import { apiPath } from '../../lib/api';
 import { LoadingScreen } from '../../components/ui/loading-screen';
 import type { Action } from '@schemas/actions';
 import { canManageActions, canOpenActions } from '@schemas/action-states';
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
 import { actionsQueryOptions, NO_ACTION_FILTERS, useActions, type ActionFilters } from '../../features/actions/api/get-actions';
 import { ItemActions } from '../../features/actions/components/item-actions';
 import { useInspection } from '../../features/inspections/api/get-inspection';
@@ -151,19 +151,24 @@ function InspectionDetail({ inspectionId }: { inspectionId: string }) {
     }
     return map;
   }, [actions.data]);
-  const itemActions: ItemActionsRenderer = (item, suggestedTitle, place) => (
-    <ItemActions
-      orgId={membership.org_id}
-      orgSlug={membership.org_slug}
-      inspectionId={inspectionId}
-      itemKey={item.key}
-      itemLabel={item.label}
-      actions={actionsByItem.get(item.key) ?? []}
-      suggestedTitle={suggestedTitle}
-      canOpen={canOpenActions(membership.role)}
-      assignees={canManageActions(membership.role) ? assignees : undefined}
-      compact={place === 'summary'}
-    />
+  // The same function until what it shows changes: the run page (memo) renders again only then.
+  const { org_id: orgId, org_slug: orgSlug, role } = membership;
+  const itemActions = useCallback<ItemActionsRenderer>(
+    (item, suggestedTitle, place) => (
+      <ItemActions
+        orgId={orgId}
+        orgSlug={orgSlug}
+        inspectionId={inspectionId}
+        itemKey={item.key}
+        itemLabel={item.label}
+        actions={actionsByItem.get(item.key) ?? []}
+        suggestedTitle={suggestedTitle}
+        canOpen={canOpenActions(role)}
+        assignees={canManageActions(role) ? assignees : undefined}
+        compact={place === 'summary'}
+      />
+    ),
+    [orgId, orgSlug, role, inspectionId, actionsByItem, assignees],
   );
 
   useRunPageCode();

@@ -3,7 +3,7 @@ import { canFillInspection, canReviewInspections, canScheduleInspections } from 
 import type { TemplateItem } from '@schemas/templates';
 import { itemFails, itemsOf } from '@schemas/template-items';
 import { CircleCheck, MapPin, Users } from 'lucide-react';
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { lazy, memo, Suspense, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Accordion, AccordionSection } from '../../../components/ui/accordion';
 import { onFirstInteractionOr } from '../../../lib/first-interaction';
@@ -47,8 +47,12 @@ interface InspectionRunProps {
   itemActions?: ItemActionsRenderer;
 }
 
-/** The run / review page of one inspection: answer items section by section, live with everyone else on it. */
-export function InspectionRun({ orgId, orgSlug, userId, displayName, role, inspection, itemActions }: InspectionRunProps) {
+/**
+ * The run / review page of one inspection: answer items section by section, live with everyone else
+ * on it. Rendered again only when its props change (memo): the screen around it renders for reasons
+ * of its own (its queries' states), and this page is hundreds of elements.
+ */
+export const InspectionRun = memo(function InspectionRun({ orgId, orgSlug, userId, displayName, role, inspection, itemActions }: InspectionRunProps) {
   const sections = inspection.template.definition.sections;
   const items = useMemo(() => itemsOf(inspection.template.definition), [inspection.template.definition]);
   const itemsByKey = useMemo(() => new Map(items.map((item) => [item.key, item])), [items]);
@@ -379,4 +383,4 @@ export function InspectionRun({ orgId, orgSlug, userId, displayName, role, inspe
       ) : null}
     </div>
   );
-}
+});
