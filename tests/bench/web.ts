@@ -118,6 +118,8 @@ interface MetricFigure {
 interface LighthouseRun {
   score: number;
   metrics: Record<MetricName, MetricFigure>;
+  /** Lighthouse's measure of the machine's speed at that moment (its BenchmarkIndex): lower when busy. */
+  benchmarkIndex: number | null;
 }
 
 interface PageFigures {
@@ -202,7 +204,7 @@ async function lighthouseOf(url: string, origin: string, localStorage: Array<{ n
       LIGHTHOUSE_METRICS.map(({ id, name }) => [name, { value: lhr.audits[id]?.numericValue ?? NaN, score: lhr.audits[id]?.score ?? 0, weight: weights.get(id) ?? 0 }]),
     ) as Record<MetricName, MetricFigure>;
     if (profileLabel) printLighthouseProfile(profileLabel, lhr);
-    return { score: Math.round((lhr.categories.performance.score ?? 0) * 100), metrics };
+    return { score: Math.round((lhr.categories.performance.score ?? 0) * 100), metrics, benchmarkIndex: lhr.environment?.benchmarkIndex ?? null };
   } finally {
     chrome.kill();
   }
@@ -252,17 +254,16 @@ export interface BuildFigures {
   /** Median of the runs: the 500-item run page until its first item can be answered. */
   usableMs: number;
   usableRuns: number[];
-}
-
-export interface WebFigures {
-  pages: PageFigures[];
-  usableMs: number;
+  /** Median of the runs' p98 input delay while typing into an answer there, and the largest delay of all runs. */
   inputDelayP98Ms: number;
   inputDelayMaxMs: number;
+  inputDelayP98Runs: number[];
+}
+
+export interface WebFigures extends BuildFigures {
   /** With --baseline: the same figures of the baseline build, measured alternately with this one. */
   baseline?: BuildFigures;
   runs: number;
-  usableRuns: number[];
 }
 
 const median = (values: number[]) => {
@@ -354,31 +355,32 @@ export async function benchWeb(options: WebBenchOptions = {}): Promise<WebFigure
       }
     }
 
-    // The 500-item run page: usable (its first item answerable), alternately on each build.
-    const usable = new Map<ServedBuild, number[]>(builds.map((build) => [build, []]));
+    // The 500-item run page: usable (its first item answerable), then typing into an answer,
+    // alternately on each build (the timeline under FIELDCHECK_BENCH_TRACE for this tree's first run).
+    const typed = new Map<ServedBuild, Array<{ usableMs: number; inputDelayP98Ms: number; inputDelayMaxMs: number }>>(builds.map((build) => [build, []]));
     for (let round = 0; round < runs; round++) {
       for (const build of order(round)) {
-        const context = await browser.newContext({ ...PHONE, baseURL: build.url, storageState: stateOn(build.url) });
-        const page = await context.newPage();
-        page.setDefaultTimeout(30_000);
-        const started = Date.now();
-        await page.goto(runPath);
-        await page.getByRole('group', { name: 'Check 1.1', exact: true }).getByRole('button', { name: 'Pass', exact: true }).waitFor({ state: 'visible' });
-        usable.get(build)!.push(Date.now() - started);
-        await context.close();
+        const trace = Boolean(process.env.FIELDCHECK_BENCH_TRACE) && round === 0 && build === builds[0];
+        typed.get(build)!.push(await typingOnRunPage(browser, build.url, stateOn(build.url), runPath, trace));
       }
     }
-
-    // Then typing into an answer, on this tree's build (with its timeline under FIELDCHECK_BENCH_TRACE).
-    const typing = await typingOnRunPage(browser, builds[0].url, stateOn(builds[0].url), runPath);
+    const summary = (build: ServedBuild) => {
+      const results = typed.get(build)!;
+      return {
+        usableMs: median(results.map((result) => result.usableMs)),
+        usableRuns: results.map((result) => result.usableMs),
+        inputDelayP98Ms: median(results.map((result) => result.inputDelayP98Ms)),
+        inputDelayMaxMs: Math.max(...results.map((result) => result.inputDelayMaxMs)),
+        inputDelayP98Runs: results.map((result) => result.inputDelayP98Ms),
+      };
+    };
     const [mine, baseline] = builds;
     return {
+      label: mine.label,
       pages: figures.get(mine)!,
-      usableMs: median(usable.get(mine)!),
-      usableRuns: usable.get(mine)!,
       runs,
-      ...typing,
-      ...(baseline ? { baseline: { label: baseline.label, pages: figures.get(baseline)!, usableMs: median(usable.get(baseline)!), usableRuns: usable.get(baseline)! } } : {}),
+      ...summary(mine),
+      ...(baseline ? { baseline: { label: baseline.label, pages: figures.get(baseline)!, ...summary(baseline) } } : {}),
     };
   } finally {
     await browser.close();
@@ -389,7 +391,7 @@ export async function benchWeb(options: WebBenchOptions = {}): Promise<WebFigure
 }
 
 /** Typing into an answer of the 500-item run page: the Event Timing durations (the basis of INP). */
-async function typingOnRunPage(browser: Browser, webUrl: string, storageState: BrowserContextOptions['storageState'], runPath: string) {
+async function typingOnRunPage(browser: Browser, webUrl: string, storageState: BrowserContextOptions['storageState'], runPath: string, trace: boolean) {
   const context = await browser.newContext({ ...PHONE, baseURL: webUrl, storageState });
   const page = await context.newPage();
   page.setDefaultTimeout(30_000);
@@ -405,7 +407,7 @@ async function typingOnRunPage(browser: Browser, webUrl: string, storageState: B
       for (const entry of list.getEntries()) longTasks.push({ at: entry.startTime, ms: entry.duration });
     }).observe({ type: 'longtask', buffered: true });
   });
-  if (process.env.FIELDCHECK_BENCH_TRACE) {
+  if (trace) {
     page.on('response', async (response) => {
       if (!response.url().includes('/functions/v1/')) return;
       const body = await response.body().catch(() => Buffer.alloc(0));
@@ -418,7 +420,7 @@ async function typingOnRunPage(browser: Browser, webUrl: string, storageState: B
   await page.getByRole('group', { name: 'Check 1.1', exact: true }).getByRole('button', { name: 'Pass', exact: true }).waitFor({ state: 'visible' });
   const usableMs = Date.now() - started;
   // FIELDCHECK_BENCH_TRACE=1 prints what the browser did until then (the profile behind the figure).
-  if (process.env.FIELDCHECK_BENCH_TRACE) {
+  if (trace) {
     const timeline = await page.evaluate(() => {
       const rows: string[] = [];
       const navigation = performance.getEntriesByType('navigation')[0] as PerformanceNavigationTiming;
@@ -443,7 +445,7 @@ async function typingOnRunPage(browser: Browser, webUrl: string, storageState: B
   const delays = ((await page.evaluate(() => (window as unknown as { fieldcheckInputDelays: number[] }).fieldcheckInputDelays)) as number[]).sort((a, b) => a - b);
   await context.close();
   const p98 = delays.length ? delays[Math.min(delays.length - 1, Math.floor(delays.length * 0.98))] : 0;
-  return { inputDelayP98Ms: p98, inputDelayMaxMs: delays.at(-1) ?? 0 };
+  return { usableMs, inputDelayP98Ms: p98, inputDelayMaxMs: delays.at(-1) ?? 0 };
 }
 
 /** "LCP 2.8 s −4.5" per metric: the median value and the median points it costs the score (weight × (1 − score)). */
@@ -458,18 +460,21 @@ function metricLine(page: PageFigures): string {
 
 function pageLine(p: PageFigures, b: typeof WEB_BUDGETS): string {
   const scores = p.runs.length > 1 ? ` (runs ${p.runs.map((run) => run.score).join(' ')})` : '';
+  const indexes = p.runs.map((run) => run.benchmarkIndex).filter((index): index is number => index !== null);
+  const machine = indexes.length ? `, machine ${Math.round(median(indexes))}` : '';
   return (
     `JS ${p.initialJsKb.toFixed(2)} KB gz in ${p.scripts} scripts (${(p.initialJsKb / b.initialJsKb).toFixed(2)}× budget); ` +
-    `Lighthouse ${p.lighthouse ?? 'n/a'}${scores}, CLS ${p.cls?.toFixed(3) ?? 'n/a'}, LCP ${p.lcpMs ? (p.lcpMs / 1000).toFixed(2) + ' s' : 'n/a'}`
+    `Lighthouse ${p.lighthouse ?? 'n/a'}${scores}${machine}, CLS ${p.cls?.toFixed(3) ?? 'n/a'}, LCP ${p.lcpMs ? (p.lcpMs / 1000).toFixed(2) + ' s' : 'n/a'}`
   );
 }
 
 /** Prints the figures against the budgets (and, with a baseline, beside it as ratios). */
 export function printWebFigures(figures: WebFigures): void {
   const b = WEB_BUDGETS;
-  const runs = figures.runs > 1 ? `; Lighthouse and usable time: median of ${figures.runs} runs${figures.baseline ? ' per build, the builds alternating' : ''}` : '';
+  const runs = figures.runs > 1 ? `; Lighthouse, usable time and typing: median of ${figures.runs} runs${figures.baseline ? ' per build, the builds alternating' : ''}` : '';
   console.log(`\nWeb app (production build, 390 px, first visit; budgets: JS ≤ ${b.initialJsKb} KB gz, Lighthouse ≥ ${b.lighthouse}, CLS ≤ ${b.cls}${runs})`);
-  console.log('  each metric: its median value and the points it costs the score (Lighthouse 13 weights: FCP 10, SI 10, LCP 25, TBT 30, CLS 25)');
+  console.log('  each metric: its median value and the points it costs the score (Lighthouse 13 weights: FCP 10, SI 10, LCP 25, TBT 30, CLS 25);');
+  console.log('  "machine": the median of Lighthouse\'s BenchmarkIndex over the runs — the machine\'s speed then (lower = busier; CPU work is measured, then ×4)');
   for (const [index, p] of figures.pages.entries()) {
     console.log(`  ${p.name.padEnd(22)} ${pageLine(p, b)}`);
     if (p.runs.length) console.log(`  ${''.padEnd(22)} ${metricLine(p)}`);
@@ -493,5 +498,12 @@ export function printWebFigures(figures: WebFigures): void {
         `this tree / baseline ${(figures.usableMs / figures.baseline.usableMs).toFixed(2)}×`,
     );
   }
-  console.log(`  typing into an answer: input delay p98 ${figures.inputDelayP98Ms.toFixed(0)} ms, max ${figures.inputDelayMaxMs.toFixed(0)} ms (budget ${b.inputDelayMs} ms)`);
+  const typingRuns = figures.runs > 1 ? ` (runs' p98 ${figures.inputDelayP98Runs.map((ms) => ms.toFixed(0)).join(' ')})` : '';
+  console.log(`  typing into an answer: input delay p98 ${figures.inputDelayP98Ms.toFixed(0)} ms${typingRuns}, max ${figures.inputDelayMaxMs.toFixed(0)} ms (budget ${b.inputDelayMs} ms)`);
+  if (figures.baseline) {
+    console.log(
+      `    ${figures.baseline.label}: p98 ${figures.baseline.inputDelayP98Ms.toFixed(0)} ms (runs' p98 ${figures.baseline.inputDelayP98Runs.map((ms) => ms.toFixed(0)).join(' ')}), ` +
+        `max ${figures.baseline.inputDelayMaxMs.toFixed(0)} ms; this tree / baseline ${(figures.inputDelayP98Ms / figures.baseline.inputDelayP98Ms).toFixed(2)}×`,
+    );
+  }
 }
