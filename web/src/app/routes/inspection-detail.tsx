@@ -15,6 +15,7 @@ import { useAllPages } from '../../features/inspections/hooks/use-all-pages';
 import { InspectionRun, type ItemActionsRenderer } from '../../features/inspections/components/inspection-run';
 import { meQueryOptions, useMe } from '../../features/profile/api/get-me';
 import { currentSession } from '../../lib/auth';
+import { prepareDateFormats } from '../../lib/format';
 import { queryClient } from '../../lib/query-client';
 import { describeError } from '../../lib/errors';
 import { useOrgRoute } from '../org-context';
@@ -80,8 +81,10 @@ export function prefetchData(params: { org?: string; inspectionId?: string }): v
   const { org: slug, inspectionId = '' } = params;
   const session = currentSession();
   if (!session || !isId(inspectionId)) return;
-  // The outbox (IndexedDB) opens meanwhile, so the page's first render already has it.
+  // The outbox (IndexedDB) opens meanwhile, so the page's first render already has it, and the
+  // date formats are made in a task of their own (the page shows when it was started and is due).
   void outboxOf(session.user.id).catch(() => undefined);
+  setTimeout(prepareDateFormats, 0);
   queryClient.fetchQuery(meQueryOptions()).then(
     (me) => {
       const membership = me.memberships.find((candidate) => candidate.org_slug === slug);
