@@ -24,9 +24,11 @@ export function formatDateTime(iso: string, timeZone?: string): string {
 export function prepareDateFormats(): void {
   formatDateTime(new Date(0).toISOString());
 }
+
 // Made on first use, not when the module loads: building a unit formatter reads ICU's unit data, a
-// long task of its own in the profile of the run page's first load (docs/offline.md, "Weight"),
-// which this module is part of, while a distance shows only on a started inspection.
+// long task of its own in the profile of the run page's first load (docs/performance.md, "The web
+// app in Lighthouse"), which this module is part of, while a distance shows only on a started
+// inspection.
 let metres: Intl.NumberFormat | undefined;
 let kilometres: Intl.NumberFormat | undefined;
 
