@@ -9,8 +9,8 @@
 //     of typing into an answer (Event Timing, the basis of INP).
 // Lighthouse's score moves by several points with the load of this shared machine, so a change is
 // measured beside its baseline in one run: `npm run bench -- web --baseline=<git rev> --runs=5`
-// builds both, runs each page's Lighthouse and the usable time alternately on each build, and
-// prints the medians and their ratios.
+// builds both, runs each page's Lighthouse, the usable time and the typing alternately on each
+// build, and prints the medians and their ratios.
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import path from 'node:path';
@@ -31,7 +31,7 @@ const DEMO_PASSWORD = 'fieldcheck-demo-1';
 const PHONE: BrowserContextOptions = { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true };
 
 /** A template of 50 sections × 10 items and an inspection of it in progress, assigned to the demo inspector. */
-export async function bigInspection(dbUrl: string): Promise<{ slug: string; id: string }> {
+async function bigInspection(dbUrl: string): Promise<{ slug: string; id: string }> {
   const sql = postgres(dbUrl, { max: 1, onnotice: () => {} });
   try {
     const kinds = ['pass_fail', 'yes_no', 'number', 'text', 'single_choice'];
@@ -69,7 +69,7 @@ export async function bigInspection(dbUrl: string): Promise<{ slug: string; id: 
 }
 
 /** The signed-in demo inspector's browser state (its session in localStorage), made through the sign-in form. */
-export async function signedInState(browser: Browser, webUrl: string) {
+async function signedInState(browser: Browser, webUrl: string) {
   const context = await browser.newContext({ ...PHONE, baseURL: webUrl });
   const page = await context.newPage();
   await page.goto('/sign-in');
