@@ -1,5 +1,7 @@
 // Vite config for the Fieldcheck web client; run from the repository root with
 // `vite --config web/vite.config.ts` (dev) or `vite build --config web/vite.config.ts`.
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Plugin } from 'vite';
@@ -68,6 +70,86 @@ self.addEventListener('activate', (event) => {
   };
 }
 
+/**
+ * React Router 7 names its development build for every export condition, production builds included
+ * (remix-run/react-router#14102, open): its dev-only checks and warnings then run in the app users
+ * get. Its production build is the same code with them off; a build of the app takes that one.
+ */
+function reactRouterProductionBuild(): Plugin {
+  const dist = path.join(path.dirname(createRequire(import.meta.url).resolve('react-router/package.json')), 'dist', 'production');
+  const files: Record<string, string> = { 'react-router': 'index.mjs', 'react-router/dom': 'dom-export.mjs' };
+  return {
+    name: 'fieldcheck-react-router-production-build',
+    apply: 'build',
+    enforce: 'pre',
+    resolveId(source) {
+      return source in files ? path.join(dist, files[source]) : null;
+    },
+  };
+}
+
+/**
+ * Which modules share a chunk, so that a first load is a few files rather than dozens (docs/
+ * offline.md, "Weight"). Left to itself, the bundler gave every set of screens that shares a module
+ * a chunk of its own: the entry came as 13 files (most under 2 KB) and the run page's screen as 20
+ * more, each a request — at Lighthouse's mobile settings each wave of requests costs a round trip —
+ * and each a `<link rel="modulepreload">` added while the entry runs (a third of its main-thread
+ * time in the profile).
+ *   - app-shell: everything the entry loads statically, in one chunk beside it (and react's), with
+ *     the few small modules the run page's screen shares with sign-in's or the dashboard's (inspection
+ *     states, date formats, the outbox's store…: some hundred bytes, fewer files on all three);
+ *   - run-page-shared: what else the run page's screen shares with other screens, unless a module
+ *     needs what sign-in or the dashboard loads — their first loads carry none of it.
+ * Every other module goes where the bundler puts it.
+ */
+const moduleOf = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));
+const entryModule = moduleOf('./src/main.tsx');
+const runPageModule = moduleOf('./src/app/routes/inspection-detail.tsx');
+const otherFirstLoadModules = [moduleOf('./src/app/routes/sign-in.tsx'), moduleOf('./src/app/routes/org-dashboard.tsx')];
+type ModuleGraph = { getModuleInfo(id: string): { importedIds: string[]; importers: string[]; dynamicImporters: string[] } | null };
+// lucide's index names every icon, so an icon seems reached by any module that uses one: icons are
+// not placed by name here; each comes along as a dependency of the code that really uses it.
+const lucideIcon = /lucide-react[\\/]dist[\\/]esm[\\/]icons[\\/]/;
+
+/** The modules `from` reaches through static imports: the code that loads with it. */
+function staticClosure(graph: ModuleGraph, ...from: string[]): Set<string> {
+  const seen = new Set<string>();
+  const stack = [...from];
+  while (stack.length) {
+    const id = stack.pop()!;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    stack.push(...(graph.getModuleInfo(id)?.importedIds ?? []));
+  }
+  return seen;
+}
+
+const closuresOf = new WeakMap<ModuleGraph, { shell: Set<string>; runPage: Set<string>; otherFirstLoads: Set<string> }>();
+function firstLoadChunk(id: string, graph: ModuleGraph): string | null {
+  let closures = closuresOf.get(graph);
+  if (!closures) {
+    const runPage = staticClosure(graph, runPageModule);
+    const otherFirstLoads = staticClosure(graph, ...otherFirstLoadModules);
+    const shell = staticClosure(graph, entryModule);
+    for (const module of runPage) if (otherFirstLoads.has(module) && module !== runPageModule) shell.add(module);
+    closures = { shell, runPage, otherFirstLoads };
+    closuresOf.set(graph, closures);
+  }
+  if (lucideIcon.test(id)) return null;
+  if (closures.shell.has(id)) return id === entryModule ? null : 'app-shell';
+  if (!closures.runPage.has(id) || closures.otherFirstLoads.has(id) || id === runPageModule) return null;
+  // Code only the run page's screen uses stays in its chunk.
+  const info = graph.getModuleInfo(id);
+  const shared = [...(info?.importers ?? []), ...(info?.dynamicImporters ?? [])].some((importer) => !closures!.runPage.has(importer));
+  if (!shared) return null;
+  // A group brings its modules' dependencies along: a module that needs what sign-in or the
+  // dashboard loads would bring them this whole chunk.
+  for (const dependency of staticClosure(graph, id)) {
+    if (closures.otherFirstLoads.has(dependency) && !closures.shell.has(dependency)) return null;
+  }
+  return 'run-page-shared';
+}
+
 // The data a visit keeps on the device is forgotten when the build changes (its shape may have):
 // stack/web.ts sets the build's id from its sources; any other build gets the time it was made.
 process.env.VITE_BUILD_ID ??= new Date().toISOString();
@@ -80,6 +162,7 @@ export default defineConfig({
   root: webDir,
   plugins: [
     react(),
+    reactRouterProductionBuild(),
     findApiDocsOnlyChunks(),
     removeServiceWorkerInDev(),
     // The installable app shell (issue 12, docs/offline.md): a manifest, and a service worker that
@@ -160,13 +243,14 @@ export default defineConfig({
       output: {
         // Libraries change less often than app code: separate chunks stay cached across deploys.
         // Other libraries go with the screens that use them (the accordion, the QR code, zod's
-        // forms), so the first load carries only what every screen needs; small shared pieces
-        // are merged rather than fetched one by one.
+        // forms), so the first load carries only what every screen needs; the first loads' small
+        // shared pieces are merged rather than fetched one by one (firstLoadChunk, above).
         codeSplitting: {
           minSize: 8 * 1024,
           groups: [
             { name: 'react', test: /node_modules[\\/](react|react-dom|react-router|react-router-dom|scheduler)[\\/]/ },
             { name: 'supabase', test: /node_modules[\\/]@supabase[\\/]/ },
+            { name: firstLoadChunk, debugName: 'first-load chunks' },
           ],
         },
       },

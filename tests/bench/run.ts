@@ -30,6 +30,9 @@
 //
 //   npm run bench             everything, as a readable table
 //   npm run bench -- reads    one part (startup, me, realtime, answers, webhooks, web, reads, reports, schedules, soak, sign-ins)
+//   npm run bench -- web --baseline=main --runs=5
+//                             the web app beside another revision's build, in one run, medians and ratios
+//                             (--pages=run,dashboard for some of the pages only)
 //   npm run bench -- --json   the web, request-path, answer-save and realtime figures and their ratios as JSON, under stable names
 //                             (with part names, only those parts)
 import { rmSync } from 'node:fs';
@@ -163,7 +166,11 @@ try {
   if (wanted('soak') && !json) await benchSoak(soakOptionsFrom(args));
   if (wanted('sign-ins') && !json) await benchSignIns({ users: Number(args.find((a) => a.startsWith('--users='))?.slice(8) ?? 300) });
   if (wanted('web')) {
-    const figures = await benchWeb();
+    const figures = await benchWeb({
+      baseline: args.find((arg) => arg.startsWith('--baseline='))?.slice('--baseline='.length),
+      runs: Number(args.find((arg) => arg.startsWith('--runs='))?.slice('--runs='.length) ?? 1),
+      pages: args.find((arg) => arg.startsWith('--pages='))?.slice('--pages='.length).split(','),
+    });
     if (json) Object.assign(out, webJson(figures));
     else printWebFigures(figures);
   }

@@ -1,8 +1,9 @@
 // The run page's deliberate steps (issue 23, part 5), in real Chromium at 390 px against the built
 // app and the real stack: a second tap on the chosen answer keeps it and clearing is its own
 // control (also offline, through the outbox); a long text answer or note shows its limit and says
-// what a paste kept; submitting, approving and sending back ask first, saying what follows. Server
-// state is read from the database.
+// what a paste kept; submitting, approving and sending back ask first, saying what follows; a long
+// template, mounted a few sections and items at a time (docs/offline.md, "Weight"), ends up whole
+// and "Next unanswered" still reaches deep into it. Server state is read from the database.
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeDb, db } from '../support/database.ts';
@@ -254,5 +255,66 @@ describe('steps that cannot be undone ask first', () => {
     expect((await sql`select status from public.inspections where id = ${inspectionId}`)[0].status).toBe('submitted');
     await approve.getByRole('button', { name: 'Approve' }).click();
     await page.getByRole('definition').filter({ hasText: /^Approved$/ }).waitFor();
+  });
+});
+
+describe('a long template', () => {
+  it('mounts its sections and items a few at a time, all of them in the end, and "Next unanswered" reaches an item deep in a long section', async () => {
+    // 14 sections (more than one turn of them) and a 40-item section (many turns of items).
+    const definition = {
+      sections: [
+        { key: 'intro', title: 'Entrance', items: [{ key: 'mat', kind: 'pass_fail', label: 'Mat in place', help: null, required: true, weight: 1 }] },
+        {
+          key: 'racks',
+          title: 'Racks',
+          items: Array.from({ length: 40 }, (_, i) => ({ key: `rack-${i + 1}`, kind: 'pass_fail', label: `Rack ${i + 1} anchored`, help: null, required: true, weight: 1 })),
+        },
+        ...Array.from({ length: 12 }, (_, s) => ({
+          key: `bay-${s + 1}`,
+          title: `Bay ${s + 1}`,
+          items: [{ key: `bay-${s + 1}-clear`, kind: 'yes_no', label: `Bay ${s + 1} clear`, help: null, required: false, weight: 1, fail_on: 'no' }],
+        })),
+      ],
+    };
+    const template = await api<{ id: string }>(w.manager.client, `orgs/${w.orgId}/templates`, 'POST', { name: `Rack check ${uniqueSuffix()}`, definition });
+    await api(w.manager.client, `orgs/${w.orgId}/templates/${template.id}/publish`, 'POST');
+    const inspection = await api<{ id: string }>(w.manager.client, `orgs/${w.orgId}/inspections`, 'POST', {
+      site_id: w.siteId,
+      template_id: template.id,
+      assignee_id: w.inspector.userId,
+      title: `Rack walk ${uniqueSuffix()}`,
+    });
+    const path = `orgs/${w.orgId}/inspections/${inspection.id}`;
+    await api(w.inspector.client, `${path}/start`, 'POST', {});
+    // Everything answered up to rack 34.
+    const answered = ['mat', ...Array.from({ length: 34 }, (_, i) => `rack-${i + 1}`)];
+    const { error } = await w.inspector.client.functions.invoke(`api/${path}/answers`, {
+      method: 'PUT',
+      body: { answers: answered.map((key) => ({ item_key: key, value: 'pass', base_version: null })) },
+    });
+    expect(error).toBeNull();
+
+    const page = await openPage(phone());
+    await signInToOrganization(page, w.inspector.email, w.slug);
+    await page.goto(`/o/${w.slug}/inspections/${inspection.id}`);
+    await group(page, 'Mat in place').waitFor();
+    // Every section's header is there in the end, the last one included, with its count.
+    await page.getByRole('button', { name: /^Bay 12\b/ }).waitFor();
+    expect(await page.locator('.accordion-section').count()).toBe(14);
+
+    // From the entrance, "Next unanswered" opens the racks and lands on rack 35, in view and focused.
+    await page.getByRole('button', { name: 'Next unanswered' }).click();
+    await expect.poll(() => page.evaluate(() => document.activeElement?.closest('[data-item-key]')?.getAttribute('data-item-key'))).toBe('rack-35');
+    // (It scrolls there smoothly: some 12,000 px.)
+    const rack35 = group(page, 'Rack 35 anchored');
+    const inView = async () => {
+      const box = await rack35.boundingBox();
+      return box !== null && box.y >= 0 && box.y + box.height <= page.viewportSize()!.height;
+    };
+    await expect.poll(inView, { timeout: 10_000 }).toBe(true);
+    // All 40 racks end up in the page, answers as saved.
+    await group(page, 'Rack 40 anchored').waitFor();
+    expect(await page.locator('[data-item-key^="rack-"]').count()).toBe(40);
+    await group(page, 'Rack 34 anchored').getByRole('button', { name: 'Pass', pressed: true }).waitFor();
   });
 });

@@ -1,5 +1,5 @@
 import { isValidElement, lazy, type ComponentType, type LazyExoticComponent, type ReactNode } from 'react';
-import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router-dom';
+import { createBrowserRouter, matchRoutes, type Params, type RouteObject } from 'react-router-dom';
 import { RouteError } from './app-error';
 import { RequireMfaChallenge, RequireSignedIn, RequireSignedOut } from './guards';
 import { RootLayout } from './root-layout';
@@ -32,12 +32,20 @@ function screen<Module>(load: () => Promise<Module>, pick: (module: Module) => C
   return Object.assign(component, { preload });
 }
 
-/** Starts loading the screen in a route's element (under its guards), if it is one. */
-function preloadScreenIn(element: ReactNode): void {
+/** A screen's module may name the data its first render asks for, to be asked for sooner. */
+interface ScreenModule {
+  prefetchData?: (params: Params) => void;
+}
+
+/**
+ * Starts loading the screen in a route's element (under its guards), if it is one, and once its
+ * code is here the data it will ask for first, if its module says (`prefetchData`).
+ */
+function preloadScreenIn(element: ReactNode, params: Params): void {
   if (!isValidElement<{ children?: ReactNode }>(element)) return;
   const type = element.type as Partial<Screen>;
-  if (typeof type.preload === 'function') void type.preload().catch(() => undefined);
-  else preloadScreenIn(element.props.children);
+  if (typeof type.preload === 'function') void type.preload().then((module) => (module as ScreenModule).prefetchData?.(params)).catch(() => undefined);
+  else preloadScreenIn(element.props.children, params);
 }
 
 // Each screen is its own chunk, fetched when first visited (issue 12: a light first load); the
@@ -130,7 +138,7 @@ const routes: RouteObject[] = [
 
 // The screen of the address the app opens on starts loading at once, beside the session and the
 // first data, rather than when its layout first renders it: a screen that suspends waits for
-// React's Suspense reveal throttle too (docs/offline.md, "Weight").
-for (const match of matchRoutes(routes, window.location) ?? []) preloadScreenIn(match.route.element);
+// React's Suspense reveal throttle too (docs/offline.md, "Weight"). Its data follows as soon as it can.
+for (const match of matchRoutes(routes, window.location) ?? []) preloadScreenIn(match.route.element, match.params);
 
 export const router = createBrowserRouter(routes);

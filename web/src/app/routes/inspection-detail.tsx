@@ -7,13 +7,16 @@ import { apiPath } from '@/lib/api';
 import { LoadingScreen } from '@/components/ui/loading-screen';
 import type { Action } from '@schemas/actions';
 import { canManageActions, canOpenActions } from '@schemas/action-states';
-import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
-import { useActions } from '@/features/actions/api/get-actions';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useState } from 'react';
+import { actionsQueryOptions, NO_ACTION_FILTERS, useActions, type ActionFilters } from '@/features/actions/api/get-actions';
 import { ItemActions } from '@/features/actions/components/item-actions';
 import { useInspection } from '@/features/inspections/api/get-inspection';
 import { useAllPages } from '@/features/inspections/hooks/use-all-pages';
 import { InspectionRun, type ItemActionsRenderer } from '@/features/inspections/components/inspection-run';
-import { useMe } from '@/features/profile/api/get-me';
+import { meQueryOptions, useMe } from '@/features/profile/api/get-me';
+import { currentSession } from '@/lib/auth';
+import { prepareDateFormats } from '@/lib/format';
+import { queryClient } from '@/lib/query-client';
 import { describeError } from '@/lib/errors';
 import { useOrgRoute } from '../org-context';
 import type { Choice } from '../use-member-choices';
@@ -64,6 +67,35 @@ function useRunPageCode() {
 
 const inspectionNotFound = formatWording(errorCatalogue.not_found.title, { thing: 'inspection' });
 
+/** The inspection's actions, as the page lists them beside its items. */
+const actionFiltersOf = (inspectionId: string): ActionFilters => ({ ...NO_ACTION_FILTERS, inspectionId });
+
+/**
+ * The page opened from its address (app/router.tsx): the inspection and its actions are asked for
+ * as soon as the organization's id is known from `/me`, instead of once the layouts have rendered
+ * with it — and the actions beside the inspection rather than after it, so the page usually renders
+ * once with both. The page's own queries then find them under the same keys, and its autosave the
+ * outbox open.
+ */
+export function prefetchData(params: { org?: string; inspectionId?: string }): void {
+  const { org: slug, inspectionId = '' } = params;
+  const session = currentSession();
+  if (!session || !isId(inspectionId)) return;
+  // The outbox (IndexedDB) opens meanwhile, so the page's first render already has it, and the
+  // date formats are made in a task of their own (the page shows when it was started and is due).
+  void outboxOf(session.user.id).catch(() => undefined);
+  setTimeout(prepareDateFormats, 0);
+  queryClient.fetchQuery(meQueryOptions()).then(
+    (me) => {
+      const membership = me.memberships.find((candidate) => candidate.org_slug === slug);
+      if (!membership) return;
+      void queryClient.prefetchQuery(inspectionQueryOptions(membership.org_id, inspectionId));
+      void queryClient.prefetchInfiniteQuery(actionsQueryOptions(membership.org_id, actionFiltersOf(inspectionId)));
+    },
+    () => undefined,
+  );
+}
+
 /** `/o/:org/inspections/:inspectionId`: the run page (answer, submit) and the review page. */
 export function InspectionDetailRoute() {
   const { inspectionId = '' } = useParams();
@@ -110,11 +142,7 @@ function InspectionDetail({ inspectionId }: { inspectionId: string }) {
   const me = useMe();
   const inspection = useInspection(membership.org_id, inspectionId);
   // The inspection's actions, once: beside each item and in the failed-items summary; live by org-live-updates.
-  const actions = useActions(
-    membership.org_id,
-    { statuses: [], priorities: [], assigneeId: '', siteId: '', inspectionId, overdue: false },
-    { enabled: inspection.isSuccess },
-  );
+  const actions = useActions(membership.org_id, actionFiltersOf(inspectionId), { enabled: inspection.isSuccess });
   // An inspection of many failed items has more than a page of them: every one is shown.
   useAllPages(actions);
   // Who an action can be given to: only a manager chooses, and only once they open a form.
@@ -126,19 +154,24 @@ function InspectionDetail({ inspectionId }: { inspectionId: string }) {
     }
     return map;
   }, [actions.data]);
-  const itemActions: ItemActionsRenderer = (item, suggestedTitle, place) => (
-    <ItemActions
-      orgId={membership.org_id}
-      orgSlug={membership.org_slug}
-      inspectionId={inspectionId}
-      itemKey={item.key}
-      itemLabel={item.label}
-      actions={actionsByItem.get(item.key) ?? []}
-      suggestedTitle={suggestedTitle}
-      canOpen={canOpenActions(membership.role)}
-      assignees={canManageActions(membership.role) ? assignees : undefined}
-      compact={place === 'summary'}
-    />
+  // The same function until what it shows changes: the run page (memo) renders again only then.
+  const { org_id: orgId, org_slug: orgSlug, role } = membership;
+  const itemActions = useCallback<ItemActionsRenderer>(
+    (item, suggestedTitle, place) => (
+      <ItemActions
+        orgId={orgId}
+        orgSlug={orgSlug}
+        inspectionId={inspectionId}
+        itemKey={item.key}
+        itemLabel={item.label}
+        actions={actionsByItem.get(item.key) ?? []}
+        suggestedTitle={suggestedTitle}
+        canOpen={canOpenActions(role)}
+        assignees={canManageActions(role) ? assignees : undefined}
+        compact={place === 'summary'}
+      />
+    ),
+    [orgId, orgSlug, role, inspectionId, actionsByItem, assignees],
   );
 
   useRunPageCode();

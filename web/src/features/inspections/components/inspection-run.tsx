@@ -3,9 +3,10 @@ import { canFillInspection, canReviewInspections, canScheduleInspections } from 
 import type { TemplateItem } from '@schemas/templates';
 import { itemFails, itemsOf } from '@schemas/template-items';
 import { CircleCheck, MapPin, Users } from 'lucide-react';
-import { lazy, Suspense, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
+import { lazy, memo, Suspense, useCallback, useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Accordion, AccordionSection } from '@/components/ui/accordion';
+import { ShownInTurn } from '@/components/ui/shown-in-turn';
 import { onFirstInteractionOr } from '@/lib/first-interaction';
 import { formatDateTime, formatDistance } from '@/lib/format';
 import { SiteTimeZone } from '@/lib/site-time-zone';
@@ -20,6 +21,10 @@ import { InspectionStatusBadge, OverdueBadge } from './inspection-status-badge';
 import { SaveStatusBar } from './save-status-bar';
 import { SubmitInspectionPanel } from './submit-inspection-panel';
 import './inspections.css';
+
+// Mounted in turns (ShownInTurn): about as much as a mid-range phone renders well within a frame.
+const SECTIONS_PER_TURN = 10;
+const ITEMS_PER_TURN = 3;
 
 // Only an inspection whose rules hid answered items shows them.
 const HiddenAnswers = lazy(() => import('./hidden-answers').then((module) => ({ default: module.HiddenAnswers })));
@@ -47,8 +52,12 @@ interface InspectionRunProps {
   itemActions?: ItemActionsRenderer;
 }
 
-/** The run / review page of one inspection: answer items section by section, live with everyone else on it. */
-export function InspectionRun({ orgId, orgSlug, userId, displayName, role, inspection, itemActions }: InspectionRunProps) {
+/**
+ * The run / review page of one inspection: answer items section by section, live with everyone else
+ * on it. Rendered again only when its props change (memo): the screen around it renders for reasons
+ * of its own (its queries' states), and this page is hundreds of elements.
+ */
+export const InspectionRun = memo(function InspectionRun({ orgId, orgSlug, userId, displayName, role, inspection, itemActions }: InspectionRunProps) {
   const sections = inspection.template.definition.sections;
   const items = useMemo(() => itemsOf(inspection.template.definition), [inspection.template.definition]);
   const itemsByKey = useMemo(() => new Map(items.map((item) => [item.key, item])), [items]);
@@ -104,12 +113,12 @@ export function InspectionRun({ orgId, orgSlug, userId, displayName, role, inspe
   function showItem(itemKey: string) {
     const sectionKey = sectionOfItem.get(itemKey);
     if (sectionKey) setOpenSections((open) => (open.includes(sectionKey) ? open : [...open, sectionKey]));
-    // Once the section has opened (its items mount then): bring the item into view and put focus on its first control.
-    let frames = 0;
+    // Once the section has opened (its items mount then, a few at a time): bring the item into view and put focus on its first control.
+    const giveUpAt = performance.now() + 3000;
     const whenShown = () => {
       const element = document.getElementById(`item-${itemKey}`);
       if (!element) {
-        if (++frames < 30) requestAnimationFrame(whenShown);
+        if (performance.now() < giveUpAt) requestAnimationFrame(whenShown);
         return;
       }
       element.scrollIntoView({ behavior: 'smooth', block: 'center' });
@@ -279,74 +288,79 @@ export function InspectionRun({ orgId, orgSlug, userId, displayName, role, inspe
       ) : null}
 
       <Accordion type="multiple" value={openSections} onValueChange={setOpenSections}>
-        {sections.map((section) => {
-          if (hiddenSections.has(section.key)) return null;
-          const sectionItems = section.items.filter((item) => !hiddenItems.has(item.key));
-          const done = sectionItems.filter(answered).length;
-          const complete = done === sectionItems.length && sectionItems.length > 0;
-          return (
-            <AccordionSection
-              key={section.key}
-              value={section.key}
-              headingLevel={2}
-              title={section.title}
-              trailing={
-                <>
-                  <span>
-                    {done} of {sectionItems.length}
-                  </span>
-                  {complete ? <CircleCheck className="section-done" size={20} role="img" aria-label="complete" /> : null}
-                </>
-              }
-            >
-              <div
-                className="answer-items"
-                onFocus={(event) => {
-                  const key = (event.target as HTMLElement).closest<HTMLElement>('[data-item-key]')?.dataset.itemKey;
-                  if (key && key !== focusedItemKey) setFocusedItemKey(key);
-                }}
+        {/* A long template mounts a few sections and items at a time (the first open section's
+            first items at once): its first render is not one long task, nor is opening a section. */}
+        <ShownInTurn items={sections.filter((section) => !hiddenSections.has(section.key))} first={1} step={SECTIONS_PER_TURN}>
+          {(section) => {
+            const sectionItems = section.items.filter((item) => !hiddenItems.has(item.key));
+            const done = sectionItems.filter(answered).length;
+            const complete = done === sectionItems.length && sectionItems.length > 0;
+            return (
+              <AccordionSection
+                key={section.key}
+                value={section.key}
+                headingLevel={2}
+                title={section.title}
+                trailing={
+                  <>
+                    <span>
+                      {done} of {sectionItems.length}
+                    </span>
+                    {complete ? <CircleCheck className="section-done" size={20} role="img" aria-label="complete" /> : null}
+                  </>
+                }
               >
-                {sectionItems.map((item) => (
-                  <AnswerItem
-                    key={item.key}
-                    orgId={orgId}
-                    inspectionId={inspection.id}
-                    item={item}
-                    answer={answers.get(item.key)}
-                    draft={autosave.drafts.get(item.key)}
-                    attachments={inspection.attachments}
-                    editable={editable}
-                    othersHere={othersOn(item.key)}
-                    changedElsewhere={live.changedElsewhere.get(item.key)}
-                    onEdit={(change, immediate) => autosave.edit(item.key, change, immediate ? 0 : undefined)}
-                    onKeepMine={() => autosave.keepMine(item.key)}
-                    onTakeTheirs={() => autosave.takeTheirs(item.key)}
-                    onRetry={autosave.retry}
-                    online={autosave.reachable}
-                    photoQueue={
-                      item.kind === 'photo'
-                        ? {
-                            queued: autosave.photos.filter((entry) => entry.itemKey === item.key),
-                            sending: autosave.sending,
-                            progress: autosave.progress,
-                            onAdd: (files) => autosave.addPhotos(item.key, files),
-                            onDiscard: autosave.discardPhoto,
-                          }
-                        : undefined
-                    }
-                    onDismissChange={() => live.dismissChange(item.key)}
-                    extras={
-                      inspection.status !== 'scheduled' ? (
-                        // An action opened here is due on the site's clock.
-                        <SiteTimeZone.Provider value={inspection.site_timezone}>{itemActions?.(item, suggestedTitle(item), 'item')}</SiteTimeZone.Provider>
-                      ) : undefined
-                    }
-                  />
-                ))}
-              </div>
-            </AccordionSection>
-          );
-        })}
+                <div
+                  className="answer-items"
+                  onFocus={(event) => {
+                    const key = (event.target as HTMLElement).closest<HTMLElement>('[data-item-key]')?.dataset.itemKey;
+                    if (key && key !== focusedItemKey) setFocusedItemKey(key);
+                  }}
+                >
+                  <ShownInTurn items={sectionItems} first={ITEMS_PER_TURN} step={ITEMS_PER_TURN}>
+                    {(item) => (
+                      <AnswerItem
+                        key={item.key}
+                        orgId={orgId}
+                        inspectionId={inspection.id}
+                        item={item}
+                        answer={answers.get(item.key)}
+                        draft={autosave.drafts.get(item.key)}
+                        attachments={inspection.attachments}
+                        editable={editable}
+                        othersHere={othersOn(item.key)}
+                        changedElsewhere={live.changedElsewhere.get(item.key)}
+                        onEdit={(change, immediate) => autosave.edit(item.key, change, immediate ? 0 : undefined)}
+                        onKeepMine={() => autosave.keepMine(item.key)}
+                        onTakeTheirs={() => autosave.takeTheirs(item.key)}
+                        onRetry={autosave.retry}
+                        online={autosave.reachable}
+                        photoQueue={
+                          item.kind === 'photo'
+                            ? {
+                                queued: autosave.photos.filter((entry) => entry.itemKey === item.key),
+                                sending: autosave.sending,
+                                progress: autosave.progress,
+                                onAdd: (files) => autosave.addPhotos(item.key, files),
+                                onDiscard: autosave.discardPhoto,
+                              }
+                            : undefined
+                        }
+                        onDismissChange={() => live.dismissChange(item.key)}
+                        extras={
+                          inspection.status !== 'scheduled' ? (
+                            // An action opened here is due on the site's clock.
+                            <SiteTimeZone.Provider value={inspection.site_timezone}>{itemActions?.(item, suggestedTitle(item), 'item')}</SiteTimeZone.Provider>
+                          ) : undefined
+                        }
+                      />
+                    )}
+                  </ShownInTurn>
+                </div>
+              </AccordionSection>
+            );
+          }}
+        </ShownInTurn>
       </Accordion>
 
       {keptHidden.length > 0 ? (
@@ -379,4 +393,4 @@ export function InspectionRun({ orgId, orgSlug, userId, displayName, role, inspe
       ) : null}
     </div>
   );
-}
+});

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useState, useSyncExternalStore } from 'react';
 import { useOnline } from '@/lib/use-online';
 import { Outbox, type OutboxState } from '../offline/outbox';
-import { outboxOf } from '../offline/outbox-instance';
+import { openedOutbox, outboxOf } from '../offline/outbox-instance';
 import type { AnswerEntry, PhotoEntry } from '../offline/outbox-store';
 import type { Answer, TemplateItem } from '../types';
 import { answerValueProblem } from '../utils/answer-values';
@@ -46,9 +46,12 @@ export interface SaveSummary {
 const emptyState: OutboxState = { entries: [], sending: new Set(), retryAt: null, progress: new Map(), loaded: false };
 const noop = () => () => undefined;
 
-/** The tab's outbox, once opened (IndexedDB opens asynchronously). */
+/**
+ * The tab's outbox, once opened (IndexedDB opens asynchronously). Opened ahead (the run page asks
+ * for it with its data), it is here from the first render, which then needs no second one.
+ */
 function useOutbox(userId: string): Outbox | undefined {
-  const [outbox, setOutbox] = useState<Outbox>();
+  const [outbox, setOutbox] = useState<Outbox | undefined>(() => openedOutbox(userId));
   useEffect(() => {
     let current = true;
     void outboxOf(userId).then((opened) => {

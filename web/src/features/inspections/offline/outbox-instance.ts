@@ -36,7 +36,7 @@ function describe(error: unknown): OutboxFailure {
   return { code: failure.code ?? null, status, message: failure.message ?? Object.values(failure.fieldErrors)[0] ?? 'Something went wrong.', fieldErrors: failure.fieldErrors, current };
 }
 
-let instance: { userId: string; outbox: Promise<Outbox> } | undefined;
+let instance: { userId: string; outbox: Promise<Outbox>; opened?: Outbox } | undefined;
 const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel('fieldcheck-outbox') : null;
 
 /**
@@ -94,8 +94,17 @@ export function outboxOf(userId: string): Promise<Outbox> {
     await created.load();
     return created;
   })();
-  instance = { userId, outbox };
+  const opening: NonNullable<typeof instance> = { userId, outbox };
+  instance = opening;
+  void outbox.then((opened) => {
+    opening.opened = opened;
+  });
   return outbox;
+}
+
+/** The user's outbox if it is already open and loaded (opened ahead by the run page), else undefined. */
+export function openedOutbox(userId: string): Outbox | undefined {
+  return instance?.userId === userId ? instance.opened : undefined;
 }
 
 /** Wakes the outbox when sending may work again: the network is back, the page is looked at again. */
