@@ -661,7 +661,7 @@ CREATE TRIGGER inspections_prepare BEFORE INSERT ON public.inspections FOR EACH 
 CREATE TRIGGER inspections_refuse_same_status BEFORE UPDATE OF status ON public.inspections FOR EACH ROW EXECUTE FUNCTION private.refuse_same_status();
 CREATE TRIGGER inspections_set_hidden_items BEFORE INSERT ON public.inspections FOR EACH ROW EXECUTE FUNCTION private.set_initially_hidden_items();
 CREATE TRIGGER inspections_set_updated_at BEFORE UPDATE ON public.inspections FOR EACH ROW EXECUTE FUNCTION private.set_updated_at();
-CREATE TRIGGER inspections_stamp_schedule_columns BEFORE UPDATE ON public.inspections FOR EACH ROW EXECUTE FUNCTION private.guard_schedule_columns_of_inspection();
+CREATE TRIGGER inspections_stamp_schedule_columns BEFORE UPDATE ON public.inspections FOR EACH ROW WHEN (((new.status IS DISTINCT FROM old.status) OR (((((new.schedule_id IS DISTINCT FROM old.schedule_id) OR (new.occurrence_at IS DISTINCT FROM old.occurrence_at)) OR (new.canceled_reason IS DISTINCT FROM old.canceled_reason)) OR (new.missed_noted_at IS DISTINCT FROM old.missed_noted_at)) OR (new.first_submitted_at IS DISTINCT FROM old.first_submitted_at)))) EXECUTE FUNCTION private.guard_schedule_columns_of_inspection();
 CREATE TRIGGER inspections_write_audit_log AFTER INSERT OR DELETE OR UPDATE ON public.inspections FOR EACH ROW EXECUTE FUNCTION private.write_audit_log('score', 'max_score', 'failed_count', 'version', 'hidden_item_keys');
 create policy "Members can read their organization's inspections" on public.inspections
   for select to authenticated
