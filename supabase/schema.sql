@@ -4891,25 +4891,22 @@ CREATE OR REPLACE FUNCTION private.resync_schedule(schedule uuid, at timestamp w
  SET search_path TO ''
 AS $function$
 begin
-  create temp table if not exists schedule_plan (
-    site_id uuid, template_id uuid, title text, assignee_id uuid, occurrence_at timestamptz, due_at timestamptz
-  ) on commit drop;
-  truncate schedule_plan;
-  insert into schedule_plan
-  select p.site_id, p.template_id, p.title, p.assignee_id, p.occurrence_at, p.due_at
-  from private.schedule_occurrence_plan(schedule, at, at + private.schedule_horizon(), only_sites) p
-  where p.occurrence_at > at;
-
-  update public.inspections i set status = 'canceled', canceled_reason = reason
-  where i.schedule_id = schedule and i.status = 'scheduled' and i.canceled_reason is null and i.occurrence_at > at
-    and (only_sites is null or i.site_id = any (only_sites))
-    and not exists (
-      select 1 from schedule_plan p
-      where p.site_id = i.site_id and p.occurrence_at = i.occurrence_at and p.template_id = i.template_id
-    );
-
+  with plan as materialized (
+    select p.site_id, p.template_id, p.title, p.assignee_id, p.occurrence_at, p.due_at
+    from private.schedule_occurrence_plan(schedule, at, at + private.schedule_horizon(), only_sites) p
+    where p.occurrence_at > at
+  ), canceled as (
+    update public.inspections i set status = 'canceled', canceled_reason = reason
+    where i.schedule_id = schedule and i.status = 'scheduled' and i.canceled_reason is null and i.occurrence_at > at
+      and (only_sites is null or i.site_id = any (only_sites))
+      and not exists (
+        select 1 from plan p
+        where p.site_id = i.site_id and p.occurrence_at = i.occurrence_at and p.template_id = i.template_id
+      )
+    returning 1
+  )
   update public.inspections i set title = p.title, assignee_id = p.assignee_id, due_at = p.due_at
-  from schedule_plan p
+  from plan p
   where i.schedule_id = schedule and i.status = 'scheduled' and i.canceled_reason is null and i.occurrence_at > at
     and p.site_id = i.site_id and p.occurrence_at = i.occurrence_at and p.template_id = i.template_id
     and (i.title, i.assignee_id, i.due_at) is distinct from (p.title, p.assignee_id, p.due_at);
