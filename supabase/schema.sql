@@ -659,9 +659,8 @@ CREATE TRIGGER inspections_enqueue_webhook_event_on_move AFTER UPDATE OF status 
 CREATE TRIGGER inspections_open_actions_for_failed_items AFTER UPDATE OF status ON public.inspections FOR EACH ROW WHEN (((new.status = 'submitted'::public.inspection_status) AND (old.status IS DISTINCT FROM 'submitted'::public.inspection_status))) EXECUTE FUNCTION private.open_actions_for_failed_items();
 CREATE TRIGGER inspections_prepare BEFORE INSERT ON public.inspections FOR EACH ROW EXECUTE FUNCTION private.prepare_inspection();
 CREATE TRIGGER inspections_refuse_same_status BEFORE UPDATE OF status ON public.inspections FOR EACH ROW EXECUTE FUNCTION private.refuse_same_status();
-CREATE TRIGGER inspections_set_hidden_items BEFORE INSERT ON public.inspections FOR EACH ROW EXECUTE FUNCTION private.set_initially_hidden_items();
 CREATE TRIGGER inspections_set_updated_at BEFORE UPDATE ON public.inspections FOR EACH ROW EXECUTE FUNCTION private.set_updated_at();
-CREATE TRIGGER inspections_stamp_schedule_columns BEFORE UPDATE ON public.inspections FOR EACH ROW EXECUTE FUNCTION private.guard_schedule_columns_of_inspection();
+CREATE TRIGGER inspections_stamp_schedule_columns BEFORE UPDATE ON public.inspections FOR EACH ROW WHEN (((new.status IS DISTINCT FROM old.status) OR (((((new.schedule_id IS DISTINCT FROM old.schedule_id) OR (new.occurrence_at IS DISTINCT FROM old.occurrence_at)) OR (new.canceled_reason IS DISTINCT FROM old.canceled_reason)) OR (new.missed_noted_at IS DISTINCT FROM old.missed_noted_at)) OR (new.first_submitted_at IS DISTINCT FROM old.first_submitted_at)))) EXECUTE FUNCTION private.guard_schedule_columns_of_inspection();
 CREATE TRIGGER inspections_write_audit_log AFTER INSERT OR DELETE OR UPDATE ON public.inspections FOR EACH ROW EXECUTE FUNCTION private.write_audit_log('score', 'max_score', 'failed_count', 'version', 'hidden_item_keys');
 create policy "Members can read their organization's inspections" on public.inspections
   for select to authenticated
@@ -3788,6 +3787,7 @@ declare
   site record;
   template record;
   version_template uuid;
+  initially_hidden text[];
 begin
   -- A missing org_id counts as not theirs: the checks below would otherwise describe another
   -- organization's site or template to anyone who names its id.
@@ -3824,16 +3824,20 @@ begin
   end if;
 
   if new.template_version_id is null then
-    select v.id into new.template_version_id
+    select v.id, v.initially_hidden_item_keys into new.template_version_id, initially_hidden
     from public.template_versions v
     where v.template_id = new.template_id and v.version = template.latest_version;
   else
-    select v.template_id into version_template from public.template_versions v where v.id = new.template_version_id;
+    select v.template_id, v.initially_hidden_item_keys into version_template, initially_hidden
+    from public.template_versions v where v.id = new.template_version_id;
     if version_template is distinct from new.template_id then
       raise exception 'validation_failed'
         using detail = json_build_object('field', 'template_version_id', 'message', 'Choose a version of this template.')::text;
     end if;
   end if;
+
+  -- The items the version's rules hide before any answer (stored with the version).
+  new.hidden_item_keys := coalesce(initially_hidden, '{}');
 
   perform private.check_inspection_assignee(new.org_id, new.assignee_id);
 
@@ -3842,7 +3846,7 @@ begin
   return new;
 end;
 $function$;
-comment on function private.prepare_inspection() is 'Before-insert trigger: site, template and assignee consistency, pins the latest version, default title.';
+comment on function private.prepare_inspection() is 'Before-insert trigger: site, template and assignee consistency, pins the latest version and its initially hidden items, default title.';
 
 -- private.prepare_invitation() --------------------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.prepare_invitation()
@@ -4891,25 +4895,22 @@ CREATE OR REPLACE FUNCTION private.resync_schedule(schedule uuid, at timestamp w
  SET search_path TO ''
 AS $function$
 begin
-  create temp table if not exists schedule_plan (
-    site_id uuid, template_id uuid, title text, assignee_id uuid, occurrence_at timestamptz, due_at timestamptz
-  ) on commit drop;
-  truncate schedule_plan;
-  insert into schedule_plan
-  select p.site_id, p.template_id, p.title, p.assignee_id, p.occurrence_at, p.due_at
-  from private.schedule_occurrence_plan(schedule, at, at + private.schedule_horizon(), only_sites) p
-  where p.occurrence_at > at;
-
-  update public.inspections i set status = 'canceled', canceled_reason = reason
-  where i.schedule_id = schedule and i.status = 'scheduled' and i.canceled_reason is null and i.occurrence_at > at
-    and (only_sites is null or i.site_id = any (only_sites))
-    and not exists (
-      select 1 from schedule_plan p
-      where p.site_id = i.site_id and p.occurrence_at = i.occurrence_at and p.template_id = i.template_id
-    );
-
+  with plan as materialized (
+    select p.site_id, p.template_id, p.title, p.assignee_id, p.occurrence_at, p.due_at
+    from private.schedule_occurrence_plan(schedule, at, at + private.schedule_horizon(), only_sites) p
+    where p.occurrence_at > at
+  ), canceled as (
+    update public.inspections i set status = 'canceled', canceled_reason = reason
+    where i.schedule_id = schedule and i.status = 'scheduled' and i.canceled_reason is null and i.occurrence_at > at
+      and (only_sites is null or i.site_id = any (only_sites))
+      and not exists (
+        select 1 from plan p
+        where p.site_id = i.site_id and p.occurrence_at = i.occurrence_at and p.template_id = i.template_id
+      )
+    returning 1
+  )
   update public.inspections i set title = p.title, assignee_id = p.assignee_id, due_at = p.due_at
-  from schedule_plan p
+  from plan p
   where i.schedule_id = schedule and i.status = 'scheduled' and i.canceled_reason is null and i.occurrence_at > at
     and p.site_id = i.site_id and p.occurrence_at = i.occurrence_at and p.template_id = i.template_id
     and (i.title, i.assignee_id, i.due_at) is distinct from (p.title, p.assignee_id, p.due_at);
@@ -5125,21 +5126,6 @@ begin
 end;
 $function$;
 grant execute on function private.send_test_webhook(endpoint uuid) to authenticated, service_role;
-
--- private.set_initially_hidden_items() ------------------------------------------------------------
-CREATE OR REPLACE FUNCTION private.set_initially_hidden_items()
- RETURNS trigger
- LANGUAGE plpgsql
- SET search_path TO ''
-AS $function$
-begin
-  new.hidden_item_keys := coalesce(
-    (select v.initially_hidden_item_keys from public.template_versions v where v.id = new.template_version_id),
-    '{}'
-  );
-  return new;
-end;
-$function$;
 
 -- private.set_updated_at() ------------------------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.set_updated_at()
