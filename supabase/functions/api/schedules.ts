@@ -32,7 +32,7 @@ import {
 } from '../_shared/schemas/schedules.ts';
 import { inline, type InlineSql } from '../_shared/sql-literal.ts';
 import { iso, requireRole, roleAllowed, roleStatement, SITE_MANAGERS } from './access.ts';
-import { inspectionOf, type InspectionRow, SELECT_INSPECTIONS } from './inspections.ts';
+import { inspectionOf, type InspectionRow, OUTCOMES, SELECT_INSPECTIONS } from './inspections.ts';
 import { orgParams } from './orgs.ts';
 
 /** Who changes schedules (docs/product.md §6): those who manage sites and templates. */
@@ -402,7 +402,8 @@ export const listScheduleOccurrences = route({
   },
 });
 
-interface FiguresRow {
+/** Compliance's counts as the database gives them (COMPLIANCE_COUNTS). */
+export interface FiguresRow {
   due: number;
   on_time: number;
   late: number;
@@ -416,14 +417,15 @@ export function figuresOf(row: FiguresRow): ComplianceFigures {
 
 /**
  * The compliance counts over occurrences `i` (inspections made by schedules): due (not canceled,
- * due time passed), first submitted by the due time, after it, and never (missed: the same rule as
- * the inspections list's `missed=true`, private.occurrence_missed).
+ * due time passed), first submitted by the due time, after it, and never (missed, private.occurrence_missed).
+ * Each filter is the inspections list's own `outcome=…` filter (OUTCOMES), so the list and the
+ * figures agree.
  */
 export const COMPLIANCE_COUNTS = inline`
   count(*)::int as due,
-  count(*) filter (where i.first_submitted_at <= i.due_at)::int as on_time,
-  count(*) filter (where i.first_submitted_at > i.due_at)::int as late,
-  count(*) filter (where private.occurrence_missed(i.schedule_id, i.status, i.due_at, i.first_submitted_at, now()))::int as missed
+  count(*) filter (where ${OUTCOMES.on_time})::int as on_time,
+  count(*) filter (where ${OUTCOMES.late})::int as late,
+  count(*) filter (where ${OUTCOMES.missed})::int as missed
 `;
 /**
  * Which occurrences count: a schedule's, not canceled, and judged — due by now, or submitted
