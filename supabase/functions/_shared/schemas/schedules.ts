@@ -5,9 +5,10 @@
 // `{ template_id, site_ids, rrule, start_date, end_date, time_of_day, due_after, assignee_id,
 // rotation_user_ids, title_pattern }`; more optional fields may be added, never taken away.
 import { z } from 'zod';
-import { idSchema, nameSchema, pageQuerySchema, searchQuerySchema } from './common.ts';
+import { CONTROL_CHARACTERS, idSchema, nameSchema, pageQuerySchema, searchQuerySchema } from './common.ts';
 import { dateTimeSchema, inspectionSchema } from './inspections.ts';
 import { RECURRENCE_MAX_LENGTH, recurrenceProblem } from './recurrence.ts';
+import { isCalendarDate } from './template-items.ts';
 
 export * from './recurrence.ts';
 
@@ -23,9 +24,6 @@ export const OCCURRENCES_MAX_DAYS = 92;
 export const COMPLIANCE_MAX_DAYS = 366;
 /** How far ahead occurrences become inspections (private.schedule_horizon). */
 export const HORIZON_DAYS = 14;
-
-// deno-lint-ignore no-control-regex -- matching control characters is the point
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
 
 /** Why a title pattern is refused, as private.title_pattern_problem says it, or null. */
 export function titlePatternProblem(pattern: string): string | null {
@@ -47,18 +45,10 @@ export const rruleSchema = z
   })
   .transform((rule) => rule.toUpperCase());
 
-const DATE = /^(\d{4})-(\d\d)-(\d\d)$/;
-
 /** A calendar date `YYYY-MM-DD` that exists, from 2000 to 2100 (the schedules table's range). */
 export const scheduleDateSchema = z
   .string({ error: 'Enter a date as YYYY-MM-DD.' })
-  .refine((value) => {
-    const match = DATE.exec(value);
-    if (!match) return false;
-    const [year, month, day] = match.slice(1).map(Number);
-    const date = new Date(Date.UTC(year, month - 1, day));
-    return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-  }, { error: 'Enter a date as YYYY-MM-DD.' })
+  .refine(isCalendarDate, { error: 'Enter a date as YYYY-MM-DD.' })
   .refine((value) => value >= '2000-01-01' && value <= '2100-12-31', { error: 'Choose a date from 2000 to 2100.' });
 
 /** `HH:MM`, 24-hour, in each site's own time zone. */
