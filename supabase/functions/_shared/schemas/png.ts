@@ -41,7 +41,7 @@ export function pngHeaderOf(bytes: Uint8Array): PngHeader | null {
 export const PNG_DATA_URL_PREFIX = 'data:image/png;base64,';
 
 /** Base64 characters that hold the header: 44 characters are 33 bytes. */
-const HEADER_BASE64_LENGTH = (PNG_HEADER_BYTES / 3) * 4;
+export const HEADER_BASE64_LENGTH = (PNG_HEADER_BYTES / 3) * 4;
 
 /**
  * The header of a PNG data URL, from its first 44 base64 characters, without decoding the rest.

@@ -12,11 +12,9 @@ import { isCalendarDate } from './template-items.ts';
 
 export * from './recurrence.ts';
 
-export const SCHEDULES_PER_ORGANIZATION = 1000;
 export const SITES_PER_SCHEDULE = 10_000;
 export const ROTATION_MAX_PEOPLE = 100;
 export const TITLE_PATTERN_MAX_LENGTH = 200;
-export const TITLE_PLACEHOLDERS = ['{site}', '{date}', '{template}'] as const;
 export const DEFAULT_TITLE_PATTERN = '{template} — {site} — {date}';
 /** The longest due window, and the longest span of occurrences or compliance one request reads. */
 export const DUE_AFTER_MAX_DAYS = 366;
@@ -25,14 +23,17 @@ export const COMPLIANCE_MAX_DAYS = 366;
 /** How far ahead occurrences become inspections (private.schedule_horizon). */
 export const HORIZON_DAYS = 14;
 
+/** The placeholders a title pattern may hold (replace resets a global pattern's position each call). */
+const TITLE_PLACEHOLDER = /\{(site|date|template)\}/g;
+
 /** Why a title pattern is refused, as private.title_pattern_problem says it, or null. */
 export function titlePatternProblem(pattern: string): string | null {
-  return /[{}]/.test(pattern.replace(/\{(site|date|template)\}/g, '')) ? 'Use only the placeholders {site}, {date} and {template}.' : null;
+  return /[{}]/.test(pattern.replace(TITLE_PLACEHOLDER, '')) ? 'Use only the placeholders {site}, {date} and {template}.' : null;
 }
 
 /** The title an occurrence gets (private.occurrence_title): the placeholders filled in, cut to 120 characters. */
 export function occurrenceTitle(pattern: string, site: string, template: string, localDate: string): string {
-  const filled = pattern.replace(/\{(site|date|template)\}/g, (_, name: string) => (name === 'site' ? site : name === 'template' ? template : localDate));
+  const filled = pattern.replace(TITLE_PLACEHOLDER, (_, name: string) => (name === 'site' ? site : name === 'template' ? template : localDate));
   return [...filled].slice(0, 120).join('').trim();
 }
 
@@ -225,8 +226,6 @@ export const complianceQuerySchema = z
 
 export type ScheduleCreate = z.infer<typeof scheduleCreateSchema>;
 export type ScheduleUpdate = z.infer<typeof scheduleUpdateSchema>;
-export type ScheduleListQuery = z.infer<typeof scheduleListQuerySchema>;
-export type OccurrencesQuery = z.infer<typeof occurrencesQuerySchema>;
 export type ComplianceQuery = z.infer<typeof complianceQuerySchema>;
 
 // --- Responses (components of openapi.json, docs/openapi.md) ----------------------------------

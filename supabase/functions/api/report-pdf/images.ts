@@ -39,8 +39,6 @@ export const PNG_DECODE_MAX_PIXELS = SIGNATURE_MAX_PIXELS;
 export const REPORT_DECODE_PIXELS = 8_000_000;
 /** Characters of signature data URLs one report reads (each may have up to 200 000). */
 export const SIGNATURE_IMAGES_MAX_CHARACTERS = 4_000_000;
-/** Base64 characters of a data URL that hold a PNG's header. */
-export const SIGNATURE_HEAD_CHARACTERS = (PNG_HEADER_BYTES / 3) * 4;
 /** First bytes of a JPEG read for its frame header; if that lies further, the rest is walked as it streams. */
 const JPEG_HEADER_BYTES = 256 * 1024;
 export const PHOTO_BOX = { width: (CONTENT_WIDTH - 12) / 2, height: 190 };
