@@ -10,7 +10,7 @@ import { requireUser, roleAllowed, roleStatement } from './access.ts';
 import { OVERDUE_ACTION } from './actions.ts';
 import { OVERDUE } from './inspections.ts';
 import { orgParams } from './orgs.ts';
-import { COMPLIANCE_COUNTS, COUNTED_OCCURRENCE, figuresOf } from './schedules.ts';
+import { COMPLIANCE_COUNTS, COUNTED_OCCURRENCE, figuresOf, type FiguresRow } from './schedules.ts';
 
 /** Every status with its count, zero for those with none. */
 function countsBy<S extends string>(statuses: readonly S[], rows: { status: S; n: number }[]): Record<S, number> {
@@ -67,7 +67,7 @@ export const getDashboard = route({
       actions_by_status,
       open_actions: actions_by_status.open + actions_by_status.in_progress,
       overdue_actions: counts.overdue_actions,
-      occurrences_this_week: figuresOf(week as { due: number; on_time: number; late: number; missed: number }),
+      occurrences_this_week: figuresOf(week as FiguresRow),
       my_work: {
         inspections_due: counts.my_inspections,
         inspections_overdue: counts.my_overdue_inspections,

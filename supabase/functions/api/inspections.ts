@@ -67,8 +67,11 @@ export const overdueCondition = (tx: Tx) => tx.unsafe(OVERDUE.text);
  */
 export const MISSED = inline`private.occurrence_missed(i.schedule_id, i.status, i.due_at, i.first_submitted_at, now())`;
 
-/** Compliance's figures as list filters: on time, late (by the first submission), missed. */
-const OUTCOMES = {
+/**
+ * Compliance's figures as list filters: on time, late (by the first submission), missed. The
+ * compliance counts filter by the same (COMPLIANCE_COUNTS in schedules.ts), so the two agree.
+ */
+export const OUTCOMES = {
   on_time: inline`(i.schedule_id is not null and i.status <> 'canceled' and i.first_submitted_at <= i.due_at)`,
   late: inline`(i.schedule_id is not null and i.status <> 'canceled' and i.first_submitted_at > i.due_at)`,
   missed: MISSED,

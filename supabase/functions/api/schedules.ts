@@ -32,7 +32,7 @@ import {
 } from '../_shared/schemas/schedules.ts';
 import { inline, type InlineSql } from '../_shared/sql-literal.ts';
 import { iso, requireRole, roleAllowed, roleStatement, SITE_MANAGERS } from './access.ts';
-import { inspectionOf, type InspectionRow, SELECT_INSPECTIONS } from './inspections.ts';
+import { inspectionOf, type InspectionRow, OUTCOMES, SELECT_INSPECTIONS } from './inspections.ts';
 import { orgParams } from './orgs.ts';
 
 /** Who changes schedules (docs/product.md §6): those who manage sites and templates. */
@@ -107,9 +107,27 @@ async function readSchedule(tx: Tx, orgId: string, id: string): Promise<Schedule
   return { ...scheduleOf(row), sites: [...sites] };
 }
 
+/** What a change checks before it writes: lighter than readSchedule, which the answer reads once at the end. */
+interface ScheduleState {
+  deleted: boolean;
+  paused: boolean;
+  start_date: string;
+  end_date: string | null;
+}
+
+async function readScheduleState(tx: Tx, orgId: string, id: string): Promise<ScheduleState> {
+  const [row] = await tx<ScheduleState[]>`
+    select deleted_at is not null as deleted, paused_at is not null as paused,
+           to_char(start_date, 'YYYY-MM-DD') as start_date, to_char(end_date, 'YYYY-MM-DD') as end_date
+    from public.schedules where org_id = ${orgId} and id = ${id}
+  `;
+  if (!row) throw ApiError.notFound('schedule');
+  return row;
+}
+
 /** A deleted schedule is final: what would change it is refused before anything is written. */
-function refuseIfDeleted(schedule: ScheduleDetail, verb: string) {
-  if (schedule.deleted_at !== null) throw ApiError.invalidTransition('deleted', verb, 'schedule');
+function refuseIfDeleted(schedule: ScheduleState, verb: string) {
+  if (schedule.deleted) throw ApiError.invalidTransition('deleted', verb, 'schedule');
 }
 
 /** Adds and takes off sites; the database makes and cancels their occurrences. */
@@ -189,7 +207,7 @@ export const updateSchedule = route({
   handler: async ({ params, body, db }) => {
     return await db(async (tx) => {
       await requireRole(tx, params.org, SCHEDULE_MANAGERS);
-      const current = await readSchedule(tx, params.org, params.id);
+      const current = await readScheduleState(tx, params.org, params.id);
       refuseIfDeleted(current, 'edited');
       const { site_ids, add_site_ids, remove_site_ids, ...fields } = body;
       const changes: Record<string, unknown> = Object.fromEntries(Object.entries(fields).filter(([, value]) => value !== undefined));
@@ -205,9 +223,16 @@ export const updateSchedule = route({
         const [updated] = await tx`update public.schedules set ${tx(changes)} where org_id = ${params.org} and id = ${params.id} returning id`;
         if (!updated) throw ApiError.forbidden();
       }
-      const currentIds = new Set(current.sites.map((site) => site.id));
-      const add = site_ids ? site_ids.filter((id) => !currentIds.has(id)) : add_site_ids ?? [];
-      const remove = site_ids ? [...currentIds].filter((id) => !site_ids.includes(id)) : remove_site_ids ?? [];
+      let add = add_site_ids ?? [];
+      let remove = remove_site_ids ?? [];
+      if (site_ids) {
+        // The whole list given: its sites are read only then (a schedule may have 10,000).
+        const rows = await tx<{ site_id: string }[]>`select site_id from public.schedule_sites where schedule_id = ${params.id}`;
+        const currentIds = new Set(rows.map((row) => row.site_id));
+        const wanted = new Set(site_ids);
+        add = site_ids.filter((id) => !currentIds.has(id));
+        remove = [...currentIds].filter((id) => !wanted.has(id));
+      }
       if (add.length > 0 || remove.length > 0) {
         await changeSites(tx, params.id, add, remove);
         // Its sites changed: a new version of the schedule (an event and a webhook say so).
@@ -226,9 +251,9 @@ export const deleteSchedule = route({
   handler: async ({ params, db }) => {
     await db(async (tx) => {
       await requireRole(tx, params.org, SCHEDULE_MANAGERS);
-      const current = await readSchedule(tx, params.org, params.id);
+      const current = await readScheduleState(tx, params.org, params.id);
       // Deleting twice is fine: it is deleted.
-      if (current.deleted_at !== null) return;
+      if (current.deleted) return;
       // The database cancels its future occurrences not yet started ("schedule deleted").
       await tx`update public.schedules set deleted_at = now() where org_id = ${params.org} and id = ${params.id}`;
     });
@@ -245,11 +270,12 @@ function pauseRoute(path: string, paused: boolean) {
     handler: async ({ params, db }) => {
       return await db(async (tx) => {
         await requireRole(tx, params.org, SCHEDULE_MANAGERS);
-        const current = await readSchedule(tx, params.org, params.id);
+        const current = await readScheduleState(tx, params.org, params.id);
         refuseIfDeleted(current, paused ? 'paused' : 'resumed');
-        if (current.paused === paused) return current;
         // Pausing cancels the future occurrences not yet started; resuming makes them again.
-        await tx`update public.schedules set paused_at = ${paused ? new Date() : null} where org_id = ${params.org} and id = ${params.id}`;
+        if (current.paused !== paused) {
+          await tx`update public.schedules set paused_at = ${paused ? new Date() : null} where org_id = ${params.org} and id = ${params.id}`;
+        }
         return await readSchedule(tx, params.org, params.id);
       });
     },
@@ -376,7 +402,8 @@ export const listScheduleOccurrences = route({
   },
 });
 
-interface FiguresRow {
+/** Compliance's counts as the database gives them (COMPLIANCE_COUNTS). */
+export interface FiguresRow {
   due: number;
   on_time: number;
   late: number;
@@ -390,14 +417,15 @@ export function figuresOf(row: FiguresRow): ComplianceFigures {
 
 /**
  * The compliance counts over occurrences `i` (inspections made by schedules): due (not canceled,
- * due time passed), first submitted by the due time, after it, and never (missed: the same rule as
- * the inspections list's `missed=true`, private.occurrence_missed).
+ * due time passed), first submitted by the due time, after it, and never (missed, private.occurrence_missed).
+ * Each filter is the inspections list's own `outcome=…` filter (OUTCOMES), so the list and the
+ * figures agree.
  */
 export const COMPLIANCE_COUNTS = inline`
   count(*)::int as due,
-  count(*) filter (where i.first_submitted_at <= i.due_at)::int as on_time,
-  count(*) filter (where i.first_submitted_at > i.due_at)::int as late,
-  count(*) filter (where private.occurrence_missed(i.schedule_id, i.status, i.due_at, i.first_submitted_at, now()))::int as missed
+  count(*) filter (where ${OUTCOMES.on_time})::int as on_time,
+  count(*) filter (where ${OUTCOMES.late})::int as late,
+  count(*) filter (where ${OUTCOMES.missed})::int as missed
 `;
 /**
  * Which occurrences count: a schedule's, not canceled, and judged — due by now, or submitted

@@ -31,25 +31,34 @@ function ascii(bytes: Uint8Array, start: number, length: number): string {
   return String.fromCharCode(...bytes.subarray(start, start + length));
 }
 
+/** The eight bytes every PNG starts with. */
+export const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] as const;
+
 const HEIC_BRANDS = new Set(['heic', 'heix', 'hevc', 'hevx', 'mif1', 'msf1']);
 
 /** The photo type the first bytes of a file show (at least 12 are needed), or null. */
 export function photoTypeOf(bytes: Uint8Array): PhotoType | null {
   if (startsWith(bytes, [0xff, 0xd8, 0xff])) return 'image/jpeg';
-  if (startsWith(bytes, [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'image/png';
+  if (startsWith(bytes, PNG_SIGNATURE)) return 'image/png';
   if (bytes.length >= 12 && ascii(bytes, 0, 4) === 'RIFF' && ascii(bytes, 8, 4) === 'WEBP') return 'image/webp';
   if (bytes.length >= 12 && ascii(bytes, 4, 4) === 'ftyp' && HEIC_BRANDS.has(ascii(bytes, 8, 4))) return 'image/heic';
   return null;
 }
 
-function u16be(b: Uint8Array, at: number): number {
+/** Big-endian unsigned integers, as PNG and JPEG headers write them (png.ts and the report read them too). */
+export function u16be(b: Uint8Array, at: number): number {
   return (b[at] << 8) | b[at + 1];
 }
-function u32be(b: Uint8Array, at: number): number {
+export function u32be(b: Uint8Array, at: number): number {
   return ((b[at] << 24) >>> 0) + (b[at + 1] << 16) + (b[at + 2] << 8) + b[at + 3];
 }
 function u24le(b: Uint8Array, at: number): number {
   return b[at] | (b[at + 1] << 8) | (b[at + 2] << 16);
+}
+
+/** Whether a JPEG marker starts a frame header (SOFn: C0–CF but DHT C4, JPG C8 and DAC CC), which holds the size. */
+export function isJpegFrameMarker(marker: number): boolean {
+  return marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
 }
 
 /**
@@ -89,8 +98,7 @@ export function pixelCountOf(type: PhotoType, bytes: Uint8Array): number | null 
         at += 2;
         continue;
       }
-      const isFrame = marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
-      if (isFrame) return at + 9 <= bytes.length ? u16be(bytes, at + 5) * u16be(bytes, at + 7) : null;
+      if (isJpegFrameMarker(marker)) return at + 9 <= bytes.length ? u16be(bytes, at + 5) * u16be(bytes, at + 7) : null;
       at += 2 + u16be(bytes, at + 2);
     }
     return null;

@@ -3,9 +3,7 @@
 // pixels costs hundreds of MB. Without zod or Deno APIs: the answer schemas (templates.ts), the
 // web client and the report (api/report-pdf/images.ts) share it. The database repeats the data URL rule in
 // private.png_data_url_size (migration 20261128180100).
-
-/** The eight bytes every PNG starts with. */
-export const PNG_SIGNATURE = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a] as const;
+import { PNG_SIGNATURE, u32be } from './photos.ts';
 
 /** The PNG colour types: grey, RGB, palette, grey with alpha, RGB with alpha. */
 export type PngColorType = 0 | 2 | 3 | 4 | 6;
@@ -25,10 +23,6 @@ export const PNG_HEADER_BYTES = 33;
 
 const COLOR_TYPES = new Set([0, 2, 3, 4, 6]);
 
-function u32(bytes: Uint8Array, at: number): number {
-  return ((bytes[at] << 24) >>> 0) + (bytes[at + 1] << 16) + (bytes[at + 2] << 8) + bytes[at + 3];
-}
-
 /**
  * The header of a PNG: the signature, then IHDR, which the format puts first with 13 bytes of
  * data. Null when `bytes` does not start that way, declares a zero side, or an impossible colour
@@ -36,9 +30,9 @@ function u32(bytes: Uint8Array, at: number): number {
  */
 export function pngHeaderOf(bytes: Uint8Array): PngHeader | null {
   if (bytes.length < PNG_HEADER_BYTES || !PNG_SIGNATURE.every((b, i) => bytes[i] === b)) return null;
-  if (u32(bytes, 8) !== 13 || String.fromCharCode(...bytes.subarray(12, 16)) !== 'IHDR') return null;
-  const width = u32(bytes, 16);
-  const height = u32(bytes, 20);
+  if (u32be(bytes, 8) !== 13 || String.fromCharCode(...bytes.subarray(12, 16)) !== 'IHDR') return null;
+  const width = u32be(bytes, 16);
+  const height = u32be(bytes, 20);
   const colorType = bytes[25];
   if (width === 0 || height === 0 || !COLOR_TYPES.has(colorType) || bytes[28] > 1) return null;
   return { width, height, bitDepth: bytes[24], colorType: colorType as PngColorType, interlaced: bytes[28] === 1 };
@@ -47,7 +41,7 @@ export function pngHeaderOf(bytes: Uint8Array): PngHeader | null {
 export const PNG_DATA_URL_PREFIX = 'data:image/png;base64,';
 
 /** Base64 characters that hold the header: 44 characters are 33 bytes. */
-const HEADER_BASE64_LENGTH = (PNG_HEADER_BYTES / 3) * 4;
+export const HEADER_BASE64_LENGTH = (PNG_HEADER_BYTES / 3) * 4;
 
 /**
  * The header of a PNG data URL, from its first 44 base64 characters, without decoding the rest.

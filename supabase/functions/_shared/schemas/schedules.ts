@@ -5,17 +5,16 @@
 // `{ template_id, site_ids, rrule, start_date, end_date, time_of_day, due_after, assignee_id,
 // rotation_user_ids, title_pattern }`; more optional fields may be added, never taken away.
 import { z } from 'zod';
-import { idSchema, nameSchema, pageQuerySchema, searchQuerySchema } from './common.ts';
+import { CONTROL_CHARACTERS, idSchema, nameSchema, pageQuerySchema, searchQuerySchema } from './common.ts';
 import { dateTimeSchema, inspectionSchema } from './inspections.ts';
 import { RECURRENCE_MAX_LENGTH, recurrenceProblem } from './recurrence.ts';
+import { isCalendarDate } from './template-items.ts';
 
 export * from './recurrence.ts';
 
-export const SCHEDULES_PER_ORGANIZATION = 1000;
 export const SITES_PER_SCHEDULE = 10_000;
 export const ROTATION_MAX_PEOPLE = 100;
 export const TITLE_PATTERN_MAX_LENGTH = 200;
-export const TITLE_PLACEHOLDERS = ['{site}', '{date}', '{template}'] as const;
 export const DEFAULT_TITLE_PATTERN = '{template} — {site} — {date}';
 /** The longest due window, and the longest span of occurrences or compliance one request reads. */
 export const DUE_AFTER_MAX_DAYS = 366;
@@ -24,17 +23,17 @@ export const COMPLIANCE_MAX_DAYS = 366;
 /** How far ahead occurrences become inspections (private.schedule_horizon). */
 export const HORIZON_DAYS = 14;
 
-// deno-lint-ignore no-control-regex -- matching control characters is the point
-const CONTROL_CHARACTERS = /[\u0000-\u001f\u007f]/;
+/** The placeholders a title pattern may hold (replace resets a global pattern's position each call). */
+const TITLE_PLACEHOLDER = /\{(site|date|template)\}/g;
 
 /** Why a title pattern is refused, as private.title_pattern_problem says it, or null. */
 export function titlePatternProblem(pattern: string): string | null {
-  return /[{}]/.test(pattern.replace(/\{(site|date|template)\}/g, '')) ? 'Use only the placeholders {site}, {date} and {template}.' : null;
+  return /[{}]/.test(pattern.replace(TITLE_PLACEHOLDER, '')) ? 'Use only the placeholders {site}, {date} and {template}.' : null;
 }
 
 /** The title an occurrence gets (private.occurrence_title): the placeholders filled in, cut to 120 characters. */
 export function occurrenceTitle(pattern: string, site: string, template: string, localDate: string): string {
-  const filled = pattern.replace(/\{(site|date|template)\}/g, (_, name: string) => (name === 'site' ? site : name === 'template' ? template : localDate));
+  const filled = pattern.replace(TITLE_PLACEHOLDER, (_, name: string) => (name === 'site' ? site : name === 'template' ? template : localDate));
   return [...filled].slice(0, 120).join('').trim();
 }
 
@@ -47,18 +46,10 @@ export const rruleSchema = z
   })
   .transform((rule) => rule.toUpperCase());
 
-const DATE = /^(\d{4})-(\d\d)-(\d\d)$/;
-
 /** A calendar date `YYYY-MM-DD` that exists, from 2000 to 2100 (the schedules table's range). */
 export const scheduleDateSchema = z
   .string({ error: 'Enter a date as YYYY-MM-DD.' })
-  .refine((value) => {
-    const match = DATE.exec(value);
-    if (!match) return false;
-    const [year, month, day] = match.slice(1).map(Number);
-    const date = new Date(Date.UTC(year, month - 1, day));
-    return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
-  }, { error: 'Enter a date as YYYY-MM-DD.' })
+  .refine(isCalendarDate, { error: 'Enter a date as YYYY-MM-DD.' })
   .refine((value) => value >= '2000-01-01' && value <= '2100-12-31', { error: 'Choose a date from 2000 to 2100.' });
 
 /** `HH:MM`, 24-hour, in each site's own time zone. */
@@ -235,8 +226,6 @@ export const complianceQuerySchema = z
 
 export type ScheduleCreate = z.infer<typeof scheduleCreateSchema>;
 export type ScheduleUpdate = z.infer<typeof scheduleUpdateSchema>;
-export type ScheduleListQuery = z.infer<typeof scheduleListQuerySchema>;
-export type OccurrencesQuery = z.infer<typeof occurrencesQuerySchema>;
 export type ComplianceQuery = z.infer<typeof complianceQuerySchema>;
 
 // --- Responses (components of openapi.json, docs/openapi.md) ----------------------------------

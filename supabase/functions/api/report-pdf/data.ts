@@ -5,9 +5,9 @@ import type { Tx } from '../../_shared/db.ts';
 import { ApiError } from '../../_shared/errors.ts';
 import type { ActionPriority, ActionStatus } from '../../_shared/schemas/action-states.ts';
 import type { InspectionStatus } from '../../_shared/schemas/inspection-states.ts';
-import { PNG_DATA_URL_PREFIX, pngHeaderOfDataUrl } from '../../_shared/schemas/png.ts';
+import { HEADER_BASE64_LENGTH, PNG_DATA_URL_PREFIX, pngHeaderOfDataUrl } from '../../_shared/schemas/png.ts';
 import { SIGNATURE_MAX_PIXELS, type TemplateDefinition } from '../../_shared/schemas/templates.ts';
-import { PixelBudget, REPORT_DECODE_PIXELS, SIGNATURE_HEAD_CHARACTERS, SIGNATURE_IMAGES_MAX_CHARACTERS, megapixels } from './images.ts';
+import { PixelBudget, REPORT_DECODE_PIXELS, SIGNATURE_IMAGES_MAX_CHARACTERS, megapixels } from './images.ts';
 
 export interface ReportPhoto {
   id: string;
@@ -133,7 +133,7 @@ export async function readReportData(tx: Tx, orgId: string, inspectionId: string
     tx<AnswerRow[]>`
       select a.item_key, a.note, a.failed, a.answered_at, p.display_name as answered_by_name,
              case when jsonb_typeof(a.value -> 'image') = 'string' then a.value - 'image' else a.value end as value,
-             left(a.value ->> 'image', ${PNG_DATA_URL_PREFIX.length + SIGNATURE_HEAD_CHARACTERS}) as image_head,
+             left(a.value ->> 'image', ${PNG_DATA_URL_PREFIX.length + HEADER_BASE64_LENGTH}) as image_head,
              length(a.value ->> 'image') as image_length
       from public.answers a left join public.profiles p on p.user_id = a.answered_by
       where a.inspection_id = ${inspectionId}

@@ -13,6 +13,7 @@ import {
 } from 'pdf-lib';
 import { ApiError } from '../../_shared/errors.ts';
 import type { MemoryProbe } from '../../_shared/memory-probe.ts';
+import { isJpegFrameMarker, u16be, u32be } from '../../_shared/schemas/photos.ts';
 import { PNG_HEADER_BYTES, type PngHeader, pngHeaderOf } from '../../_shared/schemas/png.ts';
 import { SIGNATURE_MAX_PIXELS } from '../../_shared/schemas/templates.ts';
 import type { StorageCaller } from '../evidence.ts';
@@ -38,8 +39,6 @@ export const PNG_DECODE_MAX_PIXELS = SIGNATURE_MAX_PIXELS;
 export const REPORT_DECODE_PIXELS = 8_000_000;
 /** Characters of signature data URLs one report reads (each may have up to 200 000). */
 export const SIGNATURE_IMAGES_MAX_CHARACTERS = 4_000_000;
-/** Base64 characters of a data URL that hold a PNG's header. */
-export const SIGNATURE_HEAD_CHARACTERS = (PNG_HEADER_BYTES / 3) * 4;
 /** First bytes of a JPEG read for its frame header; if that lies further, the rest is walked as it streams. */
 const JPEG_HEADER_BYTES = 256 * 1024;
 export const PHOTO_BOX = { width: (CONTENT_WIDTH - 12) / 2, height: 190 };
@@ -168,9 +167,6 @@ export class ByteReader {
   }
 }
 
-const u16 = (bytes: Uint8Array, at: number) => (bytes[at] << 8) | bytes[at + 1];
-const u32 = (bytes: Uint8Array, at: number) => ((bytes[at] << 24) >>> 0) + (bytes[at + 1] << 16) + (bytes[at + 2] << 8) + bytes[at + 3];
-
 export interface JpegFrame {
   width: number;
   height: number;
@@ -200,14 +196,13 @@ export async function jpegFrameFrom(bytes: ByteReader): Promise<JpegFrame | null
     // End of image or start of scan: no frame header came.
     if (marker === 0xd9 || marker === 0xda) return null;
     const length = await bytes.read(2);
-    if (!length || u16(length, 0) < 2) return null;
-    const isFrame = marker >= 0xc0 && marker <= 0xcf && marker !== 0xc4 && marker !== 0xc8 && marker !== 0xcc;
-    if (isFrame) {
+    if (!length || u16be(length, 0) < 2) return null;
+    if (isJpegFrameMarker(marker)) {
       // Precision, height, width, components.
       const frame = await bytes.read(6);
-      return frame ? { height: u16(frame, 1), width: u16(frame, 3), components: frame[5] } : null;
+      return frame ? { height: u16be(frame, 1), width: u16be(frame, 3), components: frame[5] } : null;
     }
-    if (!(await bytes.skip(u16(length, 0) - 2))) return null;
+    if (!(await bytes.skip(u16be(length, 0) - 2))) return null;
   }
 }
 
@@ -239,7 +234,7 @@ export async function pngLayoutFrom(bytes: ByteReader): Promise<PngLayout | null
   for (;;) {
     const chunk = await bytes.read(8);
     if (!chunk) return null;
-    const length = u32(chunk, 0);
+    const length = u32be(chunk, 0);
     const type = String.fromCharCode(...chunk.subarray(4, 8));
     // The format's own limit for a chunk.
     if (length > 0x7fffffff) return null;
@@ -263,7 +258,7 @@ export async function* pngImageData(bytes: ByteReader): AsyncGenerator<Uint8Arra
   for (;;) {
     const chunk = await bytes.read(8);
     if (!chunk) return;
-    const length = u32(chunk, 0);
+    const length = u32be(chunk, 0);
     const type = String.fromCharCode(...chunk.subarray(4, 8));
     if (type === 'IEND') return;
     if (type === 'IDAT') yield* bytes.pass(length);
