@@ -107,12 +107,21 @@ interface ComplianceTableProps {
 }
 
 /** Compliance over a chosen period, per schedule or per site, with the total; every figure a link to the inspections it counts. */
-export function ComplianceTable({ orgId, orgSlug, groupBy, siteId, scheduleId }: ComplianceTableProps) {
+export function ComplianceTable(props: ComplianceTableProps) {
   const [days, setDays] = useState('30');
-  return <ComplianceTableFor key={days} days={Number(days)} onDays={setDays} {...{ orgId, orgSlug, groupBy, siteId, scheduleId }} />;
+  // Only the figures start afresh with a new period (a new window up to this minute): the select
+  // stays the same element, so the focus stays on it.
+  return (
+    <div className="stack">
+      <div className="compliance-period">
+        <SelectField label="Period" name="period" options={PERIODS} value={days} onChange={(event) => setDays(event.target.value)} />
+      </div>
+      <ComplianceFiguresFor key={days} days={Number(days)} {...props} />
+    </div>
+  );
 }
 
-function ComplianceTableFor({ orgId, orgSlug, groupBy, siteId, scheduleId, days, onDays }: ComplianceTableProps & { days: number; onDays: (days: string) => void }) {
+function ComplianceFiguresFor({ orgId, orgSlug, groupBy, siteId, scheduleId, days }: ComplianceTableProps & { days: number }) {
   const span = useWindow(days);
   const compliance = useCompliance(orgId, { ...span, groupBy, siteId, scheduleId });
   const linkOf = (group: { site?: string; scheduleId?: string }): OutcomeLink => ({ ...span, site: group.site ?? siteId, scheduleId: group.scheduleId ?? scheduleId });
@@ -132,10 +141,7 @@ function ComplianceTableFor({ orgId, orgSlug, groupBy, siteId, scheduleId, days,
     </>
   );
   return (
-    <div className="stack">
-      <div className="compliance-period">
-        <SelectField label="Period" name="period" options={PERIODS} value={String(days)} onChange={(event) => onDays(event.target.value)} />
-      </div>
+    <>
       {compliance.isPending ? (
         <p className="muted">Loading compliance…</p>
       ) : compliance.isError && !compliance.data ? (
@@ -176,6 +182,6 @@ function ComplianceTableFor({ orgId, orgSlug, groupBy, siteId, scheduleId, days,
         </div>
       )}
       <p className="muted">Counted: occurrences due from {formatDateTime(span.from)} to now, not canceled; done early counts as on time.</p>
-    </div>
+    </>
   );
 }
