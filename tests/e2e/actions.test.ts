@@ -117,7 +117,7 @@ function tile(page: Page, label: string) {
 }
 
 async function tileCount(page: Page, label: string): Promise<number> {
-  return Number((await tile(page, label).locator('.dashboard-number').textContent()) ?? 'NaN');
+  return Number((await tile(page, label).locator('.count-tile-number').textContent()) ?? 'NaN');
 }
 
 describe('corrective actions in the web app', () => {

@@ -4,33 +4,17 @@ import { CircleX, TriangleAlert, Wrench } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
+import { CountTile, CountTileLoading } from '@/components/ui/count-tile';
 import { useDashboard } from '../api/get-dashboard';
 import './dashboard.css';
 import { QueryError } from '@/components/ui/query-error';
 
-/** One count, as a link to the list it counts (filtered the same way). */
-function Tile({ to, count, alert = false, children }: { to: string; count: number; alert?: boolean; children: ReactNode }) {
-  return (
-    <li>
-      <Link to={to} className={`dashboard-count${alert && count > 0 ? ' dashboard-count-alert' : ''}`}>
-        <span className="dashboard-number">{count}</span>
-        <span className="dashboard-label">{children}</span>
-      </Link>
-    </li>
-  );
-}
-
 /** While the counts load, tiles of the same size hold their place, so nothing jumps when they arrive. */
 function Placeholders({ count, label }: { count: number; label: string }) {
   return (
-    <ul className="dashboard-counts" aria-label={label} aria-busy="true">
+    <ul className="count-tiles" aria-label={label} aria-busy="true">
       {Array.from({ length: count }, (_, i) => (
-        <li key={i}>
-          <span className="dashboard-count dashboard-count-loading">
-            <span className="dashboard-number">–</span>
-            <span className="dashboard-label">Loading…</span>
-          </span>
-        </li>
+        <CountTileLoading key={i} />
       ))}
     </ul>
   );
@@ -63,22 +47,22 @@ export function DashboardCounts({ orgId, orgPath }: { orgId: string; orgPath: st
   const inspections = `${orgPath}/inspections`;
   return (
     <div className="stack">
-      <ul className="dashboard-counts" aria-label="Inspections by status">
+      <ul className="count-tiles" aria-label="Inspections by status">
         {INSPECTION_STATUSES.map((status) => (
-          <Tile key={status} to={`${inspections}?status=${status}`} count={data.inspections_by_status[status] ?? 0}>
+          <CountTile key={status} to={`${inspections}?status=${status}`} count={data.inspections_by_status[status] ?? 0}>
             {STATUS_LABELS[status]}
-          </Tile>
+          </CountTile>
         ))}
       </ul>
-      <ul className="dashboard-counts" aria-label="Attention">
-        <Tile to={`${inspections}?overdue=true`} count={data.overdue} alert>
+      <ul className="count-tiles" aria-label="Attention">
+        <CountTile to={`${inspections}?overdue=true`} count={data.overdue} alert={data.overdue > 0}>
           <TriangleAlert aria-hidden="true" size={16} />
           Overdue inspections
-        </Tile>
-        <Tile to={`${orgPath}/actions`} count={data.failed_items_this_week} alert>
+        </CountTile>
+        <CountTile to={`${orgPath}/actions`} count={data.failed_items_this_week} alert={data.failed_items_this_week > 0}>
           <CircleX aria-hidden="true" size={16} />
           Failed items this week
-        </Tile>
+        </CountTile>
       </ul>
       <p>
         <Link to={inspections}>See all inspections</Link>
@@ -94,18 +78,18 @@ export function ActionCounts({ orgId, orgPath }: { orgId: string; orgPath: strin
   const actions = `${orgPath}/actions`;
   return (
     <div className="stack">
-      <ul className="dashboard-counts" aria-label="Actions">
-        <Tile to={`${actions}?status=open,in_progress`} count={data.open_actions}>
+      <ul className="count-tiles" aria-label="Actions">
+        <CountTile to={`${actions}?status=open,in_progress`} count={data.open_actions}>
           <Wrench aria-hidden="true" size={16} />
           Open actions
-        </Tile>
-        <Tile to={`${actions}?status=open,in_progress&overdue=true`} count={data.overdue_actions} alert>
+        </CountTile>
+        <CountTile to={`${actions}?status=open,in_progress&overdue=true`} count={data.overdue_actions} alert={data.overdue_actions > 0}>
           <TriangleAlert aria-hidden="true" size={16} />
           Overdue actions
-        </Tile>
-        <Tile to={`${actions}?status=resolved`} count={data.actions_by_status.resolved}>
+        </CountTile>
+        <CountTile to={`${actions}?status=resolved`} count={data.actions_by_status.resolved}>
           Waiting for verification
-        </Tile>
+        </CountTile>
       </ul>
       <p>
         <Link to={actions}>See all actions</Link>
@@ -120,19 +104,19 @@ export function MyWork({ orgId, orgPath }: { orgId: string; orgPath: string }) {
   if (!data) return problem;
   const mine = data.my_work;
   return (
-    <ul className="dashboard-counts" aria-label="My work">
-      <Tile to={`${orgPath}/inspections?assignee=me`} count={mine.inspections_due}>
+    <ul className="count-tiles" aria-label="My work">
+      <CountTile to={`${orgPath}/inspections?assignee=me`} count={mine.inspections_due}>
         My inspections to do
-      </Tile>
-      <Tile to={`${orgPath}/inspections?assignee=me&overdue=true`} count={mine.inspections_overdue} alert>
+      </CountTile>
+      <CountTile to={`${orgPath}/inspections?assignee=me&overdue=true`} count={mine.inspections_overdue} alert={mine.inspections_overdue > 0}>
         My overdue inspections
-      </Tile>
-      <Tile to={`${orgPath}/actions?assignee=me&status=open,in_progress`} count={mine.open_actions}>
+      </CountTile>
+      <CountTile to={`${orgPath}/actions?assignee=me&status=open,in_progress`} count={mine.open_actions}>
         My open actions
-      </Tile>
-      <Tile to={`${orgPath}/actions?assignee=me&status=open,in_progress&overdue=true`} count={mine.overdue_actions} alert>
+      </CountTile>
+      <CountTile to={`${orgPath}/actions?assignee=me&status=open,in_progress&overdue=true`} count={mine.overdue_actions} alert={mine.overdue_actions > 0}>
         My overdue actions
-      </Tile>
+      </CountTile>
     </ul>
   );
 }

@@ -1,6 +1,7 @@
 import type { ComplianceFigures, ComplianceGroupBy } from '@schemas/schedules';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
+import { CountTile } from '@/components/ui/count-tile';
 import { QueryError } from '@/components/ui/query-error';
 import { SelectField } from '@/components/ui/select-field';
 import { formatDateTime } from '@/lib/format';
@@ -55,34 +56,19 @@ export function ComplianceTiles({ orgId, orgSlug }: { orgId: string; orgSlug: st
   const Late = OCCURRENCE_STATE_LOOK.done_late.icon;
   return (
     <div className="stack">
-      <ul className="compliance-tiles" aria-label="Schedules this week">
-        <li>
-          <Link to={outcomeListPath(orgSlug, span, 'on_time')} className="compliance-tile">
-            <span className="compliance-number">{rateText(total)}</span>
-            <span className="compliance-label">
-              <OnTime aria-hidden="true" size={16} />
-              On time this week {total.due === 0 ? '(none was due)' : `(${total.on_time} of ${total.due})`}
-            </span>
-          </Link>
-        </li>
-        <li>
-          <Link to={outcomeListPath(orgSlug, span, 'missed')} className={`compliance-tile${total.missed > 0 ? ' compliance-tile-alert' : ''}`}>
-            <span className="compliance-number">{total.missed}</span>
-            <span className="compliance-label">
-              <Missed aria-hidden="true" size={16} />
-              Missed this week
-            </span>
-          </Link>
-        </li>
-        <li>
-          <Link to={outcomeListPath(orgSlug, span, 'late')} className="compliance-tile">
-            <span className="compliance-number">{total.late}</span>
-            <span className="compliance-label">
-              <Late aria-hidden="true" size={16} />
-              Done late this week
-            </span>
-          </Link>
-        </li>
+      <ul className="count-tiles" aria-label="Schedules this week">
+        <CountTile to={outcomeListPath(orgSlug, span, 'on_time')} count={rateText(total)}>
+          <OnTime aria-hidden="true" size={16} />
+          On time this week {total.due === 0 ? '(none was due)' : `(${total.on_time} of ${total.due})`}
+        </CountTile>
+        <CountTile to={outcomeListPath(orgSlug, span, 'missed')} count={total.missed} alert={total.missed > 0}>
+          <Missed aria-hidden="true" size={16} />
+          Missed this week
+        </CountTile>
+        <CountTile to={outcomeListPath(orgSlug, span, 'late')} count={total.late}>
+          <Late aria-hidden="true" size={16} />
+          Done late this week
+        </CountTile>
       </ul>
       <p className="muted">
         Occurrences of schedules due in the last seven days, since {formatDateTime(span.from)}. <Link to={`/o/${orgSlug}/calendar`}>Open the calendar</Link>
@@ -107,12 +93,21 @@ interface ComplianceTableProps {
 }
 
 /** Compliance over a chosen period, per schedule or per site, with the total; every figure a link to the inspections it counts. */
-export function ComplianceTable({ orgId, orgSlug, groupBy, siteId, scheduleId }: ComplianceTableProps) {
+export function ComplianceTable(props: ComplianceTableProps) {
   const [days, setDays] = useState('30');
-  return <ComplianceTableFor key={days} days={Number(days)} onDays={setDays} {...{ orgId, orgSlug, groupBy, siteId, scheduleId }} />;
+  // Only the figures start afresh with a new period (a new window up to this minute): the select
+  // stays the same element, so the focus stays on it.
+  return (
+    <div className="stack">
+      <div className="compliance-period">
+        <SelectField label="Period" name="period" options={PERIODS} value={days} onChange={(event) => setDays(event.target.value)} />
+      </div>
+      <ComplianceFiguresFor key={days} days={Number(days)} {...props} />
+    </div>
+  );
 }
 
-function ComplianceTableFor({ orgId, orgSlug, groupBy, siteId, scheduleId, days, onDays }: ComplianceTableProps & { days: number; onDays: (days: string) => void }) {
+function ComplianceFiguresFor({ orgId, orgSlug, groupBy, siteId, scheduleId, days }: ComplianceTableProps & { days: number }) {
   const span = useWindow(days);
   const compliance = useCompliance(orgId, { ...span, groupBy, siteId, scheduleId });
   const linkOf = (group: { site?: string; scheduleId?: string }): OutcomeLink => ({ ...span, site: group.site ?? siteId, scheduleId: group.scheduleId ?? scheduleId });
@@ -132,10 +127,7 @@ function ComplianceTableFor({ orgId, orgSlug, groupBy, siteId, scheduleId, days,
     </>
   );
   return (
-    <div className="stack">
-      <div className="compliance-period">
-        <SelectField label="Period" name="period" options={PERIODS} value={String(days)} onChange={(event) => onDays(event.target.value)} />
-      </div>
+    <>
       {compliance.isPending ? (
         <p className="muted">Loading compliance…</p>
       ) : compliance.isError && !compliance.data ? (
@@ -176,6 +168,6 @@ function ComplianceTableFor({ orgId, orgSlug, groupBy, siteId, scheduleId, days,
         </div>
       )}
       <p className="muted">Counted: occurrences due from {formatDateTime(span.from)} to now, not canceled; done early counts as on time.</p>
-    </div>
+    </>
   );
 }

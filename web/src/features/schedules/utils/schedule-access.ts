@@ -1,10 +1,8 @@
-import type { Role } from '@schemas/roles';
+import { can } from '@schemas/roles';
 
 /**
- * Who changes schedules: owners, admins and managers (docs/product.md §6; the api's
- * SCHEDULE_MANAGERS). Inspectors and viewers read them and are shown no control that changes one.
- * Here rather than in @schemas/roles: that module is in every page's first load.
+ * Who changes schedules: those who manage sites, owners, admins and managers (docs/product.md §6;
+ * the api's SCHEDULE_MANAGERS = SITE_MANAGERS). Inspectors and viewers read them and are shown no
+ * control that changes one. @schemas/roles is in every first load already: this adds nothing to one.
  */
-export function canManageSchedules(role: Role): boolean {
-  return role === 'owner' || role === 'admin' || role === 'manager';
-}
+export const canManageSchedules = can.manageSites;
