@@ -15,7 +15,16 @@ const SCHEDULES_FIRST_AFTER_MS = 2000;
 /** The reminder mail worker: failed sends are retried a minute later at the soonest. */
 const REMINDERS_EVERY_MS = 60_000;
 
-export function startScheduler(config: StackConfig, log: (line: string) => void): () => Promise<void> {
+/** Which jobs run (none unless asked): npm start runs all three, tests/run.ts only the webhook wakes. */
+export interface SchedulerJobs {
+  webhooks?: boolean;
+  schedules?: boolean;
+  reminders?: boolean;
+}
+
+const ALL_JOBS: Required<SchedulerJobs> = { webhooks: true, schedules: true, reminders: true };
+
+export function startScheduler(config: StackConfig, log: (line: string) => void, jobs: SchedulerJobs = ALL_JOBS): () => Promise<void> {
   /** Set by stop(): no job starts again, and failures met while stopping are not logged. */
   let stopping = false;
   const lastFailure = { webhooks: '', schedules: '', reminders: '' };
@@ -74,23 +83,31 @@ export function startScheduler(config: StackConfig, log: (line: string) => void)
     }
   };
 
-  const webhooks = repeat(WAKE_EVERY_MS, WAKE_EVERY_MS, () => wake('webhooks', 'webhook-deliveries'));
-  const reminders = repeat(REMINDERS_EVERY_MS, REMINDERS_EVERY_MS, () => wake('reminders', 'reminder-mails'));
-  const sql = postgres(config.dbUrl, { max: 1, onnotice: () => {}, connection: { application_name: 'local-stack-scheduler' } });
-  const schedules = repeat(SCHEDULES_FIRST_AFTER_MS, SCHEDULES_EVERY_MS, async () => {
-    try {
-      await sql`select private.run_schedules()`;
-      report('schedules', '');
-      // The reminders the run wrote go out now, not at the worker's next minute.
-      reminders.now();
-    } catch (error) {
-      report('schedules', `private.run_schedules(): ${(error as Error).message}`);
-    }
-  });
+  const repeating: Array<ReturnType<typeof repeat>> = [];
+  const closing: Array<() => Promise<void>> = [];
+  if (jobs.webhooks) repeating.push(repeat(WAKE_EVERY_MS, WAKE_EVERY_MS, () => wake('webhooks', 'webhook-deliveries')));
+  const reminders = jobs.reminders ? repeat(REMINDERS_EVERY_MS, REMINDERS_EVERY_MS, () => wake('reminders', 'reminder-mails')) : undefined;
+  if (reminders) repeating.push(reminders);
+  if (jobs.schedules) {
+    const sql = postgres(config.dbUrl, { max: 1, onnotice: () => {}, connection: { application_name: 'local-stack-scheduler' } });
+    closing.push(() => sql.end({ timeout: 2 }));
+    repeating.push(
+      repeat(SCHEDULES_FIRST_AFTER_MS, SCHEDULES_EVERY_MS, async () => {
+        try {
+          await sql`select private.run_schedules()`;
+          report('schedules', '');
+          // The reminders the run wrote go out now, not at the worker's next minute.
+          reminders?.now();
+        } catch (error) {
+          report('schedules', `private.run_schedules(): ${(error as Error).message}`);
+        }
+      }),
+    );
+  }
 
   return async () => {
     stopping = true;
-    await Promise.all([webhooks.stop(), schedules.stop(), reminders.stop()]);
-    await sql.end({ timeout: 2 });
+    await Promise.all(repeating.map((job) => job.stop()));
+    for (const close of closing) await close();
   };
 }
