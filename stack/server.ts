@@ -8,7 +8,7 @@ import { loadSigningKey, withApiKeys } from './keys.ts';
 import { startPostgres } from './postgres/index.ts';
 import { prepareDatabase } from './postgres/database.ts';
 import { startMail } from './mail/index.ts';
-import { startScheduler } from './scheduler.ts';
+import { startScheduler, type SchedulerJobs } from './scheduler.ts';
 import { createGateway, type Route } from './gateway.ts';
 import { portIsFree } from './os.ts';
 import type { Service, ServiceContext } from './types.ts';
@@ -17,10 +17,11 @@ export interface StartOptions extends StackOverrides {
   /** Drop and re-create the database before starting. */
   reset?: boolean;
   /**
-   * Run the scheduler (default true): wake the webhook delivery worker every second and run the
-   * schedules' background run every 5 minutes. A benchmark does both itself.
+   * The scheduler's jobs (stack/scheduler.ts; default all): wake the webhook delivery worker every
+   * second, run the schedules' background run every 5 minutes, wake the reminder mail worker every
+   * minute. Given jobs, only those start; false, none (a benchmark that does the work itself).
    */
-  webhookScheduler?: boolean;
+  scheduler?: false | SchedulerJobs;
   /** Restart functions when their code changes (npm start). */
   watch?: boolean;
   /** Throwaway cluster settings (tests). */
@@ -165,8 +166,8 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
       for (const route of routes) if (route.service.upgrade) await route.service.close?.();
       await closed;
     });
-    // Webhook deliveries woken and schedules run, as pg_cron (+ pg_net) do on Supabase.
-    if (functions && options.webhookScheduler !== false) stops.push(startScheduler(config, log));
+    // Webhook deliveries woken, schedules run and reminders sent, as pg_cron (+ pg_net) do on Supabase.
+    if (functions && options.scheduler !== false) stops.push(startScheduler(config, log, options.scheduler));
     step();
     return { config, status: statusOf(config), stop };
   } catch (error) {

@@ -458,7 +458,7 @@ async function benchWorstReport(options: {
 
 export async function benchReports(): Promise<void> {
   const dir = privateStackFolder('bench-reports-');
-  const stack = await startStack({ dataDir: path.join(dir, 'data'), ports: await freeStackPorts(), fast: true, webhookScheduler: false, log: () => {} });
+  const stack = await startStack({ dataDir: path.join(dir, 'data'), ports: await freeStackPorts(), fast: true, scheduler: false, log: () => {} });
   const sql = postgres(stack.config.dbUrl, { max: 4, prepare: false, onnotice: () => {} });
   try {
     const { accessToken, claims } = await signUpBenchUser(stack, 'bench-reports');

@@ -109,7 +109,7 @@ async function plan(tx: postgres.TransactionSql | postgres.Sql, query: string): 
 export async function benchRequestPath(options: { json: boolean }): Promise<Figures> {
   const log = (line: string) => !options.json && console.log(line);
   const dir = privateStackFolder('bench-reads-');
-  const stack = await startStack({ dataDir: path.join(dir, 'data'), ports: await freeStackPorts(), fast: false, log: () => {}, webhookScheduler: false });
+  const stack = await startStack({ dataDir: path.join(dir, 'data'), ports: await freeStackPorts(), fast: false, log: () => {}, scheduler: false });
   const sql = postgres(stack.config.dbUrl, { max: 4, onnotice: () => {} });
   const figures: Figures = {};
   try {

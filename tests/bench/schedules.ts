@@ -47,7 +47,7 @@ async function timed<T>(fn: () => Promise<T>): Promise<[T, number]> {
 
 export async function benchSchedules(): Promise<void> {
   const dir = privateStackFolder('bench-schedules-');
-  const stack = await startStack({ dataDir: path.join(dir, 'data'), ports: await freeStackPorts(), fast: false, webhookScheduler: false, log: () => {} });
+  const stack = await startStack({ dataDir: path.join(dir, 'data'), ports: await freeStackPorts(), fast: false, scheduler: false, log: () => {} });
   const sql = postgres(stack.config.dbUrl, { max: 4, prepare: false, onnotice: () => {} });
   try {
     const { accessToken } = await signUpBenchUser(stack, 'bench-schedules');

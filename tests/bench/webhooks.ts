@@ -23,7 +23,7 @@ const SEND_CONCURRENCY = 20;
 
 export async function benchWebhooks(): Promise<void> {
   const dir = privateStackFolder('bench-webhooks-');
-  const stack = await startStack({ dataDir: path.join(dir, 'data'), ports: await freeStackPorts(), fast: false, webhookScheduler: false, log: () => {} });
+  const stack = await startStack({ dataDir: path.join(dir, 'data'), ports: await freeStackPorts(), fast: false, scheduler: false, log: () => {} });
   const sql = postgres(stack.config.dbUrl, { max: CONCURRENCY, prepare: false, onnotice: () => {} });
   let received = 0;
   const receiver = http.createServer((req, res) => {

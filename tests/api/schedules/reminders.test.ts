@@ -6,9 +6,8 @@
 // run, would be): the second run waits on the first's rows and writes none again; two claims take
 // disjoint rows without waiting for each other. (The rules in detail: tests/db/222-reminders.)
 //
-// The stack's own scheduler wakes the same worker every minute, and may send a row before the
-// test's wake does: the tests count mails in the catcher, which is what "once" is about, not which
-// wake sent them. Occurrences are weeks ahead, so the scheduler's real-time runs write none of them.
+// The test stack runs neither the schedules' run nor the reminder worker on its own (tests/run.ts):
+// every run and wake here is the test's.
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { listMail, waitForMail } from '../../support/mail.ts';
@@ -169,25 +168,17 @@ describe('two connections at once', () => {
   });
 
   it('two claims at once take no row twice, and the second does not wait for the first', async () => {
-    // Each attempt opens a new day's occurrences; the stack's own worker (woken every minute) may
-    // take a day's rows between the run and the claim, and then the next day is tried.
-    for (let day = 51; day < 54; day++) {
-      await queue(utc(day, '09:01'));
-      const claimed = await first.begin(async (tx) => {
-        const mine = await tx`select id from private.claim_reminder_mails(1000, '5 minutes', ${world.org.id}) where skipped_because is null`;
-        if (mine.length === 0) return null;
-        // The first holds its rows (transaction open); the second claims beside it.
-        const theirs = await second`select id from private.claim_reminder_mails(1000, '5 minutes', ${world.org.id})`;
-        return { mine: mine.map((r) => r.id as string), theirs: theirs.map((r) => r.id as string) };
-      });
-      if (!claimed) continue;
-      expect(claimed.mine.length).toBeGreaterThan(0);
-      expect(claimed.theirs.filter((id) => claimed.mine.includes(id))).toEqual([]);
-      // Committed, the first's rows are held by its lease: a claim now takes none of them either.
-      const after = await second`select id from private.claim_reminder_mails(1000, '5 minutes', ${world.org.id})`;
-      expect(after.filter((r) => claimed.mine.includes(r.id))).toEqual([]);
-      return;
-    }
-    throw new Error('the stack\'s worker took every attempt\'s rows first');
+    await queue(utc(51, '09:01'));
+    const claimed = await first.begin(async (tx) => {
+      const mine = await tx`select id from private.claim_reminder_mails(1000, '5 minutes', ${world.org.id}) where skipped_because is null`;
+      // The first holds its rows (transaction open); the second claims beside it.
+      const theirs = await second`select id from private.claim_reminder_mails(1000, '5 minutes', ${world.org.id})`;
+      return { mine: mine.map((r) => r.id as string), theirs: theirs.map((r) => r.id as string) };
+    });
+    expect(claimed.mine.length).toBeGreaterThan(0);
+    expect(claimed.theirs.filter((id) => claimed.mine.includes(id))).toEqual([]);
+    // Committed, the first's rows are held by its lease: a claim now takes none of them either.
+    const after = await second`select id from private.claim_reminder_mails(1000, '5 minutes', ${world.org.id})`;
+    expect(after.filter((r) => claimed.mine.includes(r.id))).toEqual([]);
   });
 });
