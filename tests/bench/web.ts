@@ -161,11 +161,15 @@ function printLighthouseProfile(label: string, lhr: import('lighthouse').Result)
     (row) => `${short(row.url)} ${(row.wastedBytes / 1024).toFixed(1)} of ${(row.totalBytes / 1024).toFixed(1)} KB`,
   );
   const requests = itemsOf<{ url: string }>(audits['network-requests']?.details).length;
+  const shifts = itemsOf<{ score: number; node?: { snippet?: string; nodeLabel?: string } }>(audits['layout-shifts']?.details).map(
+    (row) => `${row.score.toFixed(3)} ${row.node?.snippet ?? 'n/a'} "${(row.node?.nodeLabel ?? '').slice(0, 40)}"`,
+  );
   console.log(`    ${label} profile (Lighthouse's simulation: 4× slower CPU, 150 ms RTT, 1.6 Mbps; times in ms):`);
   console.log(`      LCP element: ${element?.snippet ?? 'n/a'} "${(element?.nodeLabel ?? '').slice(0, 60)}"; phases: ${phases}`);
   console.log(`      long tasks (start+duration, attributed to): ${longTasks.join(', ') || 'none'}`);
   console.log(`      main-thread work: ${work.join(', ')}`);
   console.log(`      CPU time per script: ${bootup.join('; ') || 'n/a'}`);
+  console.log(`      layout shifts (score, element): ${shifts.join('; ') || 'none'}`);
   console.log(`      render-blocking: ${blocking.join(', ') || 'none'}; unused JS: ${unused.join(', ') || 'none'}; ${requests} requests`);
 }
 

@@ -18,15 +18,16 @@ import { inspectionWorld, type InspectionWorld } from '../../support/fixtures.ts
 
 let world: InspectionWorld;
 let token: string;
-const ROWS = 80_000;
+const ROWS = 120_000;
 const readers: SocketReader[] = [];
 
 beforeAll(async () => {
   world = await inspectionWorld();
   token = await accessTokenOf(world.manager);
-  // About 40 MB of CSV: more than every buffer between the function and a reader that stops
-  // (its queue, the gateway's, the loopback sockets': ~20 MB here), so the export waits on the
-  // reader. Inserted without the triggers, which is fast.
+  // About 60 MB of CSV: more than every buffer between the function and a reader that stops
+  // (its queue, the gateway's, the loopback sockets': ~20 MB seen here, and the kernel may grow a
+  // receive buffer to 32 MB), so the export waits on the reader — still after the steady reader's
+  // 12 MB. Inserted without the triggers, which is fast.
   await db().begin(async (tx) => {
     await tx`set local session_replication_role = replica`;
     await tx`
@@ -62,8 +63,9 @@ class SocketReader {
 
   static async open(pathBelow: string, requestId: string, limits: Limits): Promise<SocketReader> {
     const url = new URL(stack.API_URL);
-    // A small read buffer: what the test does not read stays in the kernel, and TCP holds the sender back.
-    const socket = new net.Socket({ readableHighWaterMark: 64 * 1024 } as net.SocketConstructorOpts);
+    // A small read buffer (a late tick of `trickle` catches up from it): what the test does not read
+    // stays in the kernel, and TCP holds the sender back.
+    const socket = new net.Socket({ readableHighWaterMark: 256 * 1024 } as net.SocketConstructorOpts);
     const reader = new SocketReader(socket);
     readers.push(reader);
     socket.connect(Number(url.port), url.hostname);
@@ -111,13 +113,22 @@ class SocketReader {
     return chunk?.byteLength ?? 0;
   }
 
-  /** Reads `bytesPerTick` every `tickMs` for `forMs`. */
-  async trickle(bytesPerTick: number, tickMs: number, forMs: number) {
-    const until = Date.now() + forMs;
+  /**
+   * Reads at `bytesPerSecond` for `forMs`, looking every `tickMs`, and returns the rate it kept. It
+   * keeps to the rate by the clock, not by the tick: on a loaded machine a timer fires late, and a
+   * reader that took a fixed amount a tick fell to a quarter of its rate (to the floor, and was cut:
+   * the "slow but steady reader" failed so once in a full run), so a late tick takes what is due.
+   */
+  async trickle(bytesPerSecond: number, tickMs: number, forMs: number): Promise<number> {
+    const start = Date.now();
+    const until = start + forMs;
+    let taken = 0;
     while (Date.now() < until && !this.socket.destroyed) {
-      this.readSome(bytesPerTick);
+      const due = Math.floor((bytesPerSecond * (Date.now() - start)) / 1000) - taken;
+      if (due > 0) taken += this.readSome(due);
       await new Promise((resolve) => setTimeout(resolve, tickMs));
     }
+    return (taken * 1000) / Math.max(1, Date.now() - start);
   }
 
   /**
@@ -220,7 +231,7 @@ describe('the minimum read rate', () => {
     const id = requestIdOf('byte');
     const reader = await SocketReader.open(exportPath(), id, { slots: 1 });
     expect(reader.status).toBe(200);
-    const trickling = reader.trickle(1, 10, 30_000);
+    const trickling = reader.trickle(100, 10, 30_000);
     await waitingOnItsReader(id);
     const session = await exportSession(id);
     // Meanwhile its slot is taken.
@@ -246,7 +257,9 @@ describe('the minimum read rate', () => {
     expect(reader.status).toBe(200);
     await waitingOnItsReader(id);
     // 1 MB/s (four times the floor) for 12 s, three windows judged, while the export waits on this reader.
-    await reader.trickle(52_429, 50, 12_000);
+    const rate = await reader.trickle(1024 * 1024, 50, 12_000);
+    // The reader kept well above the floor (256 KB/s here): were it starved below, the cut would be right.
+    expect(rate).toBeGreaterThan(2 * 256 * 1024);
     expect(await exportSession(id)).toBeDefined();
     const { text, complete } = await reader.drain();
     // The whole file: every record, and the body's end.

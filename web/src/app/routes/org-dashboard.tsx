@@ -10,8 +10,9 @@ import { roleWithArticle } from '@/lib/roles';
 import { useOrgRoute } from '../org-context';
 
 /**
- * `/o/:org`: my work, what opens for me today and this week, this week's schedule compliance,
- * inspection and action counts (each a link to its list), the live activity feed, where to go next.
+ * `/o/:org`: my work, this week's schedule compliance, inspection and action counts (each a link to
+ * its list), what opens for me today and this week, the live activity feed, where to go next. The
+ * tiles, which hold their size while they load, come before the lists, which grow when they arrive.
  */
 export function OrgDashboardRoute() {
   const { membership, userId } = useOrgRoute();
@@ -22,13 +23,6 @@ export function OrgDashboardRoute() {
         <section className="panel" aria-labelledby="my-work-heading">
           <h2 id="my-work-heading">My work</h2>
           <MyWork orgId={membership.org_id} orgPath={base} />
-        </section>
-      ) : null}
-      {membership.role !== 'viewer' ? (
-        // What opens today and this week for the user: theirs and anyone's to claim (issue 26).
-        <section className="panel" aria-labelledby="my-occurrences-heading">
-          <h2 id="my-occurrences-heading">Scheduled for you</h2>
-          <MyOccurrences orgId={membership.org_id} orgSlug={membership.org_slug} userId={userId} />
         </section>
       ) : null}
       {membership.role !== 'inspector' ? (
@@ -46,6 +40,14 @@ export function OrgDashboardRoute() {
         <h2 id="actions-heading">Corrective actions</h2>
         <ActionCounts orgId={membership.org_id} orgPath={base} />
       </section>
+      {membership.role !== 'viewer' ? (
+        // What opens today and this week for the user: theirs and anyone's to claim (issue 26). Below the
+        // figures: its list grows when it arrives, and above them it pushed them down (a layout shift).
+        <section className="panel" aria-labelledby="my-occurrences-heading">
+          <h2 id="my-occurrences-heading">Scheduled for you</h2>
+          <MyOccurrences orgId={membership.org_id} orgSlug={membership.org_slug} userId={userId} />
+        </section>
+      ) : null}
       <section className="panel" aria-labelledby="activity-heading">
         <h2 id="activity-heading">Latest activity</h2>
         <ActivityFeed orgId={membership.org_id} orgSlug={membership.org_slug} />

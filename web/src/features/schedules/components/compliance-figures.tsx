@@ -1,7 +1,7 @@
 import type { ComplianceFigures, ComplianceGroupBy } from '@schemas/schedules';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { CountTile } from '@/components/ui/count-tile';
+import { CountTile, CountTileLoading } from '@/components/ui/count-tile';
 import { QueryError } from '@/components/ui/query-error';
 import { SelectField } from '@/components/ui/select-field';
 import { formatDateTime } from '@/lib/format';
@@ -47,7 +47,25 @@ export function rateText(figures: ComplianceFigures): string {
 export function ComplianceTiles({ orgId, orgSlug }: { orgId: string; orgSlug: string }) {
   const span = useWindow(7);
   const compliance = useCompliance(orgId, { ...span, groupBy: 'schedule' });
-  if (compliance.isPending) return <p className="muted">Loading this week's figures…</p>;
+  const footnote = (
+    <p className="muted">
+      Occurrences of schedules due in the last seven days, since {formatDateTime(span.from)}. <Link to={`/o/${orgSlug}/calendar`}>Open the calendar</Link>
+    </p>
+  );
+  if (compliance.isPending) {
+    // Tiles of the same size hold their place while the figures load, so the dashboard's sections
+    // below do not jump when they arrive (a layout shift Lighthouse counted: CLS 0.22).
+    return (
+      <div className="stack">
+        <ul className="count-tiles" aria-label="Schedules this week" aria-busy="true">
+          <CountTileLoading />
+          <CountTileLoading />
+          <CountTileLoading />
+        </ul>
+        {footnote}
+      </div>
+    );
+  }
   if (compliance.isError && !compliance.data) return <QueryError error={compliance.error} onRetry={() => compliance.refetch()} />;
   const total = compliance.data.total;
   // The icons of the states they count, as the calendar shows them.
@@ -70,9 +88,7 @@ export function ComplianceTiles({ orgId, orgSlug }: { orgId: string; orgSlug: st
           Done late this week
         </CountTile>
       </ul>
-      <p className="muted">
-        Occurrences of schedules due in the last seven days, since {formatDateTime(span.from)}. <Link to={`/o/${orgSlug}/calendar`}>Open the calendar</Link>
-      </p>
+      {footnote}
     </div>
   );
 }
