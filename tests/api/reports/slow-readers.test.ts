@@ -27,7 +27,7 @@ beforeAll(async () => {
   // About 60 MB of CSV: more than every buffer between the function and a reader that stops
   // (its queue, the gateway's, the loopback sockets': ~20 MB seen here, and the kernel may grow a
   // receive buffer to 32 MB), so the export waits on the reader — still after the steady reader's
-  // 12 MB. Inserted without the triggers, which is fast.
+  // 13 MB. Inserted without the triggers, which is fast.
   await db().begin(async (tx) => {
     await tx`set local session_replication_role = replica`;
     await tx`
@@ -116,8 +116,8 @@ class SocketReader {
   /**
    * Reads at `bytesPerSecond` for `forMs`, looking every `tickMs`, and returns the rate it kept. It
    * keeps to the rate by the clock, not by the tick: on a loaded machine a timer fires late, and a
-   * reader that took a fixed amount a tick fell to a quarter of its rate (to the floor, and was cut:
-   * the "slow but steady reader" failed so once in a full run), so a late tick takes what is due.
+   * reader that took a fixed amount a tick would fall below the rate it claims (at a quarter of
+   * its ticks, to the floor), so a late tick takes what is due.
    */
   async trickle(bytesPerSecond: number, tickMs: number, forMs: number): Promise<number> {
     const start = Date.now();
