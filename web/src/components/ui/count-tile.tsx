@@ -27,7 +27,7 @@ export function CountTile({ to, count, alert = false, children }: CountTileProps
 }
 
 /** A tile's place while its count loads, of the same size, so nothing jumps when it arrives. */
-export function CountTileLoading() {
+function CountTileLoading() {
   return (
     <li>
       <span className="count-tile count-tile-loading">
@@ -35,5 +35,16 @@ export function CountTileLoading() {
         <span className="count-tile-label">Loading…</span>
       </span>
     </li>
+  );
+}
+
+/** While counts load, tiles of the same size hold their place, so nothing jumps when they arrive. */
+export function CountTilesLoading({ count, label }: { count: number; label: string }) {
+  return (
+    <ul className="count-tiles" aria-label={label} aria-busy="true">
+      {Array.from({ length: count }, (_, i) => (
+        <CountTileLoading key={i} />
+      ))}
+    </ul>
   );
 }

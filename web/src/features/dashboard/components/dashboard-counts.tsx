@@ -4,25 +4,14 @@ import { CircleX, TriangleAlert, Wrench } from 'lucide-react';
 import type { ReactNode } from 'react';
 import { Link } from 'react-router-dom';
 import { Button } from '@/components/ui/button';
-import { CountTile, CountTileLoading } from '@/components/ui/count-tile';
+import { CountTile, CountTilesLoading } from '@/components/ui/count-tile';
 import { useDashboard } from '../api/get-dashboard';
 import './dashboard.css';
 import { QueryError } from '@/components/ui/query-error';
 
-/** While the counts load, tiles of the same size hold their place, so nothing jumps when they arrive. */
-function Placeholders({ count, label }: { count: number; label: string }) {
-  return (
-    <ul className="count-tiles" aria-label={label} aria-busy="true">
-      {Array.from({ length: count }, (_, i) => (
-        <CountTileLoading key={i} />
-      ))}
-    </ul>
-  );
-}
-
 function useDashboardData(orgId: string, placeholders: { count: number; label: string }): { data?: Dashboard; problem?: ReactNode } {
   const dashboard = useDashboard(orgId);
-  if (dashboard.isPending) return { problem: <Placeholders {...placeholders} /> };
+  if (dashboard.isPending) return { problem: <CountTilesLoading {...placeholders} /> };
   if (dashboard.isError && !dashboard.data) {
     return {
       problem: (

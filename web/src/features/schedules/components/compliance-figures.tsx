@@ -1,7 +1,7 @@
 import type { ComplianceFigures, ComplianceGroupBy } from '@schemas/schedules';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
-import { CountTile, CountTileLoading } from '@/components/ui/count-tile';
+import { CountTile, CountTilesLoading } from '@/components/ui/count-tile';
 import { QueryError } from '@/components/ui/query-error';
 import { SelectField } from '@/components/ui/select-field';
 import { formatDateTime } from '@/lib/format';
@@ -57,11 +57,7 @@ export function ComplianceTiles({ orgId, orgSlug }: { orgId: string; orgSlug: st
     // below do not jump when they arrive (a layout shift Lighthouse counted: CLS 0.22).
     return (
       <div className="stack">
-        <ul className="count-tiles" aria-label="Schedules this week" aria-busy="true">
-          <CountTileLoading />
-          <CountTileLoading />
-          <CountTileLoading />
-        </ul>
+        <CountTilesLoading count={3} label="Schedules this week" />
         {footnote}
       </div>
     );
