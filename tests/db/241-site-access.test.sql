@@ -1,0 +1,197 @@
+-- Access by site group (issue 27 parts 2 and 3; docs/site-groups.md): the one rule,
+-- private.can_see_site, answers for every kind of principal (owners and admins, org-wide members
+-- and keys, limited members of each role and a limited key; another organization, an outsider),
+-- including descendants of the groups and not their parents; who sets a member's access and how
+-- (owners and admins only, groups of the organization only, never for owners and admins); the
+-- routes around it refused (a limited manager widening its own access, a key's limit changed);
+-- a change of role to admin clears the limit; a limited member whose only group is deleted (its
+-- sites moved out first) sees nothing rather than everything.
+begin;
+select plan(52);
+
+create temp table actors on commit drop as select * from tests.create_site_group_world('241');
+alter table actors add column l_two uuid, add column l_south uuid, add column k_south uuid;
+update actors set l_two = tests.create_limited_member(org_a, 'l-two-241@example.test', 'inspector', array[harbour, south]),
+                  l_south = tests.create_limited_member(org_a, 'l-south-241@example.test', 'inspector', array[south]),
+                  k_south = tests.create_limited_api_key(org_a, 'viewer', array[south], 'South integration');
+insert into public.sites (org_id, name) select org_b, 'B depot' from actors;
+select tests.create_site_group(org_b, 'B region') from actors;
+grant select on actors to anon, authenticated;
+create temp table site_list on commit drop as
+  select s.org_id, s.id, s.name from public.sites s where s.org_id in (select org_a from actors union all select org_b from actors);
+grant select on site_list to anon, authenticated;
+
+-- The names of the sites (of A and B) the caller may see by the one rule, with `roles` the
+-- role-taking variant.
+create function pg_temp.seen(roles public.org_role[] default null) returns text language sql as $$
+  select coalesce(string_agg(l.name, ', ' order by l.name), '')
+  from site_list l
+  where case when roles is null then private.can_see_site(l.org_id, l.id) else private.can_see_site(l.org_id, l.id, roles) end;
+$$;
+-- The names of the sites of A the caller reads.
+create function pg_temp.sites_read() returns text language sql as $$
+  select coalesce(string_agg(s.name, ', ' order by s.name), '') from public.sites s where s.org_id = (select org_a from actors);
+$$;
+-- What a statement did: 'n rows', or the SQLSTATE it raised.
+create function pg_temp.outcome(statement text) returns text language plpgsql as $$
+declare
+  n bigint;
+begin
+  execute statement;
+  get diagnostics n = row_count;
+  return n || ' rows';
+exception when others then
+  return sqlstate;
+end;
+$$;
+grant execute on all functions in schema pg_temp to anon, authenticated;
+
+-- The rule is inlinable SQL over two security definer helpers.
+select is((select string_agg(distinct l.lanname || case when p.prosecdef then ' definer' else '' end, ',')
+           from pg_proc p join pg_language l on l.oid = p.prolang
+           where p.pronamespace = 'private'::regnamespace and p.proname = 'can_see_site'), 'sql',
+  'every private.can_see_site is plain SQL, not security definer (so the planner can inline it)');
+select is((select count(*)::int from pg_proc p
+           where p.pronamespace = 'private'::regnamespace and p.proname in ('org_ids_with_every_site', 'limited_site_ids')
+             and p.prosecdef and p.proretset and p.provolatile = 's'), 2,
+  'org_ids_with_every_site and limited_site_ids are stable, set-returning security definer helpers');
+
+-- Who sees which site.
+select tests.act_as((select owner from actors));
+select is(pg_temp.seen(), 'Loose yard, North kitchen, Pier kiosk, South depot', 'the owner sees every site of A, grouped or not, and none of B''s');
+select tests.act_as((select admin from actors));
+select is(pg_temp.seen(), 'Loose yard, North kitchen, Pier kiosk, South depot', 'so does an admin');
+select tests.act_as((select manager from actors));
+select is(pg_temp.seen(), 'Loose yard, North kitchen, Pier kiosk, South depot', 'and an org-wide manager');
+select tests.act_as((select inspector from actors));
+select is(pg_temp.seen(), 'Loose yard, North kitchen, Pier kiosk, South depot', 'and an org-wide inspector');
+select tests.act_as((select viewer from actors));
+select is(pg_temp.seen(), 'Loose yard, North kitchen, Pier kiosk, South depot', 'and an org-wide viewer');
+select tests.act_as_api_key((select k_wide from actors));
+select is(pg_temp.seen(), 'Loose yard, North kitchen, Pier kiosk, South depot', 'and an org-wide key');
+select tests.act_as((select l_manager from actors));
+select is(pg_temp.seen(), 'North kitchen, Pier kiosk', 'a manager limited to North sees North''s site and Pier''s (North''s grandchild), not South''s or the ungrouped one');
+select tests.act_as((select l_inspector from actors));
+select is(pg_temp.seen(), 'North kitchen, Pier kiosk', 'so does a limited inspector');
+select tests.act_as((select l_viewer from actors));
+select is(pg_temp.seen(), 'North kitchen, Pier kiosk', 'and a limited viewer');
+select tests.act_as_api_key((select k_limited from actors));
+select is(pg_temp.seen(), 'North kitchen, Pier kiosk', 'and a key limited to North');
+select tests.act_as((select l_two from actors));
+select is(pg_temp.seen(), 'Pier kiosk, South depot', 'a member limited to Harbour and South sees their sites, not those of Harbour''s parent');
+select tests.act_as((select b_owner from actors));
+select is(pg_temp.seen(), 'B depot', 'the owner of B sees B''s site only');
+select tests.act_as((select outsider from actors));
+select is(pg_temp.seen(), '', 'an outsider sees no site');
+
+-- "A manager of this site": the role-taking variant.
+select tests.act_as((select l_manager from actors));
+select is(pg_temp.seen('{owner,admin,manager}'), 'North kitchen, Pier kiosk', 'the limited manager manages North''s sites only');
+select tests.act_as_api_key((select k_limited from actors));
+select is(pg_temp.seen('{owner,admin,manager}'), 'North kitchen, Pier kiosk', 'so does the limited manager key');
+select tests.act_as((select l_inspector from actors));
+select is(pg_temp.seen('{owner,admin,manager}'), '', 'a limited inspector manages no site');
+select is(pg_temp.seen('{inspector}'), 'North kitchen, Pier kiosk', 'but inspects North''s');
+select tests.act_as((select manager from actors));
+select is(pg_temp.seen('{owner,admin,manager}'), 'Loose yard, North kitchen, Pier kiosk, South depot', 'an org-wide manager manages every site');
+
+-- Setting a member's access: owners and admins, groups of the organization, never owners and admins.
+select tests.act_as((select owner from actors));
+select lives_ok($$select private.set_member_site_access(org_a, inspector, array[south]) from actors$$,
+  'the owner limits the org-wide inspector to South');
+select tests.act_as((select inspector from actors));
+select is(pg_temp.sites_read(), 'South depot', 'who at once reads South''s site only');
+select tests.act_as((select admin from actors));
+select lives_ok($$select private.set_member_site_access(org_a, inspector, '{}') from actors$$, 'an admin makes it org-wide again (no groups)');
+select tests.act_as((select inspector from actors));
+select is(pg_temp.sites_read(), 'Loose yard, North kitchen, Pier kiosk, South depot', 'who reads every site again');
+select tests.act_as((select manager from actors));
+select matches(tests.error_of($$select private.set_member_site_access(org_a, inspector, array[south]) from actors$$),
+  '^forbidden', 'a manager cannot set a member''s access (forbidden)');
+select tests.act_as((select l_manager from actors));
+select matches(tests.error_of($$select private.set_member_site_access(org_a, l_manager, '{}') from actors$$),
+  '^forbidden', 'a limited manager cannot make itself org-wide (forbidden)');
+select tests.act_as((select b_owner from actors));
+select matches(tests.error_of($$select private.set_member_site_access(org_a, l_inspector, '{}') from actors$$),
+  '^not_found', 'the owner of B cannot set access in A (not_found, as for any organization not theirs)');
+select tests.act_as((select owner from actors));
+select matches(tests.error_of(format('select private.set_member_site_access(%L, %L, array[%L]::uuid[])',
+    (select org_a from actors), (select l_inspector from actors), (select id from public.site_groups where org_id = (select org_b from actors) limit 1))),
+  '^validation_failed', 'a group of another organization is refused (validation_failed)');
+select matches(tests.error_of(format('select private.set_member_site_access(%L, %L, array[%L]::uuid[])',
+    (select org_a from actors), (select admin from actors), (select north from actors))),
+  '^validation_failed', 'an admin cannot be limited (validation_failed)');
+select tests.act_as((select l_inspector from actors));
+select is(pg_temp.sites_read(), 'North kitchen, Pier kiosk', 'the refused calls left the limited inspector as it was');
+select tests.act_as((select admin from actors));
+select is(pg_temp.sites_read(), 'Loose yard, North kitchen, Pier kiosk, South depot', 'and the admin org-wide');
+
+-- The routes around it.
+select tests.act_as((select l_manager from actors));
+select throws_ok($$insert into public.membership_site_groups (org_id, user_id, site_group_id) select org_a, l_manager, south from actors$$,
+  '42501', null, 'a limited manager cannot add South to its own groups');
+select ok(pg_temp.outcome(format('update public.memberships set site_access_limited = false where user_id = %L', (select l_manager from actors)))
+          in ('0 rows', '42501'), 'nor clear its own limit (refused, or 0 rows)');
+select tests.act_as((select l_inspector from actors));
+select throws_ok($$insert into public.membership_site_groups (org_id, user_id, site_group_id) select org_a, l_inspector, south from actors$$,
+  '42501', null, 'nor can a limited inspector');
+select tests.act_as_api_key((select k_limited from actors));
+select throws_ok($$insert into public.api_key_site_groups (api_key_id, org_id, site_group_id) select k_limited, org_a, south from actors$$,
+  '42501', null, 'a limited key cannot add South to its own groups');
+select tests.act_as((select owner from actors));
+select throws_ok($$update public.api_keys set site_access_limited = false where id = (select k_limited from actors)$$,
+  '42501', null, 'a key''s limit is set at creation only: not even the owner clears it');
+select tests.reset_role();
+select is((select site_access_limited from public.memberships where user_id = (select l_manager from actors)), true, 'the limited manager is still limited');
+select is((select count(*)::int from public.membership_site_groups where user_id in (select l_manager from actors union all select l_inspector from actors)), 2,
+  'with North alone, as is the limited inspector');
+select throws_ok($$update public.memberships set site_access_limited = true where user_id = (select admin from actors)$$,
+  '23514', null, 'an admin''s membership cannot be limited, even past the policies');
+select throws_ok($$update public.memberships set site_access_limited = true where user_id = (select owner from actors)$$,
+  '23514', null, 'nor the owner''s');
+
+-- A change of role to admin clears the limit; other role changes keep it.
+select tests.act_as((select owner from actors));
+update public.memberships set role = 'admin' where user_id = (select l_manager from actors);
+select tests.act_as((select l_manager from actors));
+select is(pg_temp.sites_read(), 'Loose yard, North kitchen, Pier kiosk, South depot', 'a limited manager made admin reads every site at once');
+select tests.act_as((select owner from actors));
+update public.memberships set role = 'manager' where user_id = (select l_manager from actors);
+select tests.act_as((select l_manager from actors));
+select is(pg_temp.sites_read(), 'Loose yard, North kitchen, Pier kiosk, South depot', 'and stays org-wide once a manager again (the limit was cleared, not hidden)');
+select tests.act_as((select owner from actors));
+update public.memberships set role = 'manager' where user_id = (select l_inspector from actors);
+select tests.act_as((select l_inspector from actors));
+select is(pg_temp.sites_read(), 'North kitchen, Pier kiosk', 'a limited inspector made manager stays limited to North');
+
+-- A new group and site under North reach the limited at once.
+select tests.reset_role();
+insert into public.sites (org_id, name, group_id) select org_a, 'Cove shed', tests.create_site_group(org_a, 'Cove', harbour) from actors;
+select tests.act_as((select l_viewer from actors));
+select is(pg_temp.sites_read(), 'Cove shed, North kitchen, Pier kiosk', 'a site in a new subgroup of Harbour is read by a viewer limited to North');
+
+-- A group deleted, its site moved out first: its only limited members and keys see nothing, not everything.
+select tests.act_as((select l_south from actors));
+select is(pg_temp.sites_read(), 'South depot', 'a member limited to South reads South''s site');
+select tests.act_as((select owner from actors));
+update public.sites set group_id = null where id = (select south_site from actors);
+select tests.act_as((select l_south from actors));
+select is(pg_temp.sites_read(), '', 'once that site leaves South, at the next statement, it reads none');
+select tests.act_as((select owner from actors));
+delete from public.site_groups where id = (select south from actors);
+select tests.act_as((select l_south from actors));
+select is(pg_temp.sites_read(), '', 'with South deleted it still reads no site (not every site)');
+select is((select count(*)::int from public.inspections), 0, 'and no inspection');
+select tests.act_as_api_key((select k_south from actors));
+select is(pg_temp.sites_read(), '', 'a key limited to South alone reads no site either');
+select tests.act_as((select l_two from actors));
+select is(pg_temp.sites_read(), 'Pier kiosk', 'a member limited to Harbour and South keeps Harbour''s');
+select tests.reset_role();
+select results_eq($$select site_access_limited from public.memberships where user_id = (select l_south from actors)$$, array[true],
+  'the member is still limited');
+select is((select count(*)::int from public.membership_site_groups where user_id = (select l_south from actors))
+        + (select count(*)::int from public.api_key_site_groups where api_key_id = (select k_south from actors)), 0,
+  'and its and the key''s rows for South went with the group');
+
+select * from finish();
+rollback;

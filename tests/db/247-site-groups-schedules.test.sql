@@ -1,0 +1,141 @@
+-- Schedules by site group (issue 27 part 2; the contract's "Schedules"): a limited member or key
+-- reads a schedule when at least one of its sites is theirs, and of it only their sites'
+-- schedule_sites rows and occurrences; a limited manager (or key) creates a schedule (as the api
+-- does: the row, returning its id, then its sites) only with sites of its groups, and changes,
+-- pauses or deletes one only when every site of it is theirs, both sides (`using`: 0 rows;
+-- `with check`: the error); moving a site out takes that right away at the next statement;
+-- reminders of an occurrence outside go to no limited inspector; org-wide members as before.
+begin;
+select plan(32);
+
+create temp table actors on commit drop as select * from tests.create_site_group_world('247');
+alter table actors add column north_rounds uuid, add column south_rounds uuid, add column mixed_rounds uuid;
+-- North's and South's rounds far in the future (no occurrences); the mixed one daily from tomorrow.
+insert into public.schedules (org_id, name, template_id, rrule, start_date, time_of_day, due_after)
+  select org_a, v.name, template, 'FREQ=WEEKLY;BYDAY=MO', '2099-01-05', '08:00', 'P1D' from actors, (values ('North rounds'), ('South rounds')) v (name);
+insert into public.schedules (org_id, name, template_id, rrule, start_date, time_of_day, due_after)
+  select org_a, 'Mixed rounds', template, 'FREQ=DAILY', current_date + 1, '08:00', 'P1D' from actors;
+update actors set north_rounds = (select id from public.schedules where name = 'North rounds'),
+                  south_rounds = (select id from public.schedules where name = 'South rounds'),
+                  mixed_rounds = (select id from public.schedules where name = 'Mixed rounds');
+insert into public.schedule_sites (schedule_id, site_id)
+  select north_rounds, north_site from actors union all select north_rounds, pier_site from actors
+  union all select south_rounds, south_site from actors
+  union all select mixed_rounds, north_site from actors union all select mixed_rounds, south_site from actors;
+grant select on actors to anon, authenticated;
+create temp table site_names on commit drop as
+  select s.id, s.name from public.sites s where s.org_id = (select org_a from actors);
+grant select on site_names to anon, authenticated;
+
+create function pg_temp.schedules_read() returns text language sql as $$
+  select coalesce(string_agg(s.name, ', ' order by s.name), '') from public.schedules s where s.org_id = (select org_a from actors);
+$$;
+-- Each schedule the caller reads with the sites of it it reads: 'Mixed rounds: North kitchen; …'.
+create function pg_temp.schedule_sites_read() returns text language sql as $$
+  select coalesce(string_agg(x.line, '; ' order by x.line), '') from (
+    select s.name || ': ' || string_agg(n.name, ', ' order by n.name) as line
+    from public.schedule_sites ss join public.schedules s on s.id = ss.schedule_id join site_names n on n.id = ss.site_id
+    group by s.name) x;
+$$;
+-- The sites of the mixed schedule's occurrences the caller reads.
+create function pg_temp.occurrence_sites_read() returns text language sql as $$
+  select coalesce(string_agg(distinct n.name, ', ' order by n.name), '')
+  from public.inspections i join site_names n on n.id = i.site_id where i.schedule_id = (select mixed_rounds from actors);
+$$;
+grant execute on all functions in schema pg_temp to anon, authenticated;
+select ok((select count(distinct site_id) = 2 from public.inspections where schedule_id = (select mixed_rounds from actors)),
+  'the mixed schedule has occurrences at North''s and at South''s site');
+
+-- Reading.
+select tests.act_as((select owner from actors));
+select is(pg_temp.schedules_read(), 'Mixed rounds, North rounds, South rounds', 'the owner reads every schedule');
+select tests.act_as((select viewer from actors));
+select is(pg_temp.schedule_sites_read(), 'Mixed rounds: North kitchen, South depot; North rounds: North kitchen, Pier kiosk; South rounds: South depot',
+  'an org-wide viewer reads every schedule''s sites');
+select is(pg_temp.occurrence_sites_read(), 'North kitchen, South depot', 'and every occurrence');
+select tests.act_as((select l_manager from actors));
+select is(pg_temp.schedules_read(), 'Mixed rounds, North rounds', 'a manager limited to North reads the schedules with a site of its own, not South''s');
+select is(pg_temp.schedule_sites_read(), 'Mixed rounds: North kitchen; North rounds: North kitchen, Pier kiosk', 'and of them only its own sites');
+select is(pg_temp.occurrence_sites_read(), 'North kitchen', 'and only the occurrences at its own site');
+select tests.act_as((select l_inspector from actors));
+select is(pg_temp.schedules_read() || ' / ' || pg_temp.schedule_sites_read() || ' / ' || pg_temp.occurrence_sites_read(),
+  'Mixed rounds, North rounds / Mixed rounds: North kitchen; North rounds: North kitchen, Pier kiosk / North kitchen', 'so does a limited inspector');
+select is((select string_agg(distinct n.name, ', ') from private.schedule_occurrences((select mixed_rounds from actors), now(), now() + interval '14 days') o
+           join site_names n on n.id = o.site_id), 'North kitchen', 'whose preview of the mixed schedule''s occurrences has only its own site');
+select tests.act_as((select l_viewer from actors));
+select is(pg_temp.schedules_read() || ' / ' || pg_temp.schedule_sites_read() || ' / ' || pg_temp.occurrence_sites_read(),
+  'Mixed rounds, North rounds / Mixed rounds: North kitchen; North rounds: North kitchen, Pier kiosk / North kitchen', 'and a limited viewer');
+select tests.act_as_api_key((select k_limited from actors));
+select is(pg_temp.schedules_read() || ' / ' || pg_temp.schedule_sites_read() || ' / ' || pg_temp.occurrence_sites_read(),
+  'Mixed rounds, North rounds / Mixed rounds: North kitchen; North rounds: North kitchen, Pier kiosk / North kitchen', 'and a limited key');
+select tests.act_as((select b_owner from actors));
+select is(pg_temp.schedules_read() || ' / ' || pg_temp.schedule_sites_read(), ' / ', 'the owner of B reads none of A''s');
+
+-- Creating, as the api does: the row (returning its id), then its sites.
+create temp table made (id uuid) on commit drop;
+grant all on made to authenticated;
+select tests.act_as((select l_manager from actors));
+select lives_ok($$with created as (insert into public.schedules (org_id, name, template_id, rrule, start_date, time_of_day, due_after)
+    select org_a, 'Harbour rounds', template, 'FREQ=WEEKLY;BYDAY=TU', '2099-01-06', '09:00', 'P1D' from actors returning id)
+  insert into made select id from created$$, 'a manager limited to North creates a schedule, reading back its id');
+select lives_ok($$insert into public.schedule_sites (schedule_id, site_id) select made.id, pier_site from made, actors$$,
+  'and gives it Pier''s site');
+select throws_ok($$insert into public.schedule_sites (schedule_id, site_id) select made.id, south_site from made, actors$$,
+  '42501', null, 'but not South''s');
+select throws_ok($$insert into public.schedule_sites (schedule_id, site_id) select made.id, loose_site from made, actors$$,
+  '42501', null, 'nor the ungrouped site');
+select is(pg_temp.schedule_sites_read(), 'Harbour rounds: Pier kiosk; Mixed rounds: North kitchen; North rounds: North kitchen, Pier kiosk',
+  'it reads its new schedule with Pier''s site alone');
+select tests.act_as_api_key((select k_limited from actors));
+select throws_ok($$insert into public.schedule_sites (schedule_id, site_id) select north_rounds, south_site from actors$$,
+  '42501', null, 'a limited key adds no South site to North''s rounds');
+select tests.act_as((select manager from actors));
+select lives_ok($$insert into public.schedule_sites (schedule_id, site_id) select north_rounds, loose_site from actors$$,
+  'an org-wide manager adds the ungrouped site to North''s rounds');
+delete from public.schedule_sites where schedule_id = (select north_rounds from actors) and site_id = (select loose_site from actors);
+
+-- Changing: only a schedule every site of which is theirs.
+select tests.act_as((select l_manager from actors));
+with changed as (update public.schedules set name = 'North walk' where id = (select north_rounds from actors) returning 1)
+select is(count(*)::int, 1, 'the limited manager renames North''s rounds (all its sites are North''s)') from changed;
+with changed as (update public.schedules set name = 'Mixed walk' where id = (select mixed_rounds from actors) returning 1)
+select is(count(*)::int, 0, 'but not the mixed schedule, which has South''s site too (0 rows)') from changed;
+with changed as (update public.schedules set paused_at = now() where id = (select mixed_rounds from actors) returning 1)
+select is(count(*)::int, 0, 'nor pauses it (0 rows)') from changed;
+with changed as (update public.schedules set deleted_at = now() where id = (select south_rounds from actors) returning 1)
+select is(count(*)::int, 0, 'nor deletes South''s rounds (0 rows)') from changed;
+with gone as (delete from public.schedule_sites where schedule_id = (select mixed_rounds from actors) and site_id = (select south_site from actors) returning 1)
+select is(count(*)::int, 0, 'nor takes South''s site off the mixed schedule (0 rows)') from gone;
+select throws_ok($$insert into public.schedule_sites (schedule_id, site_id) select mixed_rounds, pier_site from actors$$,
+  '42501', null, 'nor adds a site of its own to the mixed schedule');
+select tests.act_as_api_key((select k_limited from actors));
+with changed as (update public.schedules set paused_at = now() where id = (select mixed_rounds from actors) returning 1)
+select is(count(*)::int, 0, 'the limited key pauses not the mixed schedule (0 rows)') from changed;
+select tests.act_as((select manager from actors));
+with changed as (update public.schedules set name = 'Mixed walk' where id = (select mixed_rounds from actors) returning 1)
+select is(count(*)::int, 1, 'an org-wide manager renames it') from changed;
+select tests.reset_role();
+select results_eq($$select name, paused_at is null, deleted_at is null from public.schedules where org_id = (select org_a from actors) order by name$$,
+  $$values ('Harbour rounds'::text, true, true), ('Mixed walk', true, true), ('North walk', true, true), ('South rounds', true, true)$$,
+  'only the allowed changes were made');
+
+-- Reminders of an unassigned occurrence go to the inspectors who see its site.
+select is((select string_agg(distinct n.name, ', ' order by n.name) from private.occurrence_reminder_recipients(array(
+    select i.id from public.inspections i where i.schedule_id = (select mixed_rounds from actors))) r
+  join public.inspections i on i.id = r.inspection_id join site_names n on n.id = i.site_id
+  where r.user_id = (select l_inspector from actors)), 'North kitchen', 'the limited inspector is reminded of the mixed schedule''s occurrences at North''s site only');
+select is((select string_agg(distinct n.name, ', ' order by n.name) from private.occurrence_reminder_recipients(array(
+    select i.id from public.inspections i where i.schedule_id = (select mixed_rounds from actors))) r
+  join public.inspections i on i.id = r.inspection_id join site_names n on n.id = i.site_id
+  where r.user_id = (select inspector from actors)), 'North kitchen, South depot', 'the org-wide inspector of those at both sites');
+
+-- Moving North's site out: the limited manager no longer manages North's rounds, nor reads the mixed schedule.
+select tests.act_as((select owner from actors));
+update public.sites set group_id = null where id = (select north_site from actors);
+select tests.act_as((select l_manager from actors));
+select is(pg_temp.schedule_sites_read(), 'Harbour rounds: Pier kiosk; North walk: Pier kiosk', 'with North''s site moved out, the limited manager reads neither it nor the mixed schedule');
+with changed as (update public.schedules set name = 'North loop' where id = (select north_rounds from actors) returning 1)
+select is(count(*)::int, 0, 'and can no longer rename North''s rounds, which still have that site (0 rows)') from changed;
+
+select * from finish();
+rollback;
