@@ -90,53 +90,39 @@ select results_eq($$select name, depth::int from public.site_groups where name i
 
 -- Changing: renames and moves, inside only for the limited.
 select tests.act_as((select viewer from actors));
-with changed as (update public.site_groups set name = 'By viewer' where id = (select north from actors) returning 1)
-select is(count(*)::int, 0, 'a viewer renames no group (0 rows)') from changed;
+select is(tests.outcome($$update public.site_groups set name = 'By viewer' where id = (select north from actors)$$), '0 rows', 'a viewer renames no group (0 rows)');
 select tests.act_as((select l_inspector from actors));
-with changed as (update public.site_groups set name = 'By limited inspector' where id = (select harbour from actors) returning 1)
-select is(count(*)::int, 0, 'a limited inspector renames no group, not even inside (0 rows)') from changed;
+select is(tests.outcome($$update public.site_groups set name = 'By limited inspector' where id = (select harbour from actors)$$), '0 rows', 'a limited inspector renames no group, not even inside (0 rows)');
 select tests.act_as((select l_manager from actors));
-with changed as (update public.site_groups set name = 'Docklands' where name = 'Docks' returning 1)
-select is(count(*)::int, 1, 'a manager limited to North renames a group under it') from changed;
-with changed as (update public.site_groups set name = 'Southern' where id = (select south from actors) returning 1)
-select is(count(*)::int, 0, 'but not South (0 rows)') from changed;
-with changed as (update public.site_groups set name = 'Northern' where id = (select north from actors) returning 1)
-select is(count(*)::int, 0, 'nor its own top-level group, North (0 rows)') from changed;
+select is(tests.outcome($$update public.site_groups set name = 'Docklands' where name = 'Docks'$$), '1 rows', 'a manager limited to North renames a group under it');
+select is(tests.outcome($$update public.site_groups set name = 'Southern' where id = (select south from actors)$$), '0 rows', 'but not South (0 rows)');
+select is(tests.outcome($$update public.site_groups set name = 'Northern' where id = (select north from actors)$$), '0 rows', 'nor its own top-level group, North (0 rows)');
 select throws_ok($$update public.site_groups set parent_id = (select south from actors) where name = 'Docklands'$$,
   '42501', null, 'it cannot move a group of North under South');
 select throws_ok($$update public.site_groups set parent_id = null where name = 'Docklands'$$,
   '42501', null, 'nor to the top level');
-with changed as (update public.site_groups set parent_id = (select north from actors) where name = 'Quay' returning 1)
-select is(count(*)::int, 1, 'but moves a group from Harbour to North, inside its own') from changed;
+select is(tests.outcome($$update public.site_groups set parent_id = (select north from actors) where name = 'Quay'$$), '1 rows', 'but moves a group from Harbour to North, inside its own');
 select tests.reset_role();
 select results_eq($$select parent_id, depth::int from public.site_groups where name = 'Quay'$$,
   $$select north, 2 from actors$$, 'Quay moved from Harbour to North, and its depth went from 3 to 2');
 select results_eq($$select parent_id from public.site_groups where name = 'Docklands'$$,
   $$select north from actors$$, 'the refused moves left Docklands under North');
 select tests.act_as((select manager from actors));
-with changed as (update public.site_groups set name = 'South region' where id = (select south from actors) returning 1)
-select is(count(*)::int, 1, 'an org-wide manager renames a top-level group') from changed;
+select is(tests.outcome($$update public.site_groups set name = 'South region' where id = (select south from actors)$$), '1 rows', 'an org-wide manager renames a top-level group');
 
 -- Deleting: an empty group, inside only for the limited.
 select tests.act_as((select inspector from actors));
-with gone as (delete from public.site_groups where name = 'East' returning 1)
-select is(count(*)::int, 0, 'an inspector deletes no group (0 rows)') from gone;
+select is(tests.outcome($$delete from public.site_groups where name = 'East'$$), '0 rows', 'an inspector deletes no group (0 rows)');
 select tests.act_as((select l_manager from actors));
-with gone as (delete from public.site_groups where name = 'East' returning 1)
-select is(count(*)::int, 0, 'a limited manager deletes no empty top-level group (0 rows)') from gone;
-with gone as (delete from public.site_groups where name = 'Docklands' returning 1)
-select is(count(*)::int, 1, 'but deletes an empty group under North') from gone;
+select is(tests.outcome($$delete from public.site_groups where name = 'East'$$), '0 rows', 'a limited manager deletes no empty top-level group (0 rows)');
+select is(tests.outcome($$delete from public.site_groups where name = 'Docklands'$$), '1 rows', 'but deletes an empty group under North');
 select tests.act_as_api_key((select k_limited from actors));
-with gone as (delete from public.site_groups where name = 'Central' returning 1)
-select is(count(*)::int, 0, 'a limited key deletes no top-level group (0 rows)') from gone;
-with gone as (delete from public.site_groups where name = 'Marina' returning 1)
-select is(count(*)::int, 1, 'but deletes an empty one under Harbour') from gone;
+select is(tests.outcome($$delete from public.site_groups where name = 'Central'$$), '0 rows', 'a limited key deletes no top-level group (0 rows)');
+select is(tests.outcome($$delete from public.site_groups where name = 'Marina'$$), '1 rows', 'but deletes an empty one under Harbour');
 select tests.act_as((select manager from actors));
-with gone as (delete from public.site_groups where name = 'East' returning 1)
-select is(count(*)::int, 1, 'an org-wide manager deletes an empty top-level group') from gone;
+select is(tests.outcome($$delete from public.site_groups where name = 'East'$$), '1 rows', 'an org-wide manager deletes an empty top-level group');
 select tests.act_as((select b_owner from actors));
-with gone as (delete from public.site_groups where name = 'West' returning 1)
-select is(count(*)::int, 0, 'the owner of B deletes none of A''s (0 rows)') from gone;
+select is(tests.outcome($$delete from public.site_groups where name = 'West'$$), '0 rows', 'the owner of B deletes none of A''s (0 rows)');
 
 -- A group with sites or subgroups is not deleted.
 select tests.act_as((select owner from actors));

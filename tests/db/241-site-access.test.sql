@@ -7,15 +7,15 @@
 -- a change of role to admin clears the limit; a limited member whose only group is deleted (its
 -- sites moved out first) sees nothing rather than everything.
 begin;
-select plan(52);
+select plan(56);
 
 create temp table actors on commit drop as select * from tests.create_site_group_world('241');
-alter table actors add column l_two uuid, add column l_south uuid, add column k_south uuid;
+alter table actors add column l_two uuid, add column l_south uuid, add column k_south uuid, add column b_group uuid;
 update actors set l_two = tests.create_limited_member(org_a, 'l-two-241@example.test', 'inspector', array[harbour, south]),
                   l_south = tests.create_limited_member(org_a, 'l-south-241@example.test', 'inspector', array[south]),
                   k_south = tests.create_limited_api_key(org_a, 'viewer', array[south], 'South integration');
 insert into public.sites (org_id, name) select org_b, 'B depot' from actors;
-select tests.create_site_group(org_b, 'B region') from actors;
+update actors set b_group = tests.create_site_group(org_b, 'B region');
 grant select on actors to anon, authenticated;
 create temp table site_list on commit drop as
   select s.org_id, s.id, s.name from public.sites s where s.org_id in (select org_a from actors union all select org_b from actors);
@@ -31,18 +31,6 @@ $$;
 -- The names of the sites of A the caller reads.
 create function pg_temp.sites_read() returns text language sql as $$
   select coalesce(string_agg(s.name, ', ' order by s.name), '') from public.sites s where s.org_id = (select org_a from actors);
-$$;
--- What a statement did: 'n rows', or the SQLSTATE it raised.
-create function pg_temp.outcome(statement text) returns text language plpgsql as $$
-declare
-  n bigint;
-begin
-  execute statement;
-  get diagnostics n = row_count;
-  return n || ' rows';
-exception when others then
-  return sqlstate;
-end;
 $$;
 grant execute on all functions in schema pg_temp to anon, authenticated;
 
@@ -116,7 +104,7 @@ select matches(tests.error_of($$select private.set_member_site_access(org_a, l_i
   '^not_found', 'the owner of B cannot set access in A (not_found, as for any organization not theirs)');
 select tests.act_as((select owner from actors));
 select matches(tests.error_of(format('select private.set_member_site_access(%L, %L, array[%L]::uuid[])',
-    (select org_a from actors), (select l_inspector from actors), (select id from public.site_groups where org_id = (select org_b from actors) limit 1))),
+    (select org_a from actors), (select l_inspector from actors), (select b_group from actors))),
   '^validation_failed', 'a group of another organization is refused (validation_failed)');
 select matches(tests.error_of(format('select private.set_member_site_access(%L, %L, array[%L]::uuid[])',
     (select org_a from actors), (select admin from actors), (select north from actors))),
@@ -126,12 +114,22 @@ select is(pg_temp.sites_read(), 'North kitchen, Pier kiosk', 'the refused calls 
 select tests.act_as((select admin from actors));
 select is(pg_temp.sites_read(), 'Loose yard, North kitchen, Pier kiosk, South depot', 'and the admin org-wide');
 
+-- Who reads the grants: members of the organization, not anon nor another organization.
+select tests.act_as_anon();
+select throws_ok($$select count(*) from public.membership_site_groups$$, '42501', null, 'anon cannot read member access');
+select throws_ok($$select count(*) from public.api_key_site_groups$$, '42501', null, 'nor key access');
+select tests.act_as((select b_owner from actors));
+select is((select count(*)::int from public.membership_site_groups) + (select count(*)::int from public.api_key_site_groups), 0,
+  'the owner of B reads none of A''s grants');
+select tests.act_as((select owner from actors));
+select is((select count(*)::int from public.api_key_site_groups), 2, 'the owner of A reads its keys'' grants');
+
 -- The routes around it.
 select tests.act_as((select l_manager from actors));
 select throws_ok($$insert into public.membership_site_groups (org_id, user_id, site_group_id) select org_a, l_manager, south from actors$$,
   '42501', null, 'a limited manager cannot add South to its own groups');
-select ok(pg_temp.outcome(format('update public.memberships set site_access_limited = false where user_id = %L', (select l_manager from actors)))
-          in ('0 rows', '42501'), 'nor clear its own limit (refused, or 0 rows)');
+select matches(tests.outcome(format('update public.memberships set site_access_limited = false where user_id = %L', (select l_manager from actors))),
+  '^(0 rows|error 42501)', 'nor clear its own limit (0 rows, or refused)');
 select tests.act_as((select l_inspector from actors));
 select throws_ok($$insert into public.membership_site_groups (org_id, user_id, site_group_id) select org_a, l_inspector, south from actors$$,
   '42501', null, 'nor can a limited inspector');
@@ -185,7 +183,7 @@ select is((select count(*)::int from public.inspections), 0, 'and no inspection'
 select tests.act_as_api_key((select k_south from actors));
 select is(pg_temp.sites_read(), '', 'a key limited to South alone reads no site either');
 select tests.act_as((select l_two from actors));
-select is(pg_temp.sites_read(), 'Pier kiosk', 'a member limited to Harbour and South keeps Harbour''s');
+select is(pg_temp.sites_read(), 'Cove shed, Pier kiosk', 'a member limited to Harbour and South keeps Harbour''s (Pier''s and Cove''s)');
 select tests.reset_role();
 select results_eq($$select site_access_limited from public.memberships where user_id = (select l_south from actors)$$, array[true],
   'the member is still limited');

@@ -76,33 +76,24 @@ select lives_ok($$insert into public.sites (org_id, name, group_id) select org_a
 
 -- Editing, moving and archiving: only their sites, and only into their groups.
 select tests.act_as((select l_manager from actors));
-with changed as (update public.sites set address = '1 Quay Road' where id = (select north_site from actors) returning 1)
-select is(count(*)::int, 1, 'the limited manager edits North''s site') from changed;
-with changed as (update public.sites set address = '1 Depot Road' where id = (select south_site from actors) returning 1)
-select is(count(*)::int, 0, 'but not South''s (0 rows)') from changed;
-with changed as (update public.sites set address = '1 Yard Road' where id = (select loose_site from actors) returning 1)
-select is(count(*)::int, 0, 'nor the ungrouped one (0 rows)') from changed;
-with changed as (update public.sites set archived_at = now() where id = (select south_site from actors) returning 1)
-select is(count(*)::int, 0, 'nor archives South''s (0 rows)') from changed;
-with changed as (update public.sites set group_id = (select north from actors) where id = (select south_site from actors) returning 1)
-select is(count(*)::int, 0, 'nor pulls South''s site into North (0 rows)') from changed;
+select is(tests.outcome($$update public.sites set address = '1 Quay Road' where id = (select north_site from actors)$$), '1 rows', 'the limited manager edits North''s site');
+select is(tests.outcome($$update public.sites set address = '1 Depot Road' where id = (select south_site from actors)$$), '0 rows', 'but not South''s (0 rows)');
+select is(tests.outcome($$update public.sites set address = '1 Yard Road' where id = (select loose_site from actors)$$), '0 rows', 'nor the ungrouped one (0 rows)');
+select is(tests.outcome($$update public.sites set archived_at = now() where id = (select south_site from actors)$$), '0 rows', 'nor archives South''s (0 rows)');
+select is(tests.outcome($$update public.sites set group_id = (select north from actors) where id = (select south_site from actors)$$), '0 rows', 'nor pulls South''s site into North (0 rows)');
 select throws_ok($$update public.sites set group_id = (select south from actors) where id = (select north_site from actors)$$,
   '42501', null, 'it cannot move North''s site to South');
 select throws_ok($$update public.sites set group_id = null where id = (select north_site from actors)$$,
   '42501', null, 'nor out of every group');
-with changed as (update public.sites set group_id = (select harbour from actors) where id = (select pier_site from actors) returning 1)
-select is(count(*)::int, 1, 'it moves Pier''s site to Harbour, inside North') from changed;
+select is(tests.outcome($$update public.sites set group_id = (select harbour from actors) where id = (select pier_site from actors)$$), '1 rows', 'it moves Pier''s site to Harbour, inside North');
 select tests.act_as_api_key((select k_limited from actors));
-with changed as (update public.sites set address = '2 Depot Road' where id = (select south_site from actors) returning 1)
-select is(count(*)::int, 0, 'a limited key edits no site of South (0 rows)') from changed;
+select is(tests.outcome($$update public.sites set address = '2 Depot Road' where id = (select south_site from actors)$$), '0 rows', 'a limited key edits no site of South (0 rows)');
 select throws_ok($$update public.sites set group_id = (select south from actors) where id = (select north_site from actors)$$,
   '42501', null, 'nor moves North''s site to South');
 select tests.act_as((select l_inspector from actors));
-with changed as (update public.sites set address = '3 Quay Road' where id = (select north_site from actors) returning 1)
-select is(count(*)::int, 0, 'a limited inspector edits no site, not even North''s (0 rows)') from changed;
+select is(tests.outcome($$update public.sites set address = '3 Quay Road' where id = (select north_site from actors)$$), '0 rows', 'a limited inspector edits no site, not even North''s (0 rows)');
 select tests.act_as((select manager from actors));
-with changed as (update public.sites set address = '4 Depot Road' where id = (select south_site from actors) returning 1)
-select is(count(*)::int, 1, 'an org-wide manager edits South''s site') from changed;
+select is(tests.outcome($$update public.sites set address = '4 Depot Road' where id = (select south_site from actors)$$), '1 rows', 'an org-wide manager edits South''s site');
 select tests.reset_role();
 select results_eq($$select name, address, group_id, archived_at from public.sites where id in (select north_site from actors union all select south_site from actors union all select pier_site from actors) order by name$$,
   $$select 'North kitchen'::text, '1 Quay Road'::text, north, null::timestamptz from actors
@@ -118,8 +109,7 @@ select is(pg_temp.sites_read(), 'Harbour office, Pier kiosk, Pier office', 'move
 select tests.act_as_api_key((select k_limited from actors));
 select is(pg_temp.sites_read(), 'Harbour office, Pier kiosk, Pier office', 'and for the limited key');
 select tests.act_as((select l_manager from actors));
-with changed as (update public.sites set address = '5 Quay Road' where id = (select north_site from actors) returning 1)
-select is(count(*)::int, 0, 'and the limited manager can no longer edit it (0 rows)') from changed;
+select is(tests.outcome($$update public.sites set address = '5 Quay Road' where id = (select north_site from actors)$$), '0 rows', 'and the limited manager can no longer edit it (0 rows)');
 select tests.act_as((select owner from actors));
 update public.sites set group_id = (select pier from actors) where id = (select loose_site from actors);
 select tests.act_as((select l_viewer from actors));

@@ -74,12 +74,9 @@ select is(pg_temp.inspections_read(), 'new at North kitchen, new at Pier kiosk, 
 
 -- Filling in: answers at its sites only.
 select tests.act_as((select l_inspector from actors));
-with changed as (update public.answers set note = 'Swept' where inspection_id = (select north_insp from actors) returning 1)
-select is(count(*)::int, 1, 'the limited inspector changes an answer at North''s site') from changed;
-with changed as (update public.answers set note = 'Swept' where inspection_id = (select south_insp from actors) returning 1)
-select is(count(*)::int, 0, 'but not at South''s (0 rows)') from changed;
-with changed as (update public.answers set note = 'Swept' where inspection_id = (select loose_insp from actors) returning 1)
-select is(count(*)::int, 0, 'nor at the ungrouped site (0 rows)') from changed;
+select is(tests.outcome($$update public.answers set note = 'Swept' where inspection_id = (select north_insp from actors)$$), '1 rows', 'the limited inspector changes an answer at North''s site');
+select is(tests.outcome($$update public.answers set note = 'Swept' where inspection_id = (select south_insp from actors)$$), '0 rows', 'but not at South''s (0 rows)');
+select is(tests.outcome($$update public.answers set note = 'Swept' where inspection_id = (select loose_insp from actors)$$), '0 rows', 'nor at the ungrouped site (0 rows)');
 select tests.reset_role();
 delete from public.answers where item_key = 'floor' and inspection_id in (select pier_insp from actors union all select south_insp from actors);
 select tests.act_as((select l_inspector from actors));
@@ -90,11 +87,9 @@ select throws_ok($$insert into public.answers (org_id, inspection_id, item_key, 
 select tests.act_as_api_key((select k_limited from actors));
 select throws_ok($$insert into public.answers (org_id, inspection_id, item_key, value) select org_a, south_insp, 'floor', '"pass"' from actors$$,
   '42501', null, 'nor does the limited key');
-with changed as (update public.answers set note = 'By key' where inspection_id = (select loose_insp from actors) returning 1)
-select is(count(*)::int, 0, 'which changes no answer at the ungrouped site (0 rows)') from changed;
+select is(tests.outcome($$update public.answers set note = 'By key' where inspection_id = (select loose_insp from actors)$$), '0 rows', 'which changes no answer at the ungrouped site (0 rows)');
 select tests.act_as((select l_viewer from actors));
-with changed as (update public.answers set note = 'By viewer' where inspection_id = (select north_insp from actors) returning 1)
-select is(count(*)::int, 0, 'a limited viewer changes no answer, not even at North''s (0 rows)') from changed;
+select is(tests.outcome($$update public.answers set note = 'By viewer' where inspection_id = (select north_insp from actors)$$), '0 rows', 'a limited viewer changes no answer, not even at North''s (0 rows)');
 select tests.act_as((select inspector from actors));
 select lives_ok($$insert into public.answers (org_id, inspection_id, item_key, value) select org_a, south_insp, 'floor', '"pass"' from actors$$,
   'an org-wide inspector answers at South''s site');
@@ -105,23 +100,16 @@ select results_eq($$select n.name, a.value #>> '{}', a.note from public.answers 
 
 -- Submitting and canceling: only there.
 select tests.act_as((select l_inspector from actors));
-with changed as (update public.inspections set status = 'submitted' where id = (select south_insp from actors) returning 1)
-select is(count(*)::int, 0, 'the limited inspector submits nothing at South''s site (0 rows)') from changed;
-with changed as (update public.inspections set status = 'submitted' where id = (select north_insp from actors) returning 1)
-select is(count(*)::int, 1, 'but submits the inspection at North''s') from changed;
+select is(tests.outcome($$update public.inspections set status = 'submitted' where id = (select south_insp from actors)$$), '0 rows', 'the limited inspector submits nothing at South''s site (0 rows)');
+select is(tests.outcome($$update public.inspections set status = 'submitted' where id = (select north_insp from actors)$$), '1 rows', 'but submits the inspection at North''s');
 select tests.act_as((select l_manager from actors));
-with changed as (update public.inspections set status = 'canceled' where id = (select south_insp from actors) returning 1)
-select is(count(*)::int, 0, 'the limited manager cancels nothing at South''s site (0 rows)') from changed;
-with changed as (update public.inspections set title = 'Renamed' where id = (select loose_insp from actors) returning 1)
-select is(count(*)::int, 0, 'nor renames the one at the ungrouped site (0 rows)') from changed;
-with changed as (update public.inspections set status = 'canceled' where id = (select pier_insp from actors) returning 1)
-select is(count(*)::int, 1, 'but cancels the one at Pier''s') from changed;
+select is(tests.outcome($$update public.inspections set status = 'canceled' where id = (select south_insp from actors)$$), '0 rows', 'the limited manager cancels nothing at South''s site (0 rows)');
+select is(tests.outcome($$update public.inspections set title = 'Renamed' where id = (select loose_insp from actors)$$), '0 rows', 'nor renames the one at the ungrouped site (0 rows)');
+select is(tests.outcome($$update public.inspections set status = 'canceled' where id = (select pier_insp from actors)$$), '1 rows', 'but cancels the one at Pier''s');
 select tests.act_as_api_key((select k_limited from actors));
-with changed as (update public.inspections set title = 'By key' where id = (select south_insp from actors) returning 1)
-select is(count(*)::int, 0, 'the limited key renames nothing at South''s site (0 rows)') from changed;
+select is(tests.outcome($$update public.inspections set title = 'By key' where id = (select south_insp from actors)$$), '0 rows', 'the limited key renames nothing at South''s site (0 rows)');
 select tests.act_as((select l_viewer from actors));
-with changed as (update public.inspections set title = 'By viewer' where id = (select north_insp from actors) returning 1)
-select is(count(*)::int, 0, 'a limited viewer changes no inspection (0 rows)') from changed;
+select is(tests.outcome($$update public.inspections set title = 'By viewer' where id = (select north_insp from actors)$$), '0 rows', 'a limited viewer changes no inspection (0 rows)');
 select tests.reset_role();
 select results_eq($$select n.name, i.status::text, i.title like '%Renamed' or i.title like 'By %' from public.inspections i join names n on n.id = i.id order by n.name$$,
   $$values ('loose'::text, 'in_progress'::text, false), ('north', 'submitted', false), ('pier', 'canceled', false), ('south', 'in_progress', false)$$,
@@ -138,13 +126,11 @@ update public.sites set group_id = (select south from actors) where id = (select
 select tests.act_as((select l_inspector from actors));
 select is(pg_temp.inspections_read(), 'new at Pier kiosk, pier', 'after it, at once, neither North''s inspections');
 select is(pg_temp.answers_read(), 'pier', 'nor their answers');
-with changed as (update public.answers set note = 'Too late' where inspection_id = (select north_insp from actors) returning 1)
-select is(count(*)::int, 0, 'and it changes none of them (0 rows)') from changed;
+select is(tests.outcome($$update public.answers set note = 'Too late' where inspection_id = (select north_insp from actors)$$), '0 rows', 'and it changes none of them (0 rows)');
 select tests.act_as_api_key((select k_limited from actors));
 select is(pg_temp.inspections_read(), 'new at Pier kiosk, pier', 'the limited key no longer reads them either');
 select tests.act_as((select l_manager from actors));
-with changed as (update public.inspections set status = 'canceled' where id = (select north_insp from actors) returning 1)
-select is(count(*)::int, 0, 'nor can the limited manager cancel North''s (0 rows)') from changed;
+select is(tests.outcome($$update public.inspections set status = 'canceled' where id = (select north_insp from actors)$$), '0 rows', 'nor can the limited manager cancel North''s (0 rows)');
 select tests.act_as((select viewer from actors));
 select is(pg_temp.inspections_read(), 'loose, new at North kitchen, new at Pier kiosk, new at South depot, north, pier, south',
   'the org-wide viewer reads every inspection throughout');

@@ -94,18 +94,13 @@ select throws_ok($$insert into public.actions (org_id, site_id, title) select or
 
 -- Moving actions: there only.
 select tests.act_as((select l_manager from actors));
-with changed as (update public.actions set status = 'in_progress' where id = (select south_act from actors) returning 1)
-select is(count(*)::int, 0, 'the limited manager starts no action at South''s site (0 rows)') from changed;
-with changed as (update public.actions set priority = 'high' where id = (select loose_act from actors) returning 1)
-select is(count(*)::int, 0, 'nor changes one at the ungrouped site (0 rows)') from changed;
-with changed as (update public.actions set status = 'in_progress' where id = (select pier_act from actors) returning 1)
-select is(count(*)::int, 1, 'but starts the one at Pier''s') from changed;
+select is(tests.outcome($$update public.actions set status = 'in_progress' where id = (select south_act from actors)$$), '0 rows', 'the limited manager starts no action at South''s site (0 rows)');
+select is(tests.outcome($$update public.actions set priority = 'high' where id = (select loose_act from actors)$$), '0 rows', 'nor changes one at the ungrouped site (0 rows)');
+select is(tests.outcome($$update public.actions set status = 'in_progress' where id = (select pier_act from actors)$$), '1 rows', 'but starts the one at Pier''s');
 select tests.act_as_api_key((select k_limited from actors));
-with changed as (update public.actions set status = 'canceled' where id = (select south_act from actors) returning 1)
-select is(count(*)::int, 0, 'the limited key cancels no action at South''s site (0 rows)') from changed;
+select is(tests.outcome($$update public.actions set status = 'canceled' where id = (select south_act from actors)$$), '0 rows', 'the limited key cancels no action at South''s site (0 rows)');
 select tests.act_as((select l_inspector from actors));
-with changed as (update public.actions set status = 'in_progress' where id = (select north_act from actors) returning 1)
-select is(count(*)::int, 1, 'the limited inspector starts the action at North''s site assigned to it') from changed;
+select is(tests.outcome($$update public.actions set status = 'in_progress' where id = (select north_act from actors)$$), '1 rows', 'the limited inspector starts the action at North''s site assigned to it');
 
 -- Photos of actions: there only.
 select tests.act_as((select l_manager from actors));
@@ -115,8 +110,7 @@ select lives_ok($$insert into public.action_attachments (org_id, action_id, obje
 select throws_ok($$insert into public.action_attachments (org_id, action_id, object_path, content_type, byte_size)
   select org_a, south_act, org_a || '/actions/' || south_act || '/' || gen_random_uuid() || '.jpg', 'image/jpeg', 10 from actors$$,
   '42501', null, 'but not of the one at South''s');
-with gone as (delete from public.action_attachments where action_id = (select south_act from actors) returning 1)
-select is(count(*)::int, 0, 'nor removes its photo (0 rows)') from gone;
+select is(tests.outcome($$delete from public.action_attachments where action_id = (select south_act from actors)$$), '0 rows', 'nor removes its photo (0 rows)');
 select tests.reset_role();
 select results_eq($$select a.title, a.status::text from public.actions a where a.org_id = (select org_a from actors) and a.title like '% fix' order by a.title$$,
   $$values ('Loose fix'::text, 'open'::text), ('North fix', 'in_progress'), ('Pier fix', 'in_progress'), ('South fix', 'open')$$,
@@ -130,8 +124,7 @@ select tests.act_as((select l_inspector from actors));
 select is(pg_temp.actions_read(), 'Pier fix, Pier railing', 'the limited inspector no longer reads the actions at North''s site, its own included');
 select is(pg_temp.history_read(), 'Pier fix, Pier railing', 'nor their history');
 select is(pg_temp.photos_read(), 'Pier fix', 'nor their photos (only the Pier action''s)');
-with changed as (update public.actions set status = 'resolved', transition_note = 'Done.' where id = (select north_act from actors) returning 1)
-select is(count(*)::int, 0, 'and cannot resolve the action assigned to it there (0 rows)') from changed;
+select is(tests.outcome($$update public.actions set status = 'resolved', transition_note = 'Done.' where id = (select north_act from actors)$$), '0 rows', 'and cannot resolve the action assigned to it there (0 rows)');
 select throws_ok($$insert into public.actions (org_id, site_id, title) select org_a, north_site, 'Too late' from actors$$,
   '42501', null, 'nor open another there');
 select tests.act_as((select l_manager from actors));

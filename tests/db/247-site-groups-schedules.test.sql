@@ -96,24 +96,17 @@ delete from public.schedule_sites where schedule_id = (select north_rounds from 
 
 -- Changing: only a schedule every site of which is theirs.
 select tests.act_as((select l_manager from actors));
-with changed as (update public.schedules set name = 'North walk' where id = (select north_rounds from actors) returning 1)
-select is(count(*)::int, 1, 'the limited manager renames North''s rounds (all its sites are North''s)') from changed;
-with changed as (update public.schedules set name = 'Mixed walk' where id = (select mixed_rounds from actors) returning 1)
-select is(count(*)::int, 0, 'but not the mixed schedule, which has South''s site too (0 rows)') from changed;
-with changed as (update public.schedules set paused_at = now() where id = (select mixed_rounds from actors) returning 1)
-select is(count(*)::int, 0, 'nor pauses it (0 rows)') from changed;
-with changed as (update public.schedules set deleted_at = now() where id = (select south_rounds from actors) returning 1)
-select is(count(*)::int, 0, 'nor deletes South''s rounds (0 rows)') from changed;
-with gone as (delete from public.schedule_sites where schedule_id = (select mixed_rounds from actors) and site_id = (select south_site from actors) returning 1)
-select is(count(*)::int, 0, 'nor takes South''s site off the mixed schedule (0 rows)') from gone;
+select is(tests.outcome($$update public.schedules set name = 'North walk' where id = (select north_rounds from actors)$$), '1 rows', 'the limited manager renames North''s rounds (all its sites are North''s)');
+select is(tests.outcome($$update public.schedules set name = 'Mixed walk' where id = (select mixed_rounds from actors)$$), '0 rows', 'but not the mixed schedule, which has South''s site too (0 rows)');
+select is(tests.outcome($$update public.schedules set paused_at = now() where id = (select mixed_rounds from actors)$$), '0 rows', 'nor pauses it (0 rows)');
+select is(tests.outcome($$update public.schedules set deleted_at = now() where id = (select south_rounds from actors)$$), '0 rows', 'nor deletes South''s rounds (0 rows)');
+select is(tests.outcome($$delete from public.schedule_sites where schedule_id = (select mixed_rounds from actors) and site_id = (select south_site from actors)$$), '0 rows', 'nor takes South''s site off the mixed schedule (0 rows)');
 select throws_ok($$insert into public.schedule_sites (schedule_id, site_id) select mixed_rounds, pier_site from actors$$,
   '42501', null, 'nor adds a site of its own to the mixed schedule');
 select tests.act_as_api_key((select k_limited from actors));
-with changed as (update public.schedules set paused_at = now() where id = (select mixed_rounds from actors) returning 1)
-select is(count(*)::int, 0, 'the limited key pauses not the mixed schedule (0 rows)') from changed;
+select is(tests.outcome($$update public.schedules set paused_at = now() where id = (select mixed_rounds from actors)$$), '0 rows', 'the limited key pauses not the mixed schedule (0 rows)');
 select tests.act_as((select manager from actors));
-with changed as (update public.schedules set name = 'Mixed walk' where id = (select mixed_rounds from actors) returning 1)
-select is(count(*)::int, 1, 'an org-wide manager renames it') from changed;
+select is(tests.outcome($$update public.schedules set name = 'Mixed walk' where id = (select mixed_rounds from actors)$$), '1 rows', 'an org-wide manager renames it');
 select tests.reset_role();
 select results_eq($$select name, paused_at is null, deleted_at is null from public.schedules where org_id = (select org_a from actors) order by name$$,
   $$values ('Harbour rounds'::text, true, true), ('Mixed walk', true, true), ('North walk', true, true), ('South rounds', true, true)$$,
@@ -134,8 +127,7 @@ select tests.act_as((select owner from actors));
 update public.sites set group_id = null where id = (select north_site from actors);
 select tests.act_as((select l_manager from actors));
 select is(pg_temp.schedule_sites_read(), 'Harbour rounds: Pier kiosk; North walk: Pier kiosk', 'with North''s site moved out, the limited manager reads neither it nor the mixed schedule');
-with changed as (update public.schedules set name = 'North loop' where id = (select north_rounds from actors) returning 1)
-select is(count(*)::int, 0, 'and can no longer rename North''s rounds, which still have that site (0 rows)') from changed;
+select is(tests.outcome($$update public.schedules set name = 'North loop' where id = (select north_rounds from actors)$$), '0 rows', 'and can no longer rename North''s rounds, which still have that site (0 rows)');
 
 select * from finish();
 rollback;

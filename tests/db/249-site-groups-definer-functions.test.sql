@@ -60,29 +60,29 @@ select tests.act_as((select l_manager from actors));
 select isnt(tests.error_of(format($$insert into public.inspections (org_id, site_id, template_id) values (%L, %L, %L)$$,
     (select org_a from actors), (select closed_site from actors), (select template from actors))), null,
   'a limited manager cannot schedule at an archived site of South');
-select unlike(tests.error_of(format($$insert into public.inspections (org_id, site_id, template_id) values (%L, %L, %L)$$,
+select unalike(tests.error_of(format($$insert into public.inspections (org_id, site_id, template_id) values (%L, %L, %L)$$,
     (select org_a from actors), (select closed_site from actors), (select template from actors))), '%archived%',
   'and is not told that it is archived');
 select isnt(tests.error_of(format($$insert into public.actions (org_id, site_id, title) values (%L, %L, 'Closed leak')$$,
     (select org_a from actors), (select closed_site from actors))), null, 'it opens no action there');
-select unlike(tests.error_of(format($$insert into public.actions (org_id, site_id, title) values (%L, %L, 'Closed leak')$$,
+select unalike(tests.error_of(format($$insert into public.actions (org_id, site_id, title) values (%L, %L, 'Closed leak')$$,
     (select org_a from actors), (select closed_site from actors))), '%archived%', 'and is not told that the site is archived');
-select unlike(coalesce(tests.error_of(format($$insert into public.actions (org_id, inspection_id, item_key, title) values (%L, %L, 'no-such-item', 'Ghost item')$$,
+select unalike(coalesce(tests.error_of(format($$insert into public.actions (org_id, inspection_id, item_key, title) values (%L, %L, 'no-such-item', 'Ghost item')$$,
     (select org_a from actors), (select south_insp from actors))), 'no error'), '%item%',
   'nor is told, naming the inspection at South''s site and an item key, whether its template has that item');
-select unlike(coalesce(tests.error_of(format($$insert into public.actions (org_id, site_id, inspection_id, title) values (%L, %L, %L, 'Wrong site')$$,
+select unalike(coalesce(tests.error_of(format($$insert into public.actions (org_id, site_id, inspection_id, title) values (%L, %L, %L, 'Wrong site')$$,
     (select org_a from actors), (select north_site from actors), (select south_insp from actors))), 'no error'), '%site of the inspection%',
   'nor, naming it with North''s site, that the inspection is at another site');
 select isnt(tests.error_of(format($$insert into public.schedule_sites (schedule_id, site_id) values (%L, %L)$$,
     (select schedule from actors), (select closed_site from actors))), null, 'it adds the archived South site to no schedule');
-select unlike(tests.error_of(format($$insert into public.schedule_sites (schedule_id, site_id) values (%L, %L)$$,
+select unalike(tests.error_of(format($$insert into public.schedule_sites (schedule_id, site_id) values (%L, %L)$$,
     (select schedule from actors), (select closed_site from actors))), '%archived%', 'and is not told that it is archived');
 select tests.act_as((select l_inspector from actors));
-select unlike(coalesce(tests.error_of(format($$insert into public.attachments (org_id, inspection_id, item_key, object_path, content_type, byte_size)
+select unalike(coalesce(tests.error_of(format($$insert into public.attachments (org_id, inspection_id, item_key, object_path, content_type, byte_size)
     values (%L, %L, 'no-such-item', %L, 'image/jpeg', 10)$$, (select org_a from actors), (select south_insp from actors),
     (select org_a || '/' || south_insp || '/no-such-item/' || gen_random_uuid() || '.jpg' from actors))), 'no error'), '%item%',
   'a limited inspector checking in a photo at South''s inspection is not told about its items');
-select unlike(coalesce(tests.error_of(format($$insert into public.answers (org_id, inspection_id, item_key, value) values (%L, %L, 'no-such-item', '"pass"')$$,
+select unalike(coalesce(tests.error_of(format($$insert into public.answers (org_id, inspection_id, item_key, value) values (%L, %L, 'no-such-item', '"pass"')$$,
     (select org_a from actors), (select south_insp from actors))), 'no error'), '%item%',
   'nor answering it');
 

@@ -110,4 +110,22 @@ begin
 end;
 $$;
 
+-- What a statement did, as the current role: 'n rows', or the error it raised ('error <SQLSTATE>:
+-- <message>'). A `using` clause that filters the row out shows as '0 rows'; a refusal that should
+-- have been 0 rows shows its error instead of ending the file.
+create or replace function tests.outcome(statement text)
+returns text
+language plpgsql
+as $$
+declare
+  n bigint;
+begin
+  execute statement;
+  get diagnostics n = row_count;
+  return n || ' rows';
+exception when others then
+  return 'error ' || sqlstate || ': ' || sqlerrm;
+end;
+$$;
+
 grant execute on all functions in schema tests to anon, authenticated, service_role;
