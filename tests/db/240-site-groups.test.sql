@@ -6,11 +6,12 @@
 -- organization's groups refused, a group with sites or subgroups not deleted, at most 1,000 groups
 -- per organization.
 begin;
-select plan(78);
+select plan(82);
 
 create temp table actors on commit drop as select * from tests.create_site_group_world('240');
-alter table actors add column b_group uuid;
-update actors set b_group = tests.create_site_group(org_b, 'B region');
+alter table actors add column b_group uuid, add column l_harbour_manager uuid;
+update actors set b_group = tests.create_site_group(org_b, 'B region'),
+                  l_harbour_manager = tests.create_limited_member(org_a, 'l-harbour-240@example.test', 'manager', array[harbour]);
 grant select on actors to anon, authenticated;
 
 create function pg_temp.group_names() returns text[] language sql as $$
@@ -48,6 +49,15 @@ select tests.act_as((select l_viewer from actors));
 select is(pg_temp.group_names(), '{Harbour,North,Pier}', 'and a limited viewer');
 select tests.act_as_api_key((select k_limited from actors));
 select is(pg_temp.group_names(), '{Harbour,North,Pier}', 'and a key limited to North');
+select tests.act_as((select l_harbour_manager from actors));
+select is(pg_temp.group_names(), '{Harbour,North,Pier}', 'a manager limited to Harbour reads Harbour, Pier below it and North above it (to draw the tree), not South');
+select is(tests.outcome($$update public.site_groups set name = 'Northern' where id = (select north from actors)$$), '0 rows',
+  'but cannot rename North (0 rows)');
+select is(tests.outcome($$update public.site_groups set name = 'Harbourside' where id = (select harbour from actors)$$), '0 rows',
+  'nor Harbour, its own group (0 rows)');
+select is(tests.outcome($$update public.site_groups set name = 'Pier head' where id = (select pier from actors)$$), '1 rows',
+  'but renames Pier, inside it');
+update public.site_groups set name = 'Pier' where id = (select pier from actors);
 
 -- Adding: managers and above; limited ones only below their groups.
 select tests.act_as((select viewer from actors));

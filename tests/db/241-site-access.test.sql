@@ -7,7 +7,7 @@
 -- a change of role to admin clears the limit; a limited member whose only group is deleted (its
 -- sites moved out first) sees nothing rather than everything.
 begin;
-select plan(56);
+select plan(61);
 
 create temp table actors on commit drop as select * from tests.create_site_group_world('241');
 alter table actors add column l_two uuid, add column l_south uuid, add column k_south uuid, add column b_group uuid;
@@ -167,6 +167,29 @@ select tests.reset_role();
 insert into public.sites (org_id, name, group_id) select org_a, 'Cove shed', tests.create_site_group(org_a, 'Cove', harbour) from actors;
 select tests.act_as((select l_viewer from actors));
 select is(pg_temp.sites_read(), 'Cove shed, North kitchen, Pier kiosk', 'a site in a new subgroup of Harbour is read by a viewer limited to North');
+
+-- A group moved, with its subgroups and sites, takes them out of the old parent's reach at once.
+select tests.act_as((select owner from actors));
+update public.site_groups set parent_id = (select south from actors) where id = (select harbour from actors);
+select tests.act_as((select l_viewer from actors));
+select is(pg_temp.sites_read(), 'North kitchen', 'Harbour moved under South: the viewer limited to North no longer reads Harbour''s sites');
+select tests.act_as((select l_south from actors));
+select is(pg_temp.sites_read(), 'Cove shed, Pier kiosk, South depot', 'and the member limited to South now does');
+select tests.act_as((select owner from actors));
+update public.site_groups set parent_id = (select north from actors) where id = (select harbour from actors);
+select tests.act_as((select l_viewer from actors));
+select is(pg_temp.sites_read(), 'Cove shed, North kitchen, Pier kiosk', 'moved back, they are the North viewer''s again');
+
+-- What stays org-wide: templates, their versions, the members, the organization.
+select tests.act_as((select l_viewer from actors));
+select is((select count(*)::int from public.templates) || ' / ' || (select count(*)::int from public.template_versions)
+          || ' / ' || (select count(*)::int from public.memberships) || ' / ' || (select count(*)::int from public.organizations),
+  (select (select count(*)::int from public.templates where org_id = a.org_a) || ' / ' || (select count(*)::int from public.template_versions where org_id = a.org_a)
+          || ' / ' || (select count(*)::int from public.memberships where org_id = a.org_a) || ' / 1' from actors a),
+  'a limited viewer reads every template, version and member of A, and A itself');
+select tests.act_as((select l_manager from actors));
+select is(tests.outcome($$update public.templates set description = 'By the regional manager' where id = (select template from actors)$$), '1 rows',
+  'a limited manager still edits the organization''s templates');
 
 -- A group deleted, its site moved out first: its only limited members and keys see nothing, not everything.
 select tests.act_as((select l_south from actors));
