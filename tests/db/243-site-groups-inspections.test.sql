@@ -57,15 +57,18 @@ select is(pg_temp.inspections_read() || ' / ' || pg_temp.answers_read(), ' / ', 
 select tests.act_as((select l_manager from actors));
 select lives_ok($$insert into public.inspections (org_id, site_id, template_id) select org_a, pier_site, template from actors$$,
   'a manager limited to North schedules an inspection at Pier''s site');
-select throws_ok($$insert into public.inspections (org_id, site_id, template_id) select org_a, south_site, template from actors$$,
-  '42501', null, 'but not at South''s');
-select throws_ok($$insert into public.inspections (org_id, site_id, template_id) select org_a, loose_site, template from actors$$,
-  '42501', null, 'nor at the ungrouped site');
+select is(tests.error_of($$insert into public.inspections (org_id, site_id, template_id) select org_a, south_site, template from actors$$),
+  'validation_failed {"field" : "site_id", "message" : "Choose a site of this organization."}',
+  'but not at South''s (as for another organization''s)');
+select is(tests.error_of($$insert into public.inspections (org_id, site_id, template_id) select org_a, loose_site, template from actors$$),
+  'validation_failed {"field" : "site_id", "message" : "Choose a site of this organization."}',
+  'nor at the ungrouped site (as for another organization''s)');
 select tests.act_as_api_key((select k_limited from actors));
 select lives_ok($$insert into public.inspections (org_id, site_id, template_id) select org_a, north_site, template from actors$$,
   'a limited manager key schedules one at North''s site');
-select throws_ok($$insert into public.inspections (org_id, site_id, template_id) select org_a, south_site, template from actors$$,
-  '42501', null, 'but not at South''s');
+select is(tests.error_of($$insert into public.inspections (org_id, site_id, template_id) select org_a, south_site, template from actors$$),
+  'validation_failed {"field" : "site_id", "message" : "Choose a site of this organization."}',
+  'but not at South''s (as for another organization''s)');
 select tests.act_as((select manager from actors));
 select lives_ok($$insert into public.inspections (org_id, site_id, template_id) select org_a, south_site, template from actors$$,
   'an org-wide manager schedules one at South''s site');

@@ -74,20 +74,25 @@ select is(pg_temp.actions_read() || ' / ' || pg_temp.history_read() || ' / ' || 
 select tests.act_as((select l_inspector from actors));
 select lives_ok($$insert into public.actions (org_id, site_id, title) select org_a, pier_site, 'Pier railing' from actors$$,
   'a limited inspector opens an action (for itself) at Pier''s site');
-select throws_ok($$insert into public.actions (org_id, site_id, title) select org_a, south_site, 'South railing' from actors$$,
-  '42501', null, 'but not at South''s');
+select is(tests.error_of($$insert into public.actions (org_id, site_id, title) select org_a, south_site, 'South railing' from actors$$),
+  'validation_failed {"field" : "site_id", "message" : "Choose a site of this organization."}',
+  'but not at South''s (as for another organization''s)');
 select tests.act_as((select l_manager from actors));
 select lives_ok($$insert into public.actions (org_id, site_id, title) select org_a, north_site, 'North drain' from actors$$,
   'a limited manager opens one at North''s site');
-select throws_ok($$insert into public.actions (org_id, site_id, title) select org_a, south_site, 'South drain' from actors$$,
-  '42501', null, 'but not at South''s');
-select throws_ok($$insert into public.actions (org_id, site_id, title) select org_a, loose_site, 'Loose drain' from actors$$,
-  '42501', null, 'nor at the ungrouped site');
-select throws_ok($$insert into public.actions (org_id, site_id, inspection_id, title) select org_a, south_site, south_insp, 'South item' from actors$$,
-  '42501', null, 'nor about an inspection at South''s site');
+select is(tests.error_of($$insert into public.actions (org_id, site_id, title) select org_a, south_site, 'South drain' from actors$$),
+  'validation_failed {"field" : "site_id", "message" : "Choose a site of this organization."}',
+  'but not at South''s (as for another organization''s)');
+select is(tests.error_of($$insert into public.actions (org_id, site_id, title) select org_a, loose_site, 'Loose drain' from actors$$),
+  'validation_failed {"field" : "site_id", "message" : "Choose a site of this organization."}',
+  'nor at the ungrouped site (as for another organization''s)');
+select is(tests.error_of($$insert into public.actions (org_id, site_id, inspection_id, title) select org_a, south_site, south_insp, 'South item' from actors$$),
+  'validation_failed {"field" : "inspection_id", "message" : "Choose an inspection of this organization."}',
+  'nor about an inspection at South''s site (as for another organization''s)');
 select tests.act_as_api_key((select k_limited from actors));
-select throws_ok($$insert into public.actions (org_id, site_id, title) select org_a, south_site, 'South key drain' from actors$$,
-  '42501', null, 'a limited key opens none at South''s site');
+select is(tests.error_of($$insert into public.actions (org_id, site_id, title) select org_a, south_site, 'South key drain' from actors$$),
+  'validation_failed {"field" : "site_id", "message" : "Choose a site of this organization."}',
+  'a limited key opens none at South''s site (as for another organization''s)');
 select tests.act_as((select l_viewer from actors));
 select throws_ok($$insert into public.actions (org_id, site_id, title) select org_a, north_site, 'Viewer drain' from actors$$,
   '42501', null, 'a limited viewer opens none, not even at North''s');
@@ -125,8 +130,9 @@ select is(pg_temp.actions_read(), 'Pier fix, Pier railing', 'the limited inspect
 select is(pg_temp.history_read(), 'Pier fix, Pier railing', 'nor their history');
 select is(pg_temp.photos_read(), 'Pier fix', 'nor their photos (only the Pier action''s)');
 select is(tests.outcome($$update public.actions set status = 'resolved', transition_note = 'Done.' where id = (select north_act from actors)$$), '0 rows', 'and cannot resolve the action assigned to it there (0 rows)');
-select throws_ok($$insert into public.actions (org_id, site_id, title) select org_a, north_site, 'Too late' from actors$$,
-  '42501', null, 'nor open another there');
+select is(tests.error_of($$insert into public.actions (org_id, site_id, title) select org_a, north_site, 'Too late' from actors$$),
+  'validation_failed {"field" : "site_id", "message" : "Choose a site of this organization."}',
+  'nor open another there (as for another organization''s)');
 select tests.act_as((select l_manager from actors));
 select is(pg_temp.actions_read(), 'Pier fix, Pier railing', 'the limited manager no longer reads them either');
 

@@ -80,15 +80,18 @@ select lives_ok($$with created as (insert into public.schedules (org_id, name, t
   insert into made select id from created$$, 'a manager limited to North creates a schedule, reading back its id');
 select lives_ok($$insert into public.schedule_sites (schedule_id, site_id) select made.id, pier_site from made, actors$$,
   'and gives it Pier''s site');
-select throws_ok($$insert into public.schedule_sites (schedule_id, site_id) select made.id, south_site from made, actors$$,
-  '42501', null, 'but not South''s');
-select throws_ok($$insert into public.schedule_sites (schedule_id, site_id) select made.id, loose_site from made, actors$$,
-  '42501', null, 'nor the ungrouped site');
+select is(tests.error_of($$insert into public.schedule_sites (schedule_id, site_id) select made.id, south_site from made, actors$$),
+  'validation_failed {"field" : "site_ids", "message" : "Choose sites of this organization."}',
+  'but not South''s (as for another organization''s)');
+select is(tests.error_of($$insert into public.schedule_sites (schedule_id, site_id) select made.id, loose_site from made, actors$$),
+  'validation_failed {"field" : "site_ids", "message" : "Choose sites of this organization."}',
+  'nor the ungrouped site (as for another organization''s)');
 select is(pg_temp.schedule_sites_read(), 'Harbour rounds: Pier kiosk; Mixed rounds: North kitchen; North rounds: North kitchen, Pier kiosk',
   'it reads its new schedule with Pier''s site alone');
 select tests.act_as_api_key((select k_limited from actors));
-select throws_ok($$insert into public.schedule_sites (schedule_id, site_id) select north_rounds, south_site from actors$$,
-  '42501', null, 'a limited key adds no South site to North''s rounds');
+select is(tests.error_of($$insert into public.schedule_sites (schedule_id, site_id) select north_rounds, south_site from actors$$),
+  'validation_failed {"field" : "site_ids", "message" : "Choose sites of this organization."}',
+  'a limited key adds no South site to North''s rounds (as for another organization''s)');
 select tests.act_as((select manager from actors));
 select lives_ok($$insert into public.schedule_sites (schedule_id, site_id) select north_rounds, loose_site from actors$$,
   'an org-wide manager adds the ungrouped site to North''s rounds');
@@ -101,8 +104,8 @@ select is(tests.outcome($$update public.schedules set name = 'Mixed walk' where 
 select is(tests.outcome($$update public.schedules set paused_at = now() where id = (select mixed_rounds from actors)$$), '0 rows', 'nor pauses it (0 rows)');
 select is(tests.outcome($$update public.schedules set deleted_at = now() where id = (select south_rounds from actors)$$), '0 rows', 'nor deletes South''s rounds (0 rows)');
 select is(tests.outcome($$delete from public.schedule_sites where schedule_id = (select mixed_rounds from actors) and site_id = (select south_site from actors)$$), '0 rows', 'nor takes South''s site off the mixed schedule (0 rows)');
-select throws_ok($$insert into public.schedule_sites (schedule_id, site_id) select mixed_rounds, pier_site from actors$$,
-  '42501', null, 'nor adds a site of its own to the mixed schedule');
+select matches(tests.error_of($$insert into public.schedule_sites (schedule_id, site_id) select mixed_rounds, pier_site from actors$$),
+  '^forbidden', 'nor adds a site of its own to the mixed schedule (forbidden: not every site of it is its own)');
 select tests.act_as_api_key((select k_limited from actors));
 select is(tests.outcome($$update public.schedules set paused_at = now() where id = (select mixed_rounds from actors)$$), '0 rows', 'the limited key pauses not the mixed schedule (0 rows)');
 select tests.act_as((select manager from actors));

@@ -7,7 +7,7 @@
 -- reminders: 247. The dashboard, compliance and report queries run as the caller under the
 -- policies of 242-247, through no function of their own.)
 begin;
-select plan(30);
+select plan(34);
 
 create temp table actors on commit drop as select * from tests.create_site_group_world('249');
 alter table actors add column north_act uuid, add column south_act uuid, add column closed_site uuid, add column schedule uuid;
@@ -17,9 +17,11 @@ update actors set north_act = tests.create_action(org_a, north_site, 'open', nul
 with created as (insert into public.sites (org_id, name, group_id, archived_at) select org_a, 'Closed South depot', south, now() from actors returning id)
 update actors set closed_site = (select id from created);
 insert into public.schedules (org_id, name, template_id, rrule, start_date, time_of_day, due_after)
-  select org_a, 'North rounds', template, 'FREQ=WEEKLY;BYDAY=MO', '2099-01-05', '08:00', 'P1D' from actors;
+  select org_a, v.name, template, 'FREQ=WEEKLY;BYDAY=MO', '2099-01-05', '08:00', 'P1D' from actors, (values ('North rounds'), ('South rounds')) v (name);
 update actors set schedule = (select id from public.schedules where name = 'North rounds');
 insert into public.schedule_sites (schedule_id, site_id) select schedule, north_site from actors;
+insert into public.schedule_sites (schedule_id, site_id)
+  select (select id from public.schedules where name = 'South rounds'), south_site from actors;
 grant select on actors to anon, authenticated;
 
 -- The rule's helpers answer for the caller.
@@ -35,6 +37,18 @@ select is((select count(*)::int from private.limited_site_ids()), 0, 'with no li
 select tests.act_as_api_key((select k_limited from actors));
 select is((select count(*)::int from private.org_ids_with_every_site()) || ' / ' || (select count(*)::int from private.limited_site_ids()), '0 / 2',
   'a limited key: org-wide nowhere, two limited sites');
+
+-- The views the policies look a row's site group up in read past RLS (as their owner): what they
+-- show a limited caller who queries them must be nothing outside (0 rows, or not readable).
+select tests.act_as((select l_inspector from actors));
+select matches(tests.outcome($$select 1 from private.site_group_of_site where site_id = (select south_site from actors)$$),
+  '^(0 rows|error 42501)', 'a limited inspector reads no row of South''s site through private.site_group_of_site');
+select matches(tests.outcome($$select 1 from private.site_group_of_inspection where inspection_id = (select south_insp from actors)$$),
+  '^(0 rows|error 42501)', 'nor of the inspection at South''s site through private.site_group_of_inspection');
+select matches(tests.outcome($$select 1 from private.site_group_of_action where action_id = (select south_act from actors)$$),
+  '^(0 rows|error 42501)', 'nor of the action at South''s site through private.site_group_of_action');
+select matches(tests.outcome($$select 1 from private.site_group_of_schedule_site where site_id = (select south_site from actors)$$),
+  '^(0 rows|error 42501)', 'nor of a schedule at South''s site through private.site_group_of_schedule_site');
 
 -- Locking and judging an inspection or an action.
 select tests.act_as((select l_inspector from actors));
