@@ -4,7 +4,7 @@
 -- `with check`: the error); moving the site out of the group ends all of it at the next
 -- statement; org-wide members, owners and admins as before.
 begin;
-select plan(44);
+select plan(47);
 
 create temp table actors on commit drop as select * from tests.create_site_group_world('243');
 insert into public.answers (org_id, inspection_id, item_key, value)
@@ -118,24 +118,36 @@ select results_eq($$select n.name, i.status::text, i.title like '%Renamed' or i.
   $$values ('loose'::text, 'in_progress'::text, false), ('north', 'submitted', false), ('pier', 'canceled', false), ('south', 'in_progress', false)$$,
   'only the allowed moves were made');
 
+-- Assigning: only to someone who sees the site (sql27's decision, docs/site-groups.md, "Assignees").
+select tests.act_as((select manager from actors));
+select is(tests.error_of($$update public.inspections set assignee_id = (select l_inspector from actors) where id = (select south_insp from actors)$$),
+  'validation_failed {"field" : "assignee_id", "message" : "Choose a member who can see this site."}',
+  'an org-wide manager cannot assign the inspection at South''s site to the inspector limited to North');
+select is(tests.outcome($$update public.inspections set assignee_id = (select l_inspector from actors)
+    where site_id = (select north_site from actors) and id <> (select north_insp from actors)$$), '1 rows',
+  'but assigns it the one scheduled at North''s site');
+select tests.act_as((select l_manager from actors));
+select is(tests.error_of($$insert into public.inspections (org_id, site_id, template_id, assignee_id) select org_a, pier_site, template, inspector from actors$$),
+  null, 'a limited manager schedules one at Pier''s site for the org-wide inspector');
+
 -- Moving the site out of North ends it all at the next statement.
 select tests.act_as((select manager from actors));
 update public.inspections set status = 'changes_requested' where id = (select north_insp from actors);
 update public.inspections set status = 'in_progress' where id = (select north_insp from actors);
 select tests.act_as((select l_inspector from actors));
-select is(pg_temp.inspections_read(), 'new at North kitchen, new at Pier kiosk, north, pier', 'before the move the limited inspector reads North''s inspection');
+select is(pg_temp.inspections_read(), 'new at North kitchen, new at Pier kiosk, new at Pier kiosk, north, pier', 'before the move the limited inspector reads North''s inspection');
 select tests.act_as((select owner from actors));
 update public.sites set group_id = (select south from actors) where id = (select north_site from actors);
 select tests.act_as((select l_inspector from actors));
-select is(pg_temp.inspections_read(), 'new at Pier kiosk, pier', 'after it, at once, neither North''s inspections');
+select is(pg_temp.inspections_read(), 'new at Pier kiosk, new at Pier kiosk, pier', 'after it, at once, neither North''s inspections');
 select is(pg_temp.answers_read(), 'pier', 'nor their answers');
 select is(tests.outcome($$update public.answers set note = 'Too late' where inspection_id = (select north_insp from actors)$$), '0 rows', 'and it changes none of them (0 rows)');
 select tests.act_as_api_key((select k_limited from actors));
-select is(pg_temp.inspections_read(), 'new at Pier kiosk, pier', 'the limited key no longer reads them either');
+select is(pg_temp.inspections_read(), 'new at Pier kiosk, new at Pier kiosk, pier', 'the limited key no longer reads them either');
 select tests.act_as((select l_manager from actors));
 select is(tests.outcome($$update public.inspections set status = 'canceled' where id = (select north_insp from actors)$$), '0 rows', 'nor can the limited manager cancel North''s (0 rows)');
 select tests.act_as((select viewer from actors));
-select is(pg_temp.inspections_read(), 'loose, new at North kitchen, new at Pier kiosk, new at South depot, north, pier, south',
+select is(pg_temp.inspections_read(), 'loose, new at North kitchen, new at Pier kiosk, new at Pier kiosk, new at South depot, north, pier, south',
   'the org-wide viewer reads every inspection throughout');
 
 select * from finish();

@@ -5,7 +5,7 @@
 -- inspector included, once its site is moved out of the inspector's groups; org-wide members,
 -- owners and admins as before.
 begin;
-select plan(36);
+select plan(39);
 
 create temp table actors on commit drop as select * from tests.create_site_group_world('245');
 alter table actors add column north_act uuid, add column pier_act uuid, add column south_act uuid, add column loose_act uuid;
@@ -121,6 +121,17 @@ select results_eq($$select a.title, a.status::text from public.actions a where a
   $$values ('Loose fix'::text, 'open'::text), ('North fix', 'in_progress'), ('Pier fix', 'in_progress'), ('South fix', 'open')$$,
   'only the allowed moves were made');
 select is((select count(*)::int from public.action_attachments where action_id = (select south_act from actors)), 1, 'and South''s photo is still there');
+
+-- Assigning: only to someone who sees the site (sql27's decision, docs/site-groups.md, "Assignees").
+select tests.act_as((select manager from actors));
+select is(tests.error_of($$insert into public.actions (org_id, site_id, title, assignee_id) select org_a, south_site, 'South gutter', l_inspector from actors$$),
+  'validation_failed {"field" : "assignee_id", "message" : "Choose a member who can see this site."}',
+  'an org-wide manager cannot open an action at South''s site for the inspector limited to North');
+select is(tests.error_of($$update public.actions set assignee_id = (select l_inspector from actors) where id = (select south_act from actors)$$),
+  'validation_failed {"field" : "assignee_id", "message" : "Choose a member who can see this site."}',
+  'nor give it the action there');
+select is(tests.outcome($$update public.actions set assignee_id = (select l_inspector from actors) where id = (select pier_act from actors)$$), '1 rows',
+  'but gives it the one at Pier''s site');
 
 -- Its site moved out of North, the action assigned to the limited inspector is out of its reach at once.
 select tests.act_as((select owner from actors));

@@ -6,7 +6,7 @@
 -- `with check`: the error); moving a site out takes that right away at the next statement;
 -- reminders of an occurrence outside go to no limited inspector; org-wide members as before.
 begin;
-select plan(32);
+select plan(37);
 
 create temp table actors on commit drop as select * from tests.create_site_group_world('247');
 alter table actors add column north_rounds uuid, add column south_rounds uuid, add column mixed_rounds uuid;
@@ -124,6 +124,41 @@ select is((select string_agg(distinct n.name, ', ' order by n.name) from private
     select i.id from public.inspections i where i.schedule_id = (select mixed_rounds from actors))) r
   join public.inspections i on i.id = r.inspection_id join site_names n on n.id = i.site_id
   where r.user_id = (select inspector from actors)), 'North kitchen, South depot', 'the org-wide inspector of those at both sites');
+
+-- Assignees: only people who see every site of the schedule (sql27's decision, docs/site-groups.md, "Assignees").
+select tests.act_as((select manager from actors));
+select is(tests.error_of($$update public.schedules set assignee_id = (select l_inspector from actors) where id = (select mixed_rounds from actors)$$),
+  'validation_failed {"field" : "assignee_id", "message" : "Choose a member who can see every site of this schedule."}',
+  'the mixed schedule cannot be assigned to the inspector limited to North');
+select is(tests.error_of($$update public.schedules set rotation_user_ids = array[(select inspector from actors), (select l_inspector from actors)] where id = (select mixed_rounds from actors)$$),
+  'validation_failed {"field" : "rotation_user_ids", "message" : "Choose members who can see every site of this schedule."}',
+  'nor rotated through it');
+select is(tests.outcome($$update public.schedules set assignee_id = (select l_inspector from actors) where id = (select north_rounds from actors)$$), '1 rows',
+  'North''s rounds can');
+select is(tests.error_of($$insert into public.schedule_sites (schedule_id, site_id) select north_rounds, south_site from actors$$),
+  'validation_failed {"field" : "site_ids", "message" : "Choose sites the schedule''s assignees can see."}',
+  'and then take no site its assignee does not see');
+update public.schedules set assignee_id = null where id = (select north_rounds from actors);
+
+-- The managers' digest of missed occurrences: a limited manager's lists its sites' only. Day d, 40
+-- days ahead, the other schedules paused: daily at 07:00, due in an hour, at North's and South's sites.
+select tests.reset_role();
+update public.schedules set paused_at = now() where org_id = (select org_a from actors);
+create temp table t on commit drop as select current_date + 40 as d;
+insert into public.schedules (org_id, name, template_id, rrule, start_date, time_of_day, due_after)
+  select org_a, 'Dawn rounds', template, 'FREQ=DAILY', (select d from t), '07:00', 'PT1H' from actors;
+insert into public.schedule_sites (schedule_id, site_id)
+  select s.id, v.site from public.schedules s, actors a, lateral (values (a.north_site), (a.south_site)) v (site) where s.name = 'Dawn rounds';
+select private.materialise_schedules(((select d from t) - 1) + time '00:00', org_a) from actors;
+select private.note_missed_occurrences(((select d from t) + 1) + time '05:00');
+select private.queue_reminders(((select d from t) + 1) + time '06:01', org_a) from actors;
+select results_eq($$select o.user_id, o.digest_count, (select string_agg(n.name, ', ' order by n.name) from public.inspections i join site_names n on n.id = i.site_id
+                      where i.id = any (o.digest_inspection_ids))
+    from private.reminder_outbox o where o.kind = 'missed_digest' and o.org_id = (select org_a from actors) and o.user_id in (select manager from actors union all select l_manager from actors)
+    order by o.digest_count$$,
+  $$select l_manager, 1, 'North kitchen'::text from actors union all select manager, 2, 'North kitchen, South depot' from actors$$,
+  'day d''s digest lists both missed occurrences to the org-wide manager, and to the limited manager only the one at North''s site');
+select tests.act_as((select l_manager from actors));
 
 -- Moving North's site out: the limited manager no longer manages North's rounds, nor reads the mixed schedule.
 select tests.act_as((select owner from actors));
