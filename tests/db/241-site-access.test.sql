@@ -1,11 +1,13 @@
--- Access by site group (issue 27 parts 2 and 3; docs/site-groups.md): the one rule,
--- private.can_see_site, answers for every kind of principal (owners and admins, org-wide members
--- and keys, limited members of each role and a limited key; another organization, an outsider),
--- including descendants of the groups and not their parents; who sets a member's access and how
--- (owners and admins only, groups of the organization only, never for owners and admins); the
--- routes around it refused (a limited manager widening its own access, a key's limit changed);
--- a change of role to admin clears the limit; a limited member whose only group is deleted (its
--- sites moved out first) sees nothing rather than everything.
+-- Access by site group (issue 27 parts 2 and 3; docs/site-groups.md): every policy on something at
+-- a site applies the rule; the rule, private.can_see_site, answers for every kind of principal
+-- (owners and admins, org-wide members and keys, limited members of each role and a limited key;
+-- another organization, an outsider), including descendants of the groups and not their parents;
+-- who sets a member's access and how (owners and admins only, groups of the organization only,
+-- never for owners and admins); who reads the grants; the routes around it refused (a limited
+-- manager or key widening its own access, a key's limit changed); a change of role to admin
+-- clears the limit; a group moved takes its sites out of the old parent's reach at once; what stays
+-- org-wide (templates, members); a limited member whose only group is deleted (its sites moved
+-- out first) sees nothing rather than everything.
 begin;
 select plan(61);
 

@@ -1,8 +1,8 @@
 -- Inspections and their answers by site group (issue 27 part 2): a limited inspector, manager,
 -- viewer and key read exactly the inspections and answers at their groups' sites (descendants
 -- included); they schedule, fill in, submit and cancel only there, both sides (`using`: 0 rows;
--- `with check`: the error); moving the site out of the group ends all of it at the next
--- statement; org-wide members, owners and admins as before.
+-- `with check`: the error); assigned only to someone who sees the site; moving the site out of
+-- the group ends all of it at the next statement; org-wide members, owners and admins as before.
 begin;
 select plan(47);
 

@@ -2,8 +2,8 @@
 -- their photo rows (action_attachments). A limited inspector, manager, viewer and key read exactly
 -- those at their groups' sites (descendants included); they open, move and add photos only there,
 -- both sides (`using`: 0 rows; `with check`: the error) — an action assigned to a limited
--- inspector included, once its site is moved out of the inspector's groups; org-wide members,
--- owners and admins as before.
+-- inspector included, once its site is moved out of the inspector's groups; assigned only to
+-- someone who sees the site; org-wide members, owners and admins as before.
 begin;
 select plan(39);
 

@@ -4,7 +4,9 @@
 -- does: the row, returning its id, then its sites) only with sites of its groups, and changes,
 -- pauses or deletes one only when every site of it is theirs, both sides (`using`: 0 rows;
 -- `with check`: the error); moving a site out takes that right away at the next statement;
--- reminders of an occurrence outside go to no limited inspector; org-wide members as before.
+-- assignees and rotations only of people who see every site of it; reminders of an occurrence
+-- outside go to no limited inspector, and a limited manager's missed digest lists its sites' only;
+-- org-wide members as before.
 begin;
 select plan(37);
 

@@ -1,11 +1,12 @@
--- Security definer code by site group (issue 27 part 3): the functions that read past RLS and
--- that the API roles may call or reach through a trigger tell a limited member or key nothing
--- about what is outside its groups' sites, while still working inside. The helpers of the rule
--- themselves; the checks that lock and answer for an inspection or an action; the before-insert
--- triggers that would otherwise describe an outside site, inspection or template (archived, its
--- items) before RLS refuses the row. (The site search: 242; a schedule's occurrences and its
--- reminders: 247. The dashboard, compliance and report queries run as the caller under the
--- policies of 242-247, through no function of their own.)
+-- Code that reads past RLS, by site group (issue 27 part 3): the security definer functions that
+-- the API roles may call or reach through a trigger, and the views the policies look a row's site
+-- group up in, tell a limited member or key nothing about what is outside its groups' sites,
+-- while still working inside. The rule's helpers themselves; the checks that lock and answer for
+-- an inspection or an action; the before-insert triggers that would otherwise describe an outside
+-- site, inspection or template (archived, its items) before RLS refuses the row. (The site
+-- search: 242; a schedule's occurrences, reminders and digest: 247. The dashboard, compliance and
+-- report queries run as the caller under the policies of 242-247, through no function of their
+-- own: supabase/schema.sql has none.)
 begin;
 select plan(34);
 
