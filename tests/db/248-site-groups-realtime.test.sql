@@ -3,11 +3,12 @@
 -- `org:<org>` admits org-wide principals only; `org:<org>:group:<g>` a limited principal for every
 -- group it sees (its groups and their descendants, not their parents); `org:<org>:shared` every
 -- member and key of the organization; `inspection:<id>` only those who see the inspection's site,
--- ending the moment the site is moved out. And the triggers: an event about something at a site
--- also goes, unchanged, to the topics of its site's group and each ancestor; one about something
--- at no site (templates, members) to `org:<org>:shared`.
+-- ending the moment the site is moved out; presence on the group topics one may join, never on
+-- the shared one. And the triggers: an event about something at a site also goes, unchanged, to
+-- the topics of its site's group and each ancestor (a site moved: its old groups' and its new
+-- ones'); one about something at no site (templates, members) to `org:<org>:shared`.
 begin;
-select plan(50);
+select plan(56);
 
 create temp table actors on commit drop as select * from tests.create_site_group_world('248');
 alter table actors add column l_harbour uuid, add column b_group uuid;
@@ -94,6 +95,14 @@ select is(pg_temp.receives(l_inspector, 'org:' || org_a || ':group:' || gen_rand
 select is(pg_temp.receives(l_inspector, 'org:' || org_a || ':group:not-a-uuid'), '', 'a made-up group topic is refused, not a cast error') from actors;
 select is(pg_temp.receives(l_inspector, 'org:' || org_a || ':group:' || north || ':x'), '', 'a group topic with more after the id is refused') from actors;
 
+select ok(pg_temp.hears(viewer, 'org:' || org_a || ':group:' || south), 'an org-wide viewer may join any group''s topic of A') from actors;
+
+-- Presence: on the group topics one may join, never on the shared topic (docs/site-groups.md, "Realtime").
+select ok(pg_temp.shares(l_inspector, 'org:' || org_a || ':group:' || north), 'a limited inspector shares presence on its group''s topic') from actors;
+select ok(not pg_temp.shares(l_inspector, 'org:' || org_a || ':group:' || south), 'not on South''s') from actors;
+select ok(not pg_temp.shares(l_inspector, 'org:' || org_a || ':shared') and not pg_temp.shares(inspector, 'org:' || org_a || ':shared'),
+  'nobody shares presence on the shared topic') from actors;
+
 -- The shared topic: every member and key of the organization.
 select ok(pg_temp.hears(owner, 'org:' || org_a || ':shared'), 'the owner hears the shared topic') from actors;
 select ok(pg_temp.hears(viewer, 'org:' || org_a || ':shared'), 'so does an org-wide viewer') from actors;
@@ -134,6 +143,12 @@ select is(pg_temp.sent_to('action_created', (select id from public.actions where
 update public.sites set address = '1 Pier Road' where id = (select pier_site from actors);
 select is(pg_temp.sent_to('site_updated', (select pier_site from actors)), 'org:A, org:A:group:Harbour, org:A:group:North, org:A:group:Pier',
   'a change to Pier''s site itself to its groups'' topics');
+delete from realtime.messages;
+update public.sites set group_id = (select south from actors) where id = (select pier_site from actors);
+select is(pg_temp.sent_to('site_updated', (select pier_site from actors)),
+  'org:A, org:A:group:Harbour, org:A:group:North, org:A:group:Pier, org:A:group:South',
+  'a site moved from Pier to South is announced to its old groups'' topics and its new one''s (those who lose it learn so at once)');
+select is((select count(distinct payload)::int from realtime.messages where event = 'site_updated'), 1, 'with one payload');
 update public.templates set description = 'Changed' where id = (select template from actors);
 select is(pg_temp.sent_to('template_updated', (select template from actors)), 'org:A, org:A:shared',
   'a change to a template to the organization topic and the shared one, no group''s');

@@ -8,7 +8,7 @@
 -- report queries run as the caller under the policies of 242-247, through no function of their
 -- own: supabase/schema.sql has none.)
 begin;
-select plan(34);
+select plan(40);
 
 create temp table actors on commit drop as select * from tests.create_site_group_world('249');
 alter table actors add column north_act uuid, add column south_act uuid, add column closed_site uuid, add column schedule uuid;
@@ -50,6 +50,20 @@ select matches(tests.outcome($$select 1 from private.site_group_of_action where 
   '^(0 rows|error 42501)', 'nor of the action at South''s site through private.site_group_of_action');
 select matches(tests.outcome($$select 1 from private.site_group_of_schedule_site where site_id = (select south_site from actors)$$),
   '^(0 rows|error 42501)', 'nor of a schedule at South''s site through private.site_group_of_schedule_site');
+
+-- The definer helpers the api and the Storage policy call with an id tell nothing about a group
+-- outside: the group of an evidence path, the groups below a group (docs/site-groups.md).
+select is(private.site_group_of_evidence_object((select org_a || '/' || north_insp || '/photo/x.jpg' from actors)), (select north from actors),
+  'the group of a photo path at North''s site is North, for the limited inspector');
+select is(private.site_group_of_evidence_object((select org_a || '/' || south_insp || '/photo/x.jpg' from actors)), null,
+  'the group of a photo path at South''s site is not told it');
+select is(private.site_group_of_evidence_object((select org_a || '/actions/' || south_act || '/x.jpg' from actors)), null,
+  'nor that of an action photo path there');
+select is((select count(*)::int from private.site_group_subtree_ids((select north from actors))), 3, 'the groups below North are North, Harbour and Pier');
+select is((select count(*)::int from private.site_group_subtree_ids((select south from actors))), 0, 'the groups below South are not told it');
+select tests.act_as((select b_owner from actors));
+select is(private.site_group_of_evidence_object((select org_a || '/' || north_insp || '/photo/x.jpg' from actors)), null,
+  'the owner of B is told no group of a photo path of A');
 
 -- Locking and judging an inspection or an action.
 select tests.act_as((select l_inspector from actors));
