@@ -442,7 +442,8 @@ create policy "Owners and admins can give a limited key groups as they make it" 
 create policy "Owners and admins can read their organization's key access" on public.api_key_site_groups
   for select to authenticated
   using ((org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin}'::public.org_role[]) AS org_ids_of_current_user)));
-grant all on table public.api_key_site_groups to anon, authenticated, service_role;
+grant all on table public.api_key_site_groups to service_role;
+grant select on table public.api_key_site_groups to authenticated;
 grant insert (api_key_id, org_id, site_group_id) on table public.api_key_site_groups to authenticated;
 
 -- public.api_keys ---------------------------------------------------------------------------------
@@ -844,7 +845,8 @@ create policy "Owners and admins can give limited members groups" on public.memb
 create policy "Owners and admins can take groups from members" on public.membership_site_groups
   for delete to authenticated
   using ((org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin}'::public.org_role[]) AS org_ids_of_current_user)));
-grant all on table public.membership_site_groups to anon, authenticated, service_role;
+grant all on table public.membership_site_groups to service_role;
+grant select, delete on table public.membership_site_groups to authenticated;
 grant insert (org_id, user_id, site_group_id) on table public.membership_site_groups to authenticated;
 
 -- public.memberships ------------------------------------------------------------------------------
@@ -1083,13 +1085,13 @@ CREATE INDEX schedules_assignee_id_idx ON public.schedules USING btree (assignee
 CREATE INDEX schedules_created_by_idx ON public.schedules USING btree (created_by);
 CREATE INDEX schedules_org_id_idx ON public.schedules USING btree (org_id, created_at DESC, id DESC);
 CREATE INDEX schedules_template_id_idx ON public.schedules USING btree (template_id);
+CREATE TRIGGER schedules_admit_only_people_seeing_its_sites AFTER UPDATE OF assignee_id, rotation_user_ids ON public.schedules FOR EACH ROW WHEN (((old.assignee_id IS DISTINCT FROM new.assignee_id) OR (old.rotation_user_ids IS DISTINCT FROM new.rotation_user_ids))) EXECUTE FUNCTION private.require_schedule_people_to_see_its_sites();
 CREATE TRIGGER schedules_apply_change AFTER UPDATE ON public.schedules FOR EACH ROW EXECUTE FUNCTION private.apply_schedule_change();
 CREATE TRIGGER schedules_broadcast_change AFTER INSERT OR UPDATE ON public.schedules FOR EACH ROW EXECUTE FUNCTION private.broadcast_organization_change();
 CREATE TRIGGER schedules_enforce_mfa BEFORE INSERT OR DELETE OR UPDATE ON public.schedules FOR EACH ROW EXECUTE FUNCTION private.enforce_organization_mfa();
 CREATE TRIGGER schedules_enqueue_webhook_event AFTER INSERT OR UPDATE ON public.schedules FOR EACH ROW EXECUTE FUNCTION private.webhook_event_of_schedule_change();
 CREATE TRIGGER schedules_guard_change BEFORE UPDATE ON public.schedules FOR EACH ROW EXECUTE FUNCTION private.guard_schedule_change();
 CREATE TRIGGER schedules_prepare BEFORE INSERT ON public.schedules FOR EACH ROW EXECUTE FUNCTION private.prepare_schedule();
-CREATE TRIGGER schedules_require_people_to_see_its_sites AFTER UPDATE OF assignee_id, rotation_user_ids ON public.schedules FOR EACH ROW WHEN (((old.assignee_id IS DISTINCT FROM new.assignee_id) OR (old.rotation_user_ids IS DISTINCT FROM new.rotation_user_ids))) EXECUTE FUNCTION private.require_schedule_people_to_see_its_sites();
 CREATE TRIGGER schedules_set_updated_at BEFORE UPDATE ON public.schedules FOR EACH ROW EXECUTE FUNCTION private.set_updated_at();
 CREATE TRIGGER schedules_write_audit_log AFTER INSERT OR DELETE OR UPDATE ON public.schedules FOR EACH ROW EXECUTE FUNCTION private.write_audit_log('version');
 create policy "Members can read their organization's schedules" on public.schedules
@@ -1157,7 +1159,8 @@ create policy "Managers can rename and move site groups where they see sites" on
 create policy "Members can read the site groups they see" on public.site_groups
   for select to authenticated
   using (((org_id IN ( SELECT private.org_ids_with_every_site() AS org_ids_with_every_site)) OR (id IN ( SELECT private.limited_site_group_ids() AS limited_site_group_ids)) OR (parent_id IN ( SELECT private.limited_site_group_ids() AS limited_site_group_ids)) OR (id IN ( SELECT private.limited_site_group_ancestor_ids() AS limited_site_group_ancestor_ids))));
-grant all on table public.site_groups to anon, authenticated, service_role;
+grant all on table public.site_groups to service_role;
+grant select, delete on table public.site_groups to authenticated;
 grant insert (id, org_id, parent_id, name) on table public.site_groups to authenticated;
 grant update (parent_id, name) on table public.site_groups to authenticated;
 
