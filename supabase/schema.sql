@@ -1098,9 +1098,7 @@ create policy "Members can read their organization's schedules" on public.schedu
   for select to authenticated
   using (((org_id IN ( SELECT private.org_ids_with_every_site() AS org_ids_with_every_site)) OR (id IN ( SELECT v.schedule_id
    FROM private.site_group_of_schedule_site v
-  WHERE (v.group_id IN ( SELECT private.limited_site_group_ids() AS limited_site_group_ids)))) OR ((org_id IN ( SELECT private.org_ids_of_current_user() AS org_ids_of_current_user)) AND (NOT (EXISTS ( SELECT 1
-   FROM private.site_group_of_schedule_site v
-  WHERE (v.schedule_id = schedules.id)))))));
+  WHERE (v.group_id IN ( SELECT private.limited_site_group_ids() AS limited_site_group_ids)))) OR ((org_id IN ( SELECT private.org_ids_of_current_user() AS org_ids_of_current_user)) AND private.schedule_has_no_site(org_id, id))));
 create policy "Owners, admins and managers can add schedules" on public.schedules
   for insert to authenticated
   with check ((org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin,manager}'::public.org_role[]) AS org_ids_of_current_user)));
@@ -1456,8 +1454,8 @@ create view private.site_group_of_action as
     s.group_id
    FROM (public.actions a
      JOIN public.sites s ON ((s.id = a.site_id)))
-  WHERE (a.org_id = ANY (ARRAY( SELECT private.org_ids_of_current_user() AS org_ids_of_current_user)));
-comment on view private.site_group_of_action is 'The site and site group of each corrective action of the caller''s organizations, read past the policies: for the rule in policies.';
+  WHERE ((a.org_id = ANY (ARRAY( SELECT private.org_ids_with_every_site() AS org_ids_with_every_site))) OR (s.group_id = ANY (ARRAY( SELECT private.limited_site_group_ids() AS limited_site_group_ids))));
+comment on view private.site_group_of_action is 'The site and site group of each corrective action at a site the caller sees (the rule), read past the policies: for the rule in policies.';
 alter table private.site_group_of_action replica identity nothing;
 grant select on table private.site_group_of_action to authenticated, service_role;
 
@@ -1468,8 +1466,8 @@ create view private.site_group_of_inspection as
     s.group_id
    FROM (public.inspections i
      JOIN public.sites s ON ((s.id = i.site_id)))
-  WHERE (i.org_id = ANY (ARRAY( SELECT private.org_ids_of_current_user() AS org_ids_of_current_user)));
-comment on view private.site_group_of_inspection is 'The site and site group of each inspection of the caller''s organizations, read past the policies: for the rule in policies.';
+  WHERE ((i.org_id = ANY (ARRAY( SELECT private.org_ids_with_every_site() AS org_ids_with_every_site))) OR (s.group_id = ANY (ARRAY( SELECT private.limited_site_group_ids() AS limited_site_group_ids))));
+comment on view private.site_group_of_inspection is 'The site and site group of each inspection at a site the caller sees (the rule), read past the policies: for the rule in policies.';
 alter table private.site_group_of_inspection replica identity nothing;
 grant select on table private.site_group_of_inspection to authenticated, service_role;
 
@@ -1480,8 +1478,8 @@ create view private.site_group_of_schedule_site as
     s.group_id
    FROM (public.schedule_sites ss
      JOIN public.sites s ON ((s.id = ss.site_id)))
-  WHERE (ss.org_id = ANY (ARRAY( SELECT private.org_ids_of_current_user() AS org_ids_of_current_user)));
-comment on view private.site_group_of_schedule_site is 'Each site of each schedule of the caller''s organizations with its site group, read past the policies: for the schedules policies.';
+  WHERE ((ss.org_id = ANY (ARRAY( SELECT private.org_ids_with_every_site() AS org_ids_with_every_site))) OR (s.group_id = ANY (ARRAY( SELECT private.limited_site_group_ids() AS limited_site_group_ids))));
+comment on view private.site_group_of_schedule_site is 'Each site the caller sees (the rule) of each schedule, with its site group, read past the policies: for the schedules policies.';
 alter table private.site_group_of_schedule_site replica identity nothing;
 grant select on table private.site_group_of_schedule_site to authenticated, service_role;
 
@@ -1490,8 +1488,8 @@ create view private.site_group_of_site as
     org_id,
     group_id
    FROM public.sites s
-  WHERE (org_id = ANY (ARRAY( SELECT private.org_ids_of_current_user() AS org_ids_of_current_user)));
-comment on view private.site_group_of_site is 'The group of each site of the caller''s organizations, read past the sites policy: for the rule in other tables'' policies.';
+  WHERE ((org_id = ANY (ARRAY( SELECT private.org_ids_with_every_site() AS org_ids_with_every_site))) OR (group_id = ANY (ARRAY( SELECT private.limited_site_group_ids() AS limited_site_group_ids))));
+comment on view private.site_group_of_site is 'The group of each site the caller sees (the rule), read past the sites policy: for the rule in other tables'' policies.';
 alter table private.site_group_of_site replica identity nothing;
 grant select on table private.site_group_of_site to authenticated, service_role;
 
@@ -5728,6 +5726,21 @@ AS $function$
   select case when background then 20000 else 10000 end;
 $function$;
 
+-- private.schedule_has_no_site(org uuid, schedule uuid) -------------------------------------------
+CREATE OR REPLACE FUNCTION private.schedule_has_no_site(org uuid, schedule uuid)
+ RETURNS boolean
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  return org in (select private.org_ids_of_current_user())
+    and not exists (select 1 from public.schedule_sites ss where ss.org_id = org and ss.schedule_id = schedule);
+end;
+$function$;
+comment on function private.schedule_has_no_site(org uuid, schedule uuid) is 'Whether a schedule of one of the caller''s organizations has no site yet (such a schedule is read by every member).';
+grant execute on function private.schedule_has_no_site(org uuid, schedule uuid) to authenticated, service_role;
+
 -- private.schedule_horizon() ----------------------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.schedule_horizon()
  RETURNS interval
@@ -6097,6 +6110,8 @@ AS $function$
 declare
   folders text[] := storage.foldername(object_name);
   uuid_pattern constant text := '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
+  found_org uuid;
+  found_site uuid;
   found_group uuid;
 begin
   if folders[1] !~ uuid_pattern then
@@ -6106,18 +6121,21 @@ begin
     if folders[3] !~ uuid_pattern then
       return null;
     end if;
-    select s.group_id into found_group
+    select a.org_id, a.site_id, s.group_id into found_org, found_site, found_group
     from public.actions a join public.sites s on s.id = a.site_id
     where a.id = folders[3]::uuid and a.org_id = folders[1]::uuid;
   elsif folders[2] ~ uuid_pattern then
-    select s.group_id into found_group
+    select i.org_id, i.site_id, s.group_id into found_org, found_site, found_group
     from public.inspections i join public.sites s on s.id = i.site_id
     where i.id = folders[2]::uuid and i.org_id = folders[1]::uuid;
+  end if;
+  if found_site is null or not private.can_see_site(found_org, found_site) then
+    return null;
   end if;
   return found_group;
 end;
 $function$;
-comment on function private.site_group_of_evidence_object(object_name text) is 'The site group of the inspection or action an evidence object''s path names, or null; for the storage read policy.';
+comment on function private.site_group_of_evidence_object(object_name text) is 'The site group of the inspection or action an evidence object''s path names, when the caller sees its site; else null. For the storage read policy.';
 grant execute on function private.site_group_of_evidence_object(object_name text) to authenticated, service_role;
 
 -- private.site_group_subtree_ids(site_group uuid) -------------------------------------------------
@@ -6130,10 +6148,12 @@ AS $function$
 begin
   return query
     select t.descendant_id from private.site_group_tree t
-    where t.ancestor_id = site_group and t.org_id in (select private.org_ids_of_current_user());
+    where t.ancestor_id = site_group
+      and (t.org_id in (select private.org_ids_with_every_site())
+           or t.descendant_id in (select private.limited_site_group_ids()));
 end;
 $function$;
-comment on function private.site_group_subtree_ids(site_group uuid) is 'The group and every group below it, when it is of one of the caller''s organizations (else none): for filters by group. What the caller sees of them is RLS''s business.';
+comment on function private.site_group_subtree_ids(site_group uuid) is 'The group and every group below it that the caller sees (org-wide: all of them; limited: those among its groups and below them); none for a group outside. For filters by group.';
 grant execute on function private.site_group_subtree_ids(site_group uuid) to authenticated, service_role;
 
 -- private.site_group_topics_of_current_user() -----------------------------------------------------
