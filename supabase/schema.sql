@@ -7108,12 +7108,14 @@ begin
 
   -- Rows in the order the statement wrote them, as the per-row trigger logged them. (A transition
   -- table is only named in the branch of its event: PL/pgSQL plans each query when it first runs.)
-  -- Each with its inspection's site (left join: an inspection deleted with its organization).
+  -- Each with its inspection's site, looked up by a scalar sub-select per row (null for an
+  -- inspection deleted with its organization): a join would let the planner hash the transition
+  -- table and write the entries in another order than the statement's.
   if tg_op = 'INSERT' then
     insert into public.audit_log (org_id, actor_kind, actor_user_id, actor_api_key_id, action, entity, entity_id, before, after, site_id)
-    select n.org_id, kind, actor_user, actor_key, 'insert', tg_table_name, n.id, null, to_jsonb(n), i.site_id
-    from new_answers n
-    left join public.inspections i on i.id = n.inspection_id;
+    select n.org_id, kind, actor_user, actor_key, 'insert', tg_table_name, n.id, null, to_jsonb(n),
+           (select i.site_id from public.inspections i where i.id = n.inspection_id)
+    from new_answers n;
   elsif tg_op = 'UPDATE' then
     -- An answer's id never changes (only value and note may be updated by clients), so it pairs
     -- each row with what it was.
@@ -7130,9 +7132,9 @@ begin
     order by changed.written;
   else
     insert into public.audit_log (org_id, actor_kind, actor_user_id, actor_api_key_id, action, entity, entity_id, before, after, site_id)
-    select o.org_id, kind, actor_user, actor_key, 'delete', tg_table_name, o.id, to_jsonb(o), null, i.site_id
-    from old_answers o
-    left join public.inspections i on i.id = o.inspection_id;
+    select o.org_id, kind, actor_user, actor_key, 'delete', tg_table_name, o.id, to_jsonb(o), null,
+           (select i.site_id from public.inspections i where i.id = o.inspection_id)
+    from old_answers o;
   end if;
   return null;
 end;
