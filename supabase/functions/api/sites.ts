@@ -90,6 +90,12 @@ export const listSites = route({
       ? inline`(s.name || ' ' || coalesce(s.address, '') || ' ' || coalesce(s.external_ref, '')) ilike ${containsPattern(query.q)}`
       : inline`true`;
     const inGroup = inSiteGroup(inline`s.id`, params.org, query.site_group_id);
+    // A group's own sites (the web's tree draws its subgroups apart), or those in no group.
+    const ownGroup = query.group_id === undefined
+      ? inline`true`
+      : query.group_id === 'none'
+      ? inline`s.group_id is null`
+      : inline`s.group_id = ${query.group_id}::uuid`;
     let page: InlineSql;
     if (!near) {
       // Under RLS `ilike` cannot use the trigram index (it is not leakproof), so a search first
@@ -97,14 +103,14 @@ export const listSites = route({
       // only); the rows are then read here under RLS with every filter again. Within a group the
       // page would come back short (the function knows no groups), so there the group's own
       // sites (found by their group_id index) are searched as they are.
-      const searchPage = query.q && !query.site_group_id
+      const searchPage = query.q && !query.site_group_id && !query.group_id
         ? inline`and s.id = any(array(select private.site_search_page(
             ${params.org}::uuid, ${containsPattern(query.q)}, ${query.archived ?? 'false'},
             ${after ? (after[0] as string) : null}::text, ${after ? (after[1] as string) : null}::uuid, ${query.limit + 1}::int)))`
         : inline``;
       page = inline`
         select s.* from public.sites s
-        where s.org_id = ${params.org} and ${archived} and ${search} and ${inGroup} ${searchPage}
+        where s.org_id = ${params.org} and ${archived} and ${search} and ${inGroup} and ${ownGroup} ${searchPage}
           and ${after ? inline`(s.name, s.id) > (${after[0] as string}, ${after[1] as string}::uuid)` : inline`true`}
         order by s.name, s.id
         limit ${query.limit + 1}
@@ -127,7 +133,7 @@ export const listSites = route({
                private.distance_m(${near.latitude}::float8, ${near.longitude}::float8, s.latitude, s.longitude) as distance_m,
                ${chord} as chord
         from public.sites s
-        where s.org_id = ${params.org} and ${archived} and ${search} and ${inGroup} and ${afterClause}
+        where s.org_id = ${params.org} and ${archived} and ${search} and ${inGroup} and ${ownGroup} and ${afterClause}
         order by ${chord}, s.id
         limit ${query.limit + 1}
       `;

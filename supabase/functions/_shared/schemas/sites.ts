@@ -1,7 +1,7 @@
 // Sites (`/orgs/{org}/sites`): the places an organization inspects. DELETE archives. The database
 // repeats every rule as a constraint on public.sites.
 import { z } from 'zod';
-import { nameSchema, optionalTextSchema, pageQuerySchema, searchQuerySchema } from './common.ts';
+import { idSchema, nameSchema, optionalTextSchema, pageQuerySchema, searchQuerySchema } from './common.ts';
 import { geofenceSchema } from './organizations.ts';
 import { groupIdSchema, siteGroupFilterSchema } from './site-groups.ts';
 
@@ -93,6 +93,8 @@ export const siteListQuerySchema = pageQuerySchema.extend({
   archived: z.enum(['false', 'true', 'all'], { error: 'Use archived=false, true or all.' }).default('false'),
   /** Sites in this group or one of its subgroups. */
   site_group_id: siteGroupFilterSchema,
+  /** Sites directly in this group, not in its subgroups; `none`: the sites in no group (the web's tree of groups). */
+  group_id: z.union([idSchema, z.literal('none')], { error: 'Use a group id, or none for the sites in no group.' }).optional(),
 });
 
 export type SiteCreate = z.infer<typeof siteCreateSchema>;
