@@ -98,8 +98,7 @@ function keysChangedBy(change: OrgChange, userId: string): QueryKey[] {
  * is not loaded yet when this runs); null for an org-wide member.
  */
 function limitedGroupsKey(membership: Membership): string | null {
-  const access = membership as Membership & { org_wide?: boolean; site_group_ids?: string[] };
-  return access.org_wide === false ? [...(access.site_group_ids ?? [])].sort().join(',') : null;
+  return membership.org_wide === false ? [...membership.site_group_ids].sort().join(',') : null;
 }
 
 /**

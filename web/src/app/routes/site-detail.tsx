@@ -71,7 +71,7 @@ function SiteDetail({ siteId }: { siteId: string }) {
       <SiteViewers
         orgId={membership.org_id}
         siteId={site.data.id}
-        groupId={(site.data as typeof site.data & { group_id?: string | null }).group_id ?? null}
+        groupId={site.data.group_id}
         self={{ userId, displayName: me.data?.display_name || me.data?.email || 'A member' }}
       />
       <section className="panel" aria-labelledby="site-actions-heading">

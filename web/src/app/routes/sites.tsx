@@ -66,7 +66,7 @@ export function SitesRoute() {
   }
   // A manager ticks sites to move them: the sites it may move (all, or those in its groups).
   const selection = canManage && (hasGroups || managed === 'all') ? { selected: new Set(selected.keys()), onToggle: toggle } : undefined;
-  const groupLabel = (site: Site) => (tree ? groupPathText(tree, (site as Site & { group_id?: string | null }).group_id) || 'No group' : undefined);
+  const groupLabel = (site: Site) => (tree ? groupPathText(tree, site.group_id) || 'No group' : undefined);
 
   return (
     <ContentLayout

@@ -1,14 +1,3 @@
-// The shapes of the site-group routes as the web reads them (docs/site-groups.md). Until the api's
-// zod module lands these follow the contract of issue 27; see @schemas/site-groups.
-export interface SiteGroup {
-  id: string;
-  name: string;
-  parent_id: string | null;
-  /** 1 = top level; kept by the database. */
-  depth: number;
-  /** Sites directly in the group. */
-  site_count: number;
-  child_count: number;
-  created_at: string;
-  updated_at: string;
-}
+// The shapes of the site-group routes (docs/site-groups.md), as the api's zod module describes them;
+// type-only, so no zod comes with them.
+export type { SiteGroup, SitesMoved } from '@schemas/site-groups';

@@ -8,12 +8,12 @@ export const siteGroupKeys = {
   list: (orgId: string) => ['site-groups', orgId, 'list'] as const,
 };
 
-/** `GET /orgs/{org}/site-groups`, every page: at most 1,000 groups (five pages of 200), drawn as one tree. */
+/** `GET /orgs/{org}/site-groups`: the whole tree the caller sees (at most 1,000 groups) in one answer; a further page is followed should one come. */
 export async function getSiteGroups(orgId: string): Promise<SiteGroup[]> {
   const all: SiteGroup[] = [];
   let cursor: string | undefined;
   do {
-    const page = await callApi<Page<SiteGroup>>(apiPath('orgs', orgId, 'site-groups'), { query: { limit: 200, cursor } });
+    const page = await callApi<Page<SiteGroup>>(apiPath('orgs', orgId, 'site-groups'), { query: { cursor } });
     all.push(...page.data);
     cursor = page.next_cursor ?? undefined;
   } while (cursor);

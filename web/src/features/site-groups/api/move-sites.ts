@@ -1,8 +1,9 @@
+import type { SitesMoved } from '@schemas/site-groups';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { apiPath, callApi } from '@/lib/api';
 import { afterGroupsChanged } from './save-site-group';
 
-/** The most sites one request moves (the api's limit). */
+/** The most sites one request moves: the api's SITES_MOVED_AT_ONCE (@schemas/site-groups, a zod module this page need not load). */
 export const SITES_PER_MOVE = 500;
 
 export interface MoveSitesInput {
@@ -13,13 +14,9 @@ export interface MoveSitesInput {
   idempotencyKey: string;
 }
 
-/**
- * `POST /orgs/{org}/site-groups/{id}/sites` `{site_ids}` (or `POST /orgs/{org}/sites/ungroup`):
- * several sites into a group, or out of theirs, in one transaction.
- */
-export function moveSites({ orgId, groupId, siteIds, idempotencyKey }: MoveSitesInput): Promise<unknown> {
-  const path = groupId === null ? apiPath('orgs', orgId, 'sites', 'ungroup') : apiPath('orgs', orgId, 'site-groups', groupId, 'sites');
-  return callApi<unknown>(path, { method: 'POST', body: { site_ids: siteIds }, idempotencyKey });
+/** `POST /orgs/{org}/sites/move` `{site_ids, group_id}`: several sites into a group, or out of theirs (null), all or none. */
+export function moveSites({ orgId, groupId, siteIds, idempotencyKey }: MoveSitesInput): Promise<SitesMoved> {
+  return callApi<SitesMoved>(apiPath('orgs', orgId, 'sites', 'move'), { method: 'POST', body: { site_ids: siteIds, group_id: groupId }, idempotencyKey });
 }
 
 export function useMoveSites() {
