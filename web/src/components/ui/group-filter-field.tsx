@@ -24,7 +24,7 @@ interface GroupFilterFieldProps {
 export function GroupFilterField({ choices, value, onChange, label = 'Group', disabled }: GroupFilterFieldProps) {
   const options = [{ value: '', label: 'All sites' }, ...(choices ?? [])];
   if (value !== '' && !options.some((option) => option.value === value)) {
-    options.push({ value, label: choices ? 'A group not found' : 'Loading groups…' });
+    options.push({ value, label: choices ? 'Unknown group' : 'Loading groups…' });
   }
   return <SelectField label={label} name="group" options={options} value={value} disabled={disabled} onChange={(event) => onChange(event.target.value)} />;
 }
