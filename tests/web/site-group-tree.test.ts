@@ -9,12 +9,13 @@ import {
   checkState,
   flattenTree,
   groupChoices,
-  groupFilterOf,
   groupPathText,
+  managedGroupIds,
   normalizeSelection,
   parentChoices,
   type GroupRow,
 } from '../../web/src/features/site-groups/utils/group-tree';
+import { groupParamOf, withGroup } from '../../web/src/lib/group-param';
 
 const row = (id: string, name: string, parent_id: string | null, site_count = 0): GroupRow => ({ id, name, parent_id, site_count });
 
@@ -117,13 +118,27 @@ describe('choosing groups for a member or a key', () => {
   });
 });
 
-describe('a group filter from the URL', () => {
+describe('a group filter in the address', () => {
+  const NORTH = '22222222-2222-4222-8222-222222222222';
+
+  it('is the group of ?group=, lowercase; nothing for a missing or malformed one', () => {
+    expect(groupParamOf(new URLSearchParams(`status=open&group=${NORTH.toUpperCase()}`))).toBe(NORTH);
+    expect(groupParamOf(new URLSearchParams('status=open'))).toBe('');
+    expect(groupParamOf(new URLSearchParams('group=north'))).toBe('');
+  });
+
+  it('goes with the links of a filtered screen, after their own filters', () => {
+    expect(withGroup('/o/acme/inspections', NORTH)).toBe(`/o/acme/inspections?group=${NORTH}`);
+    expect(withGroup('/o/acme/actions?status=open,in_progress', NORTH)).toBe(`/o/acme/actions?status=open,in_progress&group=${NORTH}`);
+    expect(withGroup('/o/acme/actions', '')).toBe('/o/acme/actions');
+  });
+});
+
+describe('a manager limited to groups', () => {
   const tree = buildGroupTree(rows);
 
-  it('finds a known group, says so of an unknown one, and is off when empty', () => {
-    expect(groupFilterOf(tree, '')).toEqual({ state: 'none' });
-    expect(groupFilterOf(tree, 'gone')).toEqual({ state: 'unknown' });
-    const found = groupFilterOf(tree, 'harbour');
-    expect(found.state === 'found' && found.node.group.name).toBe('Harbour');
+  it('manages its groups and every group under them; an org-wide one all', () => {
+    expect(managedGroupIds(tree, { orgWide: true })).toBe('all');
+    expect([...(managedGroupIds(tree, { orgWide: false, groupIds: ['harbour', 'south', 'gone'] }) as Set<string>)].sort()).toEqual(['harbour', 'pier', 'south']);
   });
 });

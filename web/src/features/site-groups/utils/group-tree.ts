@@ -182,13 +182,6 @@ export function accessSummary(tree: GroupTree, groupIds: readonly string[]): str
   return named.length === 0 ? `${others} group${others === 1 ? '' : 's'}` : `${named.join(', ')} and ${otherWords}`;
 }
 
-/** The group a URL names (`?group=<id>`), if it is one of the tree's; else why not. */
-export function groupFilterOf(tree: GroupTree | undefined, groupId: string): { state: 'none' } | { state: 'unknown' } | { state: 'found'; node: GroupNode } {
-  if (groupId === '') return { state: 'none' };
-  const node = tree?.byId.get(groupId);
-  return node ? { state: 'found', node } : { state: 'unknown' };
-}
-
 /**
  * The groups a manager may put groups and sites in: every one when org-wide ('all'); for a manager
  * limited to groups, those groups and every group under them (the database's rule, docs/site-groups.md).
