@@ -3,15 +3,17 @@
 // no group and move them in, rename a group, are told in the catalogue's words why a group with
 // sites can't be deleted and why a name can't be used twice; on the members page they limit the
 // inspector to North. The inspector's own sites page, open all along in another browser, follows
-// live: the groups appear, and once limited it shows North's sites only, without a reload. No
-// screen scrolls sideways; each is photographed (test-results/e2e/site-groups/).
+// live: the groups appear, and once limited it shows North's sites only, without a reload. On a
+// site of the inspector's group, the org-wide admin and the limited inspector see each other
+// looking, and a change of it reaches the inspector live. No screen scrolls sideways; each is
+// photographed (test-results/e2e/site-groups/).
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { closeDb } from '../support/database.ts';
 import { createSite, team, type User } from '../support/fixtures.ts';
-import { PASSWORD, signInToOrganization, uniqueSuffix, useBrowser } from './support.ts';
+import { api, PASSWORD, signInToOrganization, uniqueSuffix, useBrowser } from './support.ts';
 
 const { openPage } = useBrowser();
 const shots = path.resolve(import.meta.dirname, '..', '..', 'test-results', 'e2e', 'site-groups');
@@ -19,7 +21,9 @@ const desktop = { viewport: { width: 1280, height: 900 } };
 
 interface World {
   slug: string;
+  orgId: string;
   admin: User;
+  adminName: string;
   inspector: User;
   inspectorName: string;
   sites: Record<'pier' | 'depot' | 'quay' | 'mill', string>;
@@ -30,11 +34,12 @@ const w = {} as World;
 beforeAll(async () => {
   const suffix = uniqueSuffix();
   const inspectorName = `Ivo Inspector ${suffix}`;
+  const adminName = `Adaeze Admin ${suffix}`;
   const { org, owner, members } = await team({
     label: 'groups-admin',
     org: `Regional Bakeries ${suffix}`,
     owner: `Oona Owner ${suffix}`,
-    members: { admin: ['admin', `Adaeze Admin ${suffix}`], inspector: ['inspector', inspectorName] },
+    members: { admin: ['admin', adminName], inspector: ['inspector', inspectorName] },
     password: PASSWORD,
   });
   const sites = {
@@ -44,7 +49,7 @@ beforeAll(async () => {
     mill: `Mill bakery ${suffix}`,
   };
   for (const name of Object.values(sites)) await createSite(owner, org.id, { name });
-  Object.assign(w, { slug: org.slug, admin: members.admin, inspector: members.inspector, inspectorName, sites });
+  Object.assign(w, { slug: org.slug, orgId: org.id, admin: members.admin, adminName, inspector: members.inspector, inspectorName, sites });
   mkdirSync(shots, { recursive: true });
 });
 
@@ -176,5 +181,28 @@ describe('an admin puts sites into regions and limits a member', () => {
     await expect.poll(namesIn(inspectorPage, 'Sites in North')).toEqual([w.sites.depot, w.sites.pier].sort());
     expect(await inspectorPage.getByText(w.sites.mill).count()).toBe(0);
     await checkScreen(inspectorPage, 'inspector-limited');
+  });
+
+  it('on a site of the inspector\'s group, the org-wide admin and the limited inspector see each other, and its changes reach the inspector live', async () => {
+    const east = await api<{ id: string }>(w.admin.client, `orgs/${w.orgId}/site-groups`, 'POST', { name: 'East' });
+    const stall = await api<{ id: string; name: string }>(w.admin.client, `orgs/${w.orgId}/sites`, 'POST', { name: `East stall ${uniqueSuffix()}`, group_id: east.id });
+    const { error } = await w.admin.client.functions.invoke(`api/orgs/${w.orgId}/members/${w.inspector.userId}/access`, { method: 'PUT', body: { site_group_ids: [east.id] } });
+    expect(error).toBeNull();
+
+    const inspectorPage = await openPage(desktop);
+    await signInToOrganization(inspectorPage, w.inspector.email, w.slug);
+    await inspectorPage.goto(`/o/${w.slug}/sites/${stall.id}`);
+    await inspectorPage.getByRole('heading', { level: 1, name: stall.name }).waitFor();
+    const page = await openPage(desktop);
+    await signInToOrganization(page, w.admin.email, w.slug);
+    await page.goto(`/o/${w.slug}/sites/${stall.id}`);
+    // Presence on the site's group topic, which both may join.
+    await page.getByRole('status').filter({ hasText: `Also looking at this site: ${w.inspectorName}` }).waitFor();
+    await inspectorPage.getByRole('status').filter({ hasText: `Also looking at this site: ${w.adminName}` }).waitFor();
+
+    // A change of the site reaches the limited inspector on East's topic.
+    await api(w.admin.client, `orgs/${w.orgId}/sites/${stall.id}`, 'PATCH', { name: `${stall.name} (renamed)` });
+    await inspectorPage.getByRole('heading', { level: 1, name: `${stall.name} (renamed)` }).waitFor();
+    await checkScreen(inspectorPage, 'inspector-site-live');
   });
 });

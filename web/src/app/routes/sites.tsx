@@ -12,6 +12,7 @@ import { GroupTreeView } from '@/features/site-groups/components/group-tree-view
 import { MoveSitesBar } from '@/features/site-groups/components/move-sites-bar';
 import { useGroupTree } from '@/features/site-groups/hooks/use-group-tree';
 import { groupPathText, managedGroupIds, parentChoices, type GroupNode } from '@/features/site-groups/utils/group-tree';
+import type { ArchivedFilter } from '@/features/sites/api/get-sites';
 import { SiteList, SitesInGroup } from '@/features/sites/components/site-list';
 import { useGroupParam } from '@/lib/group-param';
 import { scopeOfMembership } from '@/lib/org-channel';
@@ -28,7 +29,7 @@ export function SitesRoute() {
   const [groupId, setGroupId] = useGroupParam();
   const [adding, setAdding] = useState(false);
   const [notice, setNotice] = useState<string | undefined>();
-  const [selected, setSelected] = useState<Map<string, Site>>(() => new Map());
+  const [selected, setSelected] = useState<ReadonlySet<string>>(() => new Set());
 
   const scopeKey = scope.orgWide ? 'org-wide' : scope.groupIds.join(',');
   // scope is read through scopeKey: a new object each render must not recompute.
@@ -43,15 +44,56 @@ export function SitesRoute() {
 
   function toggle(site: Site, on: boolean) {
     setSelected((current) => {
-      const next = new Map(current);
-      if (on) next.set(site.id, site);
+      const next = new Set(current);
+      if (on) next.add(site.id);
       else next.delete(site.id);
       return next;
     });
   }
-  // A manager ticks sites to move them: the sites it may move (all, or those in its groups).
-  const selection = canManage && (hasGroups || managed === 'all') ? { selected: new Set(selected.keys()), onToggle: toggle } : undefined;
+  // A manager ticks sites to move them between groups (a limited one sees only its groups' sites).
+  const selection = canManage && hasGroups ? { selected, onToggle: toggle } : undefined;
   const groupLabel = (site: Site) => (tree ? groupPathText(tree, site.group_id) || 'No group' : undefined);
+
+  // The tree while nothing is searched or filtered; without groups (or when they can't be read)
+  // the sites are one list, as they always were.
+  const browseTree =
+    groups.query.isError || (tree && !hasGroups)
+      ? undefined
+      : (archived: ArchivedFilter) =>
+          !tree ? (
+            <p className="muted">Loading sites…</p>
+          ) : (
+            <section aria-labelledby="groups-heading" className="stack">
+              <h2 id="groups-heading">Groups</h2>
+              <GroupTreeView
+                tree={tree}
+                showUngrouped={scope.orgWide}
+                canEdit={(node: GroupNode) => mayManage(node.group.parent_id)}
+                renderEditor={(node, close) => (
+                  <GroupEditor
+                    orgId={orgId}
+                    node={node}
+                    parents={parentsFor(node.group.id)}
+                    onDone={(done) => {
+                      close();
+                      if (done) setNotice(done);
+                    }}
+                  />
+                )}
+                renderSites={(id, name) => (
+                  <SitesInGroup
+                    orgId={orgId}
+                    orgSlug={membership.org_slug}
+                    groupId={id}
+                    archived={archived}
+                    label={id === null ? 'Sites in no group' : `Sites in ${name}`}
+                    emptyText={id === null ? 'Every site is in a group.' : `No site is directly in ${name}.`}
+                    selection={selection}
+                  />
+                )}
+              />
+            </section>
+          );
 
   return (
     <ContentLayout
@@ -104,58 +146,19 @@ export function SitesRoute() {
                 }
               : undefined
           }
-          // Without groups (or when they can't be read) the sites are one list, as they always were.
-          whenBrowsing={
-            groups.query.isError || (tree && !hasGroups)
-              ? undefined
-              : (archived) =>
-            !tree ? (
-              <p className="muted">Loading sites…</p>
-            ) : (
-              <section aria-labelledby="groups-heading" className="stack">
-                <h2 id="groups-heading">Groups</h2>
-                <GroupTreeView
-                  tree={tree}
-                  showUngrouped={scope.orgWide}
-                  canEdit={(node: GroupNode) => mayManage(node.group.parent_id)}
-                  renderEditor={(node, close) => (
-                    <GroupEditor
-                      orgId={orgId}
-                      node={node}
-                      parents={parentsFor(node.group.id)}
-                      onDone={(done) => {
-                        close();
-                        if (done) setNotice(done);
-                      }}
-                    />
-                  )}
-                  renderSites={(id, name) => (
-                    <SitesInGroup
-                      orgId={orgId}
-                      orgSlug={membership.org_slug}
-                      groupId={id}
-                      archived={archived}
-                      label={id === null ? 'Sites in no group' : `Sites in ${name}`}
-                      emptyText={id === null ? 'Every site is in a group.' : `No site is directly in ${name}.`}
-                      selection={selection}
-                    />
-                  )}
-                />
-              </section>
-            )
-          }
+          whenBrowsing={browseTree}
         />
         {selection && selected.size > 0 ? (
           <MoveSitesBar
             orgId={orgId}
-            siteIds={[...selected.keys()]}
+            siteIds={[...selected]}
             targets={moveTargets}
             allowNoGroup={managed === 'all'}
             onMoved={(moved) => {
-              setSelected(new Map());
+              setSelected(new Set());
               setNotice(moved);
             }}
-            onClear={() => setSelected(new Map())}
+            onClear={() => setSelected(new Set())}
           />
         ) : null}
       </div>

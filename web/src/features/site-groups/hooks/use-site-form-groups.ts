@@ -9,14 +9,14 @@ export interface SiteFormGroupChoices {
 
 /**
  * The groups a manager may put a site in, for the site form: every group and "No group" when
- * org-wide, only their own groups and those under them when limited. Undefined while the groups
- * load, and for an organization without any (the form then has no group field).
+ * org-wide, only their own groups and those under them when limited (none: the manager can add no
+ * site). Undefined while the groups load.
  */
 export function useSiteFormGroups(orgId: string, access: { orgWide: boolean; groupIds: readonly string[] }): SiteFormGroupChoices | undefined {
   const { tree, choices } = useGroupTree(orgId);
   const accessKey = access.orgWide ? 'org-wide' : access.groupIds.join(',');
   return useMemo(() => {
-    if (!tree || !choices || choices.length === 0) return undefined;
+    if (!tree || !choices) return undefined;
     const managed = managedGroupIds(tree, access);
     return {
       choices: managed === 'all' ? choices : choices.filter((choice) => managed.has(choice.value)),

@@ -42,7 +42,7 @@ interface SiteFormProps {
   /** The organization's default, proposed for a new site. */
   defaultGeofenceM: number;
   onSaved?: (site: Site) => void;
-  /** The site groups it may go in (the page brings them); none: the form has no group field. */
+  /** The site groups it may go in (the page brings them); absent, or none and "No group": the form has no group field. */
   groups?: SiteFormGroups;
 }
 
@@ -166,7 +166,7 @@ export function SiteForm({ orgId, site, defaultGeofenceM, onSaved, groups }: Sit
         defaultValue={timezone}
         error={failure?.fieldErrors.timezone}
       />
-      {groups ? (
+      {groups && groups.choices.length > 0 ? (
         <SelectField
           label="Group"
           name="group_id"
