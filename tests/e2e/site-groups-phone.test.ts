@@ -153,4 +153,20 @@ describe('an inspector limited to the North region, on a phone', () => {
     expect(new URL(page.url()).searchParams.has('group')).toBe(false);
     expect(await notFound.count()).toBe(0);
   });
+
+  it('when the groups can\'t be read, the sites page says so with "Try again", lists the sites meanwhile, and draws the tree after', async () => {
+    const page = await openPage(phone());
+    await signInToOrganization(page, w.inspector.email, w.slug);
+    // The network refuses the groups for a moment (a route mock: the network is outside the product).
+    const isGroups = (url: URL) => /\/functions\/v1\/api\/orgs\/[^/]+\/site-groups$/.test(url.pathname);
+    await page.route(isGroups, (route) => route.fulfill({ status: 503, contentType: 'application/problem+json', body: '{"code":"service_unavailable","status":503,"title":"x","detail":"x","type":"x","request_id":"x"}' }));
+    await page.goto(`/o/${w.slug}/sites`);
+    await page.getByRole('alert').filter({ hasText: 'The service is briefly unavailable.' }).waitFor({ timeout: 20_000 });
+    await page.getByRole('list', { name: 'Sites', exact: true }).getByRole('link', { name: w.north.site }).waitFor();
+    await checkScreen(page, 'groups-unreadable');
+    await page.unroute(isGroups);
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.getByRole('list', { name: 'Sites in North' }).getByRole('link', { name: w.north.site }).waitFor();
+    expect(await page.getByRole('button', { name: 'Try again' }).count()).toBe(0);
+  });
 });

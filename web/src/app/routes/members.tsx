@@ -3,6 +3,7 @@ import { INVITATION_LIFETIME_DAYS } from '@schemas/members';
 import { useQueryClient } from '@tanstack/react-query';
 import { Link, useNavigate } from 'react-router-dom';
 import { ContentLayout } from '@/components/layouts/content-layout';
+import { QueryError } from '@/components/ui/query-error';
 import { InviteMemberForm } from '@/features/invitations/components/invite-member-form';
 import { PendingInvitations } from '@/features/invitations/components/pending-invitations';
 import { MembersTable, type SiteAccessColumn } from '@/features/members/components/members-table';
@@ -16,7 +17,7 @@ export function MembersRoute() {
   const { membership, userId } = useOrgRoute();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
-  const { tree } = useGroupTree(membership.org_id);
+  const { tree, query: groupsRead } = useGroupTree(membership.org_id);
   const siteAccess: SiteAccessColumn = {
     describe: (member) => memberAccessText(member, tree),
     editor: can.manageMembers(membership.role)
@@ -31,6 +32,7 @@ export function MembersRoute() {
                 This organization has no site groups yet. <Link to={`/o/${membership.org_slug}/sites`}>Make them on the Sites page.</Link>
               </>
             }
+            loadProblem={groupsRead.isError ? <QueryError error={groupsRead.error} onRetry={() => groupsRead.refetch()} /> : undefined}
             onDone={close}
           />
         )

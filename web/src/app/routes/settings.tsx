@@ -28,7 +28,7 @@ export function SettingsRoute() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const people = useMemberChoices(membership.org_id);
-  const { tree } = useGroupTree(membership.org_id);
+  const { tree, query: groupsRead } = useGroupTree(membership.org_id);
   const keySites: KeySiteAccess = {
     field: (value, onChange, error) => (
       <SiteAccessField
@@ -38,6 +38,7 @@ export function SettingsRoute() {
         value={value}
         onChange={onChange}
         error={error}
+        loadProblem={groupsRead.isError ? <QueryError error={groupsRead.error} onRetry={() => groupsRead.refetch()} /> : undefined}
         noGroups={
           <>
             Every key sees every site until the organization has site groups. <Link to={`/o/${membership.org_slug}/sites`}>Make them on the Sites page.</Link>

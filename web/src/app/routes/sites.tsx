@@ -7,6 +7,7 @@ import { ContentLayout } from '@/components/layouts/content-layout';
 import { Button } from '@/components/ui/button';
 import { FormAlert } from '@/components/ui/form-alert';
 import { GroupFilterField, GroupFilterNotFound } from '@/components/ui/group-filter-field';
+import { QueryError } from '@/components/ui/query-error';
 import { GroupEditor, NewGroupForm, type ParentOptions } from '@/features/site-groups/components/group-forms';
 import { GroupTreeView } from '@/features/site-groups/components/group-tree-view';
 import { MoveSitesBar } from '@/features/site-groups/components/move-sites-bar';
@@ -118,6 +119,8 @@ export function SitesRoute() {
     >
       <div className="stack">
         <FormAlert tone="success" message={notice} />
+        {/* The sites are listed without their groups meanwhile. */}
+        {groups.query.isError && !tree ? <QueryError error={groups.query.error} onRetry={() => groups.query.refetch()} /> : null}
         {adding ? (
           <section className="panel" aria-labelledby="new-group-heading">
             <h2 id="new-group-heading">New group</h2>

@@ -29,11 +29,13 @@ interface MemberAccessEditorProps {
   tree: GroupTree | undefined;
   /** Where groups are made, for an organization without any. */
   noGroups: ReactNode;
+  /** In place of the groups when they could not be read. */
+  loadProblem?: ReactNode;
   onDone: (notice?: string) => void;
 }
 
 /** Every site, or only the chosen groups' (and their subgroups'): `PUT …/members/{user_id}/access`. */
-export function MemberAccessEditor({ orgId, member, name, tree, noGroups, onDone }: MemberAccessEditorProps) {
+export function MemberAccessEditor({ orgId, member, name, tree, noGroups, loadProblem, onDone }: MemberAccessEditorProps) {
   const setAccess = useSetMemberAccess();
   const [choice, setChoice] = useState<SiteAccessChoice>(() => accessChoiceOf(member));
   const [failure, setFailure] = useState<UserFacingError | null>(null);
@@ -71,6 +73,7 @@ export function MemberAccessEditor({ orgId, member, name, tree, noGroups, onDone
         }}
         error={fieldError}
         noGroups={noGroups}
+        loadProblem={loadProblem}
       />
       <div className="button-row">
         <Button type="submit" pending={setAccess.isPending}>

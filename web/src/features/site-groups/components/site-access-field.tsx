@@ -23,10 +23,12 @@ interface SiteAccessFieldProps {
   error?: string;
   /** Said when the organization has no group to choose: where to make one. */
   noGroups: ReactNode;
+  /** Shown in place of the groups when they could not be read (what went wrong, and "Try again"). */
+  loadProblem?: ReactNode;
 }
 
 /** Two choices — every site, or only chosen groups — and the groups as a tree of checkboxes. */
-export function SiteAccessField({ legend, name, tree, value, onChange, error, noGroups }: SiteAccessFieldProps) {
+export function SiteAccessField({ legend, name, tree, value, onChange, error, noGroups, loadProblem }: SiteAccessFieldProps) {
   const field = useField(undefined, error);
   const hasGroups = (tree?.roots.length ?? 0) > 0;
   return (
@@ -52,12 +54,12 @@ export function SiteAccessField({ legend, name, tree, value, onChange, error, no
           name={`${name}-scope`}
           data-field={name}
           checked={value.limited}
-          disabled={!hasGroups && !value.limited}
+          disabled={!tree || (!hasGroups && !value.limited)}
           onChange={() => onChange({ ...value, limited: true })}
         />
         <label htmlFor={`${field.controlProps.id}-groups`}>Only sites in these groups</label>
       </div>
-      {!hasGroups ? <div className="field-hint">{noGroups}</div> : null}
+      {!tree ? (loadProblem ?? <p className="field-hint">Loading groups…</p>) : !hasGroups ? <div className="field-hint">{noGroups}</div> : null}
       {value.limited && tree && hasGroups ? (
         <GroupCheckboxTree tree={tree} name={name} chosen={value.groupIds} onChange={(groupIds) => onChange({ limited: true, groupIds })} label={legend} />
       ) : null}
