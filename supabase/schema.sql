@@ -722,7 +722,7 @@ CREATE INDEX inspections_org_id_status_idx ON public.inspections USING btree (or
 CREATE INDEX inspections_org_id_updated_at_idx ON public.inspections USING btree (org_id, updated_at);
 CREATE INDEX inspections_reviewed_by_idx ON public.inspections USING btree (reviewed_by);
 CREATE UNIQUE INDEX inspections_schedule_occurrence_key ON public.inspections USING btree (schedule_id, occurrence_at, site_id) WHERE ((schedule_id IS NOT NULL) AND (canceled_reason IS NULL));
-CREATE INDEX inspections_site_id_idx ON public.inspections USING btree (site_id);
+CREATE INDEX inspections_site_id_created_at_idx ON public.inspections USING btree (site_id, created_at DESC, id DESC);
 CREATE INDEX inspections_started_by_idx ON public.inspections USING btree (started_by);
 CREATE INDEX inspections_submitted_by_idx ON public.inspections USING btree (submitted_by);
 CREATE INDEX inspections_template_id_idx ON public.inspections USING btree (template_id);
@@ -3496,11 +3496,31 @@ begin
 end;
 $function$;
 
+-- private.limited_site_count(org uuid) ------------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.limited_site_count(org uuid)
+ RETURNS integer
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  if org in (select private.org_ids_with_every_site()) or org not in (select private.org_ids_of_current_user()) then
+    return null;
+  end if;
+  return (
+    select count(*)::integer from public.sites s
+    where s.org_id = org and s.group_id in (select private.limited_site_group_ids())
+  );
+end;
+$function$;
+comment on function private.limited_site_count(org uuid) is 'How many sites the caller sees in the organization when it is limited to site groups there; null when it is org-wide or not a member. For choosing how to read a list (docs/site-groups.md, "Hot paths").';
+grant execute on function private.limited_site_count(org uuid) to authenticated, service_role;
+
 -- private.limited_site_group_ancestor_ids() -------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.limited_site_group_ancestor_ids()
  RETURNS SETOF uuid
  LANGUAGE plpgsql
- STABLE SECURITY DEFINER
+ STABLE SECURITY DEFINER ROWS 10
  SET search_path TO ''
 AS $function$
 declare
@@ -3531,7 +3551,7 @@ grant execute on function private.limited_site_group_ancestor_ids() to authentic
 CREATE OR REPLACE FUNCTION private.limited_site_group_ids(roles public.org_role[] DEFAULT NULL::public.org_role[])
  RETURNS SETOF uuid
  LANGUAGE plpgsql
- STABLE SECURITY DEFINER
+ STABLE SECURITY DEFINER ROWS 50
  SET search_path TO ''
 AS $function$
 declare

@@ -17,7 +17,8 @@
 //      the api runs them): EXPLAIN ANALYZE execution time, median of several, and the plans.
 //   3. Narrower and worst cases, as latency of the list alone: a member limited to one sub-area
 //      (0.1 % of the sites), and one limited to a group whose sites have no inspection at all, so
-//      the list reads the whole organization's inspections to find none.
+//      the list reads the whole organization's inspections to find none; and in SQL, the first
+//      page's ids read the list's way (walking the organization's index) beside site by site.
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import postgres from 'postgres';
@@ -279,6 +280,30 @@ export async function benchSiteGroups(options: { json: boolean }): Promise<Figur
     figures['site_groups.list_p50_no_work_ms'] = Number(none.toFixed(1));
     log(`  GET inspections?limit=50 one at a time, median of 20: org-wide ${wide.toFixed(1)} ms, a region (10 %) ${region.toFixed(1)} ms, ` +
       `a sub-area (0.1 %) ${subArea.toFixed(1)} ms, a group whose sites have no inspection ${none.toFixed(1)} ms`);
+
+    // The same first page read site by site (docs/site-groups.md, "Hot paths"): each seen site's
+    // newest inspections by inspections_site_id_created_at_idx, then the newest of those; ids only,
+    // beside the walk's ids, in SQL as each member.
+    const walkIds = `select i.id from public.inspections i where i.org_id = '${org}' order by i.created_at desc, i.id desc limit 51`;
+    const bySiteIds = `
+      select p.id
+      from (select x.id from public.sites x where x.org_id = '${org}' and x.group_id in (select private.limited_site_group_ids())) seen
+      cross join lateral (
+        select i.id, i.created_at from public.inspections i
+        where i.site_id = seen.id and i.org_id = '${org}'
+        order by i.created_at desc, i.id desc limit 51) p
+      order by p.created_at desc, p.id desc limit 51`;
+    for (const [name, who] of [['region', limited[0]], ['sub_area', narrow], ['no_work', empty]] as const) {
+      const count = await as(who.claims, async (tx) => (await tx`select private.limited_site_count(${org}) as n`)[0].n as number);
+      const walk = await as(who.claims, (tx) => executionMs(tx, walkIds, 3));
+      const bySite = await as(who.claims, (tx) => executionMs(tx, bySiteIds, 3));
+      figures[`site_groups.sql_page_walk_${name}_ms`] = Number(walk.toFixed(2));
+      figures[`site_groups.sql_page_by_site_${name}_ms`] = Number(bySite.toFixed(2));
+      log(`  the first page's ids in SQL, limited to ${name.replace('_', ' ')} (${count} sites seen): walking the organization's index ${walk.toFixed(2)} ms, site by site ${bySite.toFixed(2)} ms`);
+    }
+    const wideWalk = await as(orgWide[0].claims, (tx) => executionMs(tx, walkIds, 3));
+    figures['site_groups.sql_page_walk_org_wide_ms'] = Number(wideWalk.toFixed(2));
+    log(`  ... and org-wide, walking: ${wideWalk.toFixed(2)} ms`);
 
     if (!options.json) {
       console.log('  Plans (EXPLAIN ANALYZE, as the member):');
