@@ -8,8 +8,12 @@
 // 2. POST /orgs/{org}/sites/move with 500 sites (the most one request takes), back and forth
 //    between two groups, against the same UPDATE run directly as the owner (the same triggers:
 //    audit, realtime, webhook outbox).
-// Setup data is written with triggers off (`SET session_replication_role`), as the other benches
-// do; what is measured runs with every trigger on.
+// 3. GET /orgs/{org}/audit-log, a page of 200 entries about answers of 20,000 inspections, for the
+//    owner and for the manager limited to a region: each entry's subject is looked up by its id
+//    under RLS (api/audit-log.ts, entriesPage), which must stay an index lookup.
+// Sites are written with triggers off (`SET session_replication_role`), as the other benches do;
+// the groups with theirs on, which keep the tree's closure table; what is measured runs with every
+// trigger on.
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import postgres from 'postgres';
@@ -51,15 +55,16 @@ export async function benchSiteGroupsApi(): Promise<void> {
     const org = (await api(owner.accessToken, 'POST', 'orgs', { name: 'Bench site groups' })).id as string;
 
     // 10 regions, 9 areas in each (90), 10 sub-areas in each area (900): 1,000 groups; 100 sites in each.
+    // The groups with their triggers on: they keep the tree's closure table (private.site_group_tree).
+    await sql`insert into public.site_groups (org_id, name) select ${org}, 'Region ' || r from generate_series(1, 10) r`;
+    await sql`
+      insert into public.site_groups (org_id, parent_id, name)
+      select ${org}, g.id, 'Area ' || a from public.site_groups g, generate_series(1, 9) a where g.org_id = ${org} and g.parent_id is null`;
+    await sql`
+      insert into public.site_groups (org_id, parent_id, name)
+      select ${org}, g.id, 'Sub-area ' || s from public.site_groups g, generate_series(1, 10) s where g.org_id = ${org} and g.depth = 2`;
     await sql.begin(async (tx) => {
       await tx`set local session_replication_role = replica`;
-      await tx`insert into public.site_groups (org_id, name, depth) select ${org}, 'Region ' || r, 1 from generate_series(1, 10) r`;
-      await tx`
-        insert into public.site_groups (org_id, parent_id, name, depth)
-        select ${org}, g.id, 'Area ' || a, 2 from public.site_groups g, generate_series(1, 9) a where g.org_id = ${org} and g.depth = 1`;
-      await tx`
-        insert into public.site_groups (org_id, parent_id, name, depth)
-        select ${org}, g.id, 'Sub-area ' || s, 3 from public.site_groups g, generate_series(1, 10) s where g.org_id = ${org} and g.depth = 2`;
       await tx`
         insert into public.sites (org_id, name, geofence_m, group_id)
         select ${org}, 'Site ' || g.name || ' ' || n, 200, g.id from public.site_groups g, generate_series(1, ${SITES_PER_GROUP}) n where g.org_id = ${org}`;
@@ -67,6 +72,25 @@ export async function benchSiteGroupsApi(): Promise<void> {
       await tx`insert into public.memberships (org_id, user_id, role, site_access_limited) values (${org}, ${limited.claims.sub}, 'manager', true)`;
       await tx`insert into public.membership_site_groups (org_id, user_id, site_group_id) values (${org}, ${limited.claims.sub}, ${region.id})`;
     });
+    // 20,000 inspections (one at every fifth site) with an audit entry each about an answer.
+    const [template] = await sql`
+      insert into public.templates (org_id, name, definition)
+      values (${org}, 'Bench audit', ${sql.json({ sections: [{ key: 'a', title: 'A', items: [{ key: 'x', kind: 'pass_fail', label: 'X', help: null, required: true, weight: 1 }] }] })})
+      returning id`;
+    const [version] = await sql`insert into public.template_versions (template_id) values (${template.id}) returning id`;
+    await sql.begin(async (tx) => {
+      await tx`set local session_replication_role = replica`;
+      await tx`
+        insert into public.inspections (org_id, site_id, template_id, template_version_id, title)
+        select ${org}, s.id, ${template.id}, ${version.id}, 'Audit of ' || s.name
+        from (select id, name, row_number() over (order by id) as r from public.sites where org_id = ${org}) s where s.r % 5 = 0`;
+      await tx`
+        insert into public.audit_log (org_id, actor_kind, action, entity, entity_id, after, site_id)
+        select ${org}, 'system', 'insert', 'answers', gen_random_uuid(), jsonb_build_object('inspection_id', i.id, 'item_key', 'x'), i.site_id
+        from public.inspections i where i.org_id = ${org}`;
+    });
+    await sql`analyze public.inspections`;
+    await sql`analyze public.audit_log`;
     await sql`analyze public.sites`;
     await sql`analyze public.site_groups`;
     const [{ groups, sites }] = await sql`
@@ -135,6 +159,19 @@ export async function benchSiteGroupsApi(): Promise<void> {
       for (let i = 0; i < MOVES_PER_ROUND; i++) moveTimes.direct.push(await timed(moveDirect));
     }
 
+    // 3. The audit log's page, as the owner and as the limited manager.
+    const auditLog = {
+      owner: () => api(owner.accessToken, 'GET', `orgs/${org}/audit-log?limit=200`),
+      limited: () => api(limited.accessToken, 'GET', `orgs/${org}/audit-log?limit=200`),
+    };
+    for (const read of Object.values(auditLog)) await read();
+    const auditTimes = { owner: [] as number[], limited: [] as number[] };
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const name of ['owner', 'limited'] as const) {
+        for (let i = 0; i < 4; i++) auditTimes[name].push(await timed(auditLog[name]));
+      }
+    }
+
     const m = Object.fromEntries(Object.entries(readTimes).map(([k, v]) => [k, median(v)])) as Record<keyof typeof reads, number>;
     console.log(`\nSite groups (issue 27, the api): ${groups} groups, ${sites.toLocaleString('en')} sites, ${ROUNDS} alternating rounds; medians`);
     console.log(`  GET …/site-groups, org-wide owner (${ownerTree.data.length} groups, ${Math.round(JSON.stringify(ownerTree).length / 1024)} KB): ${ms(m.owner)}`);
@@ -144,6 +181,9 @@ export async function benchSiteGroupsApi(): Promise<void> {
     const moveApi = median(moveTimes.api);
     const moveDb = median(moveTimes.direct);
     console.log(`  POST …/sites/move, 500 sites: ${ms(moveApi)}; the same UPDATE directly: ${ms(moveDb)} (${(moveApi / moveDb).toFixed(2)}×)`);
+    const auditOwner = median(auditTimes.owner);
+    const auditLimited = median(auditTimes.limited);
+    console.log(`  GET …/audit-log?limit=200 (20,000 inspections' entries), owner: ${ms(auditOwner)}; the limited manager: ${ms(auditLimited)} (${(auditLimited / auditOwner).toFixed(2)}×)`);
   } finally {
     await sql.end();
     await stack.stop();

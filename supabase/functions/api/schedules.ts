@@ -256,7 +256,9 @@ export const deleteSchedule = route({
       // Deleting twice is fine: it is deleted.
       if (current.deleted) return;
       // The database cancels its future occurrences not yet started ("schedule deleted").
-      await tx`update public.schedules set deleted_at = now() where org_id = ${params.org} and id = ${params.id}`;
+      const [deleted] = await tx`update public.schedules set deleted_at = now() where org_id = ${params.org} and id = ${params.id} returning id`;
+      // Read but not changeable (RLS): refused, never a 204 that deleted nothing.
+      if (!deleted) throw ApiError.forbidden();
     });
   },
 });
@@ -275,7 +277,12 @@ function pauseRoute(path: string, paused: boolean) {
         refuseIfDeleted(current, paused ? 'paused' : 'resumed');
         // Pausing cancels the future occurrences not yet started; resuming makes them again.
         if (current.paused !== paused) {
-          await tx`update public.schedules set paused_at = ${paused ? new Date() : null} where org_id = ${params.org} and id = ${params.id}`;
+          // RLS leaves a schedule the caller may read but not change (a limited manager's, with
+          // sites outside their groups) as it is: refused, never a 200 that changed nothing.
+          const [changed] = await tx`
+            update public.schedules set paused_at = ${paused ? new Date() : null} where org_id = ${params.org} and id = ${params.id} returning id
+          `;
+          if (!changed) throw ApiError.forbidden();
         }
         return await readSchedule(tx, params.org, params.id);
       });

@@ -26,16 +26,12 @@ const noQuery = z.strictObject({});
 // --- The subtree filter the lists, the dashboard and compliance share -------------------------
 
 /**
- * The ids of group `groupId` and of every group below it, as the caller sees them. The tree is
- * at most three levels deep (the database keeps it so), so two levels below are all there is.
+ * The ids of group `groupId` and of every group below it: the database's closure table of the
+ * tree (`private.site_group_subtree_ids`, docs/site-groups.md), none for a group of an
+ * organization the caller is not in. What the caller sees of those groups' sites is RLS's business.
  */
-export function groupSubtree(orgId: string, groupId: string): InlineSql {
-  return inline`
-    select g.id from public.site_groups g
-    where g.org_id = ${orgId}
-      and (g.id = ${groupId}::uuid or g.parent_id = ${groupId}::uuid
-           or g.parent_id in (select c.id from public.site_groups c where c.org_id = ${orgId} and c.parent_id = ${groupId}::uuid))
-  `;
+export function groupSubtree(groupId: string): InlineSql {
+  return inline`select private.site_group_subtree_ids(${groupId}::uuid)`;
 }
 
 /**
@@ -46,7 +42,7 @@ export function groupSubtree(orgId: string, groupId: string): InlineSql {
 export function inSiteGroup(siteIdColumn: InlineSql, orgId: string, groupId: string | undefined): InlineSql {
   if (!groupId) return inline`true`;
   return inline`${siteIdColumn} in (
-    select fs.id from public.sites fs where fs.org_id = ${orgId} and fs.group_id in (${groupSubtree(orgId, groupId)})
+    select fs.id from public.sites fs where fs.org_id = ${orgId} and fs.group_id in (${groupSubtree(groupId)})
   )`;
 }
 
@@ -278,15 +274,15 @@ async function refuseSiblingName(tx: Tx, orgId: string, parentId: string | null,
  */
 async function subtreeHeight(tx: Tx, orgId: string, group: GroupRead): Promise<number> {
   const [row] = await tx.unsafe<{ deepest: number }[]>(inline`
-    select coalesce(max(g.depth), 0)::int as deepest from public.site_groups g where g.id in (${groupSubtree(orgId, group.id)})
+    select coalesce(max(g.depth), 0)::int as deepest from public.site_groups g where g.org_id = ${orgId} and g.id in (${groupSubtree(group.id)})
   `.text);
   return Math.max(row.deepest, group.depth) - group.depth + 1;
 }
 
 /** Whether `candidateId` is `group` itself or a group below it. */
-async function isInSubtree(tx: Tx, orgId: string, group: GroupRead, candidateId: string): Promise<boolean> {
+async function isInSubtree(tx: Tx, group: GroupRead, candidateId: string): Promise<boolean> {
   const [row] = await tx.unsafe<{ inside: boolean }[]>(inline`
-    select ${candidateId}::uuid in (${groupSubtree(orgId, group.id)}) as inside
+    select ${candidateId}::uuid in (${groupSubtree(group.id)}) as inside
   `.text);
   return row.inside;
 }
@@ -326,7 +322,7 @@ export const updateSiteGroup = route({
           refuseTopLevel(scope, 'Only members who see every site can move groups to the top level.');
         } else {
           const parent = await groupToFill(tx, params.org, parentId, 'parent_id');
-          if (await isInSubtree(tx, params.org, current, parent.id)) {
+          if (await isInSubtree(tx, current, parent.id)) {
             throw ApiError.validation([{ field: 'parent_id', message: CYCLE_MESSAGE }]);
           }
           if (parent.depth + await subtreeHeight(tx, params.org, current) > SITE_GROUP_MAX_DEPTH) {

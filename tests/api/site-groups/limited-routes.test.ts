@@ -16,7 +16,7 @@ import { stack } from '../../support/stack.ts';
 import { openAction } from '../actions/support.ts';
 import { createKey, type Key } from '../keys/support.ts';
 import { askWhileExportsBusy } from '../reports/support.ts';
-import { createSchedule, scheduleBody, schedulePath } from '../schedules/support.ts';
+import { createSchedule, scheduleBody, schedulePath, today } from '../schedules/support.ts';
 import { at, expectSameRefusal, regionWorldAndOtherOrg, siteWorldSnapshot } from './support.ts';
 
 const { world, other } = regionWorldAndOtherOrg('limited');
@@ -198,6 +198,40 @@ for (const test of [...CASES, ...BODY_CASES]) {
   });
 }
 
+describe('a schedule with sites inside and outside the groups', () => {
+  it("is read with only the caller's sites and occurrences, and a limited manager may not change it: 403, nothing written", async () => {
+    const mixed = await createSchedule(world, [world.sites.harbor.id, world.sites.south.id], { rrule: 'FREQ=DAILY', start_date: today(), due_after: 'PT1H' });
+    const northSite = expectStatus(await post(world.manager.client, `orgs/${org()}/sites`, { name: 'North depot', group_id: world.groups.north.id }), 201);
+    for (const client of [world.limited.viewer.client, keys.viewer.client]) {
+      const read = expectStatus(await call(client, schedulePath(org(), mixed.id)), 200);
+      expect(read.sites.map((site: any) => site.id ?? site.site_id)).toEqual([world.sites.harbor.id]);
+      const range = `from=${today()}T00:00:00Z&to=${today(14)}T00:00:00Z&limit=200`;
+      const occurrences = expectStatus(await call(client, `${schedulePath(org(), mixed.id)}/occurrences?${range}`), 200).data;
+      expect(occurrences.length).toBeGreaterThan(0);
+      expect(new Set(occurrences.map((o: any) => o.site_id))).toEqual(new Set([world.sites.harbor.id]));
+    }
+    for (const client of [world.limited.manager.client, keys.manager.client]) {
+      const before = await siteWorldSnapshot(org());
+      expectProblem(await patch(client, schedulePath(org(), mixed.id), { name: 'Mine now' }), 403, 'forbidden');
+      // Nor its sites: taking off the one they see, adding one of theirs, or a whole list that changes them.
+      expectProblem(await patch(client, schedulePath(org(), mixed.id), { remove_site_ids: [world.sites.harbor.id] }), 403, 'forbidden');
+      expectProblem(await patch(client, schedulePath(org(), mixed.id), { add_site_ids: [northSite.id] }), 403, 'forbidden');
+      expectProblem(await patch(client, schedulePath(org(), mixed.id), { site_ids: [northSite.id] }), 403, 'forbidden');
+      // The list they see, given back as it is, changes nothing (the site they cannot see stays): no write.
+      expectStatus(await patch(client, schedulePath(org(), mixed.id), { site_ids: [world.sites.harbor.id] }), 200);
+      expectProblem(await post(client, `${schedulePath(org(), mixed.id)}/pause`, undefined), 403, 'forbidden');
+      expectProblem(await del(client, schedulePath(org(), mixed.id)), 403, 'forbidden');
+      expect(await siteWorldSnapshot(org())).toEqual(before);
+    }
+    expectStatus(await post(world.manager.client, `${schedulePath(org(), mixed.id)}/pause`, undefined), 200);
+    for (const client of [world.limited.manager.client, keys.manager.client]) {
+      const before = await siteWorldSnapshot(org());
+      expectProblem(await post(client, `${schedulePath(org(), mixed.id)}/resume`, undefined), 403, 'forbidden');
+      expect(await siteWorldSnapshot(org())).toEqual(before);
+    }
+  });
+});
+
 describe('lists, the dashboard and compliance of a limited member', () => {
   let rows: Record<'inside' | 'outside', { inspection: string; action: string; schedule: string }>;
   beforeAll(async () => {
@@ -249,7 +283,8 @@ describe('lists, the dashboard and compliance of a limited member', () => {
     const audit = expectStatus(await call(world.limited.manager.client, `orgs/${org()}/audit-log?limit=200`), 200).data;
     expect(about(audit, rows.inside.inspection)).toBe(true);
     expect(about(audit, rows.outside.inspection)).toBe(false);
-    expect(about(audit, world.sites.south.id)).toBe(false);
+    // Nothing about the south site itself (a mixed schedule's schedule_sites entry may name its id: docs/site-groups.md).
+    expect(audit.filter((e: any) => e.entity_id === world.sites.south.id || (e.entity === 'sites' && about([e], world.sites.south.id)))).toEqual([]);
   });
 
   it("the dashboard counts only its groups' sites, and its site_group_id narrows to a subtree", async () => {
