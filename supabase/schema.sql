@@ -1141,6 +1141,7 @@ CREATE TRIGGER site_groups_enforce_mfa BEFORE INSERT OR DELETE OR UPDATE ON publ
 CREATE TRIGGER site_groups_move BEFORE UPDATE OF parent_id ON public.site_groups FOR EACH ROW EXECUTE FUNCTION private.move_site_group();
 CREATE TRIGGER site_groups_prepare BEFORE INSERT ON public.site_groups FOR EACH ROW EXECUTE FUNCTION private.prepare_site_group();
 CREATE TRIGGER site_groups_rearrange_tree AFTER UPDATE OF parent_id ON public.site_groups FOR EACH ROW WHEN ((old.parent_id IS DISTINCT FROM new.parent_id)) EXECUTE FUNCTION private.redepth_site_group_descendants();
+CREATE TRIGGER site_groups_refuse_delete_with_sites BEFORE DELETE ON public.site_groups FOR EACH ROW EXECUTE FUNCTION private.refuse_deleting_a_group_with_sites();
 CREATE TRIGGER site_groups_set_updated_at BEFORE UPDATE ON public.site_groups FOR EACH ROW EXECUTE FUNCTION private.set_updated_at();
 CREATE TRIGGER site_groups_write_audit_log AFTER INSERT OR DELETE OR UPDATE ON public.site_groups FOR EACH ROW EXECUTE FUNCTION private.write_audit_log();
 create policy "Managers can add site groups where they see sites" on public.site_groups
@@ -1182,7 +1183,7 @@ create table public.sites (
   constraint sites_created_by_fkey FOREIGN KEY (created_by) REFERENCES auth.users(id) ON DELETE SET NULL,
   constraint sites_external_ref_check CHECK ((((char_length(external_ref) >= 1) AND (char_length(external_ref) <= 255)) AND (external_ref !~ '^\s|\s$'::text))),
   constraint sites_geofence_m_check CHECK (((geofence_m >= 10) AND (geofence_m <= 5000))),
-  constraint sites_group_fkey FOREIGN KEY (org_id, group_id) REFERENCES public.site_groups(org_id, id) ON DELETE RESTRICT,
+  constraint sites_group_fkey FOREIGN KEY (org_id, group_id) REFERENCES public.site_groups(org_id, id) ON DELETE SET NULL (group_id),
   constraint sites_latitude_check CHECK (((latitude >= ('-90'::integer)::double precision) AND (latitude <= (90)::double precision))),
   constraint sites_longitude_check CHECK (((longitude >= ('-180'::integer)::double precision) AND (longitude <= (180)::double precision))),
   constraint sites_name_check CHECK ((((char_length(name) >= 1) AND (char_length(name) <= 120)) AND (name !~ '^\s|\s$'::text))),
@@ -5289,6 +5290,27 @@ CREATE OR REPLACE FUNCTION private.refuse_audit_log_change()
 AS $function$
 begin
   raise exception 'audit_log is append-only' using errcode = '42501';
+end;
+$function$;
+
+-- private.refuse_deleting_a_group_with_sites() ----------------------------------------------------
+CREATE OR REPLACE FUNCTION private.refuse_deleting_a_group_with_sites()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  if exists (select 1 from public.sites s where s.group_id = old.id)
+     and exists (select 1 from public.organizations o where o.id = old.org_id) then
+    raise exception using
+      errcode = 'foreign_key_violation',
+      message = 'update or delete on table "site_groups" violates foreign key constraint "sites_group_fkey" on table "sites"',
+      schema = 'public',
+      table = 'sites',
+      constraint = 'sites_group_fkey';
+  end if;
+  return old;
 end;
 $function$;
 

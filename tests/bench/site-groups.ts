@@ -301,6 +301,19 @@ export async function benchSiteGroups(options: { json: boolean }): Promise<Figur
       figures[`site_groups.sql_page_by_site_${name}_ms`] = Number(bySite.toFixed(2));
       log(`  the first page's ids in SQL, limited to ${name.replace('_', ' ')} (${count} sites seen): walking the organization's index ${walk.toFixed(2)} ms, site by site ${bySite.toFixed(2)} ms`);
     }
+    // A count over the whole organization, as the dashboard's first figures are: every row checked.
+    const statusCounts = `select status, count(*) from public.inspections where org_id = '${org}' group by status`;
+    const seenStatusCounts = `select status, count(*) from public.inspections where org_id = '${org}'
+      and site_id in (select x.id from public.sites x where x.org_id = '${org}' and x.group_id in (select private.limited_site_group_ids()))
+      group by status`;
+    const countsWide = await as(orgWide[0].claims, (tx) => executionMs(tx, statusCounts, 3));
+    const countsLimited = await as(limited[0].claims, (tx) => executionMs(tx, statusCounts, 3));
+    const countsLimitedBySite = await as(limited[0].claims, (tx) => executionMs(tx, seenStatusCounts, 3));
+    figures['site_groups.sql_status_counts_org_wide_ms'] = Number(countsWide.toFixed(1));
+    figures['site_groups.sql_status_counts_limited_ms'] = Number(countsLimited.toFixed(1));
+    figures['site_groups.sql_status_counts_limited_by_site_ms'] = Number(countsLimitedBySite.toFixed(1));
+    log(`  inspections counted by status over the organization (the dashboard's first figure), SQL: org-wide ${countsWide.toFixed(1)} ms, ` +
+      `limited to a region ${countsLimited.toFixed(1)} ms, the same with the seen sites named in the query ${countsLimitedBySite.toFixed(1)} ms`);
     const wideWalk = await as(orgWide[0].claims, (tx) => executionMs(tx, walkIds, 3));
     figures['site_groups.sql_page_walk_org_wide_ms'] = Number(wideWalk.toFixed(2));
     log(`  ... and org-wide, walking: ${wideWalk.toFixed(2)} ms`);

@@ -4,7 +4,7 @@
 -- a limited member, an org-wide member, a limited key and a member whose groups are all gone.
 -- The per-table matrix of every policy, both sides, is in tests/db/24x-*.
 begin;
-select plan(38);
+select plan(41);
 
 create temp table w as select * from tests.create_org_matrix('sg230');
 grant select on w to authenticated;
@@ -62,6 +62,10 @@ with x as (insert into public.sites (org_id, name) select w.org_a, 'Ungrouped si
 
 select throws_ok($$ insert into public.sites (org_id, name, group_id) select w.org_b, 'Elsewhere', g.id from w, g where g.name = 'north' $$,
   '23503', null, 'a site cannot be put in another organization''s group');
+select throws_ok($$ delete from public.site_groups where id = (select id from g where name = 'south') $$,
+  '23503', null, 'a group that holds sites cannot be deleted');
+select lives_ok($$ delete from public.site_groups where name = 'North' and parent_id = (select id from g where name = 'south') $$,
+  '... an empty one can');
 
 -- Setting access, as an admin: the inspector to North.
 select tests.act_as((select admin from w));
@@ -143,6 +147,12 @@ select tests.set_request('authenticated', jsonb_build_object('role', 'authentica
 select set_eq($$ select name from public.sites $$, $$ values ('South site') $$, 'a limited key reads its groups'' sites only');
 select ok(private.sees_sites_in_group((select org_id from k), (select id from g where name = 'south')), 'sees_sites_in_group: a key''s group');
 select ok(not private.sees_sites_in_group((select org_id from k), (select id from g where name = 'north')), 'sees_sites_in_group: not another');
+
+-- Deleting the organization takes its groups and their sites with it (the group's delete guard
+-- and its sites' foreign key give way when the organization itself is gone).
+select tests.reset_role();
+select lives_ok($$ delete from public.organizations where id = (select org_a from w) $$,
+  'an organization with groups, subgroups and sites in them can be deleted');
 
 select * from finish();
 rollback;
