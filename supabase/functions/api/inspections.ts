@@ -4,7 +4,6 @@
 // move is one update of `status`: the database decides whether it is allowed
 // (`private.enforce_inspection_transition` in supabase/schema.sql) and stamps who, when and where.
 import { z } from 'zod';
-import type { Principal } from '../_shared/auth.ts';
 import { containsPattern, type Tx } from '../_shared/db.ts';
 import { ApiError } from '../_shared/errors.ts';
 import { inline, type InlineSql } from '../_shared/sql-literal.ts';
@@ -30,7 +29,7 @@ import { SELECT_ANSWERS } from './answer-statements.ts';
 import { answerOf, type AnswerRow } from './answers.ts';
 import { attachmentOf, type AttachmentRow } from './attachments.ts';
 import { orgParams } from './orgs.ts';
-import { inSiteGroup } from './site-groups.ts';
+import { bySiteSql, inSiteGroup, readPlanStatement, rememberedReadPlan, rememberReadPlan, seenSitesSql } from './site-groups.ts';
 import { SELECT_TEMPLATE_VERSIONS, templateVersionOf, type TemplateVersionRow } from './templates.ts';
 
 /** An inspections row with its site, version and assignee names, as postgres.js returns it. */
@@ -219,38 +218,6 @@ async function updateInspection(tx: Tx, orgId: string, id: string, changes: Reco
   return inspectionOf(row);
 }
 
-/**
- * A caller limited to site groups who sees at most this many sites reads the list site by site
- * (docs/site-groups.md, "Hot paths"): each seen site's newest inspections by
- * inspections_site_id_created_at_idx, then the newest of those, about 15 µs a seen site whatever
- * the organization's size. Walking the organization's newest-first index instead reads past every
- * inspection the caller does not see: hundreds of milliseconds to seconds for a member of a
- * sub-area of a large organization.
- */
-export const SITE_BY_SITE_UP_TO = 1_000;
-
-/**
- * Whether the caller should read site by site: limited to site groups in `orgId` and seeing at most
- * SITE_BY_SITE_UP_TO sites (counted no further, by the sites' group index). One row, `by_site`.
- */
-function siteBySiteGate(orgId: string): InlineSql {
-  return inline`
-    select ${orgId}::uuid not in (select private.org_ids_with_every_site())
-           and (select count(*) from (${seenSitesSql(orgId)} limit ${SITE_BY_SITE_UP_TO + 1}) c) <= ${SITE_BY_SITE_UP_TO} as by_site
-  `;
-}
-
-/**
- * The sites a limited caller sees in `orgId` (none for an org-wide one). `= any(array(…))`, not
- * `in (select …)`: the planner then looks the groups' sites up in the sites' group index rather
- * than guessing a thousand groups and scanning every site.
- */
-function seenSitesSql(orgId: string): InlineSql {
-  return inline`
-    select x.id from public.sites x where x.org_id = ${orgId} and x.group_id = any (array(select private.limited_site_group_ids()))
-  `;
-}
-
 /** The list's page by the organization's newest-first index: right for everyone, fast for org-wide callers. */
 function walkedPageSql(orgId: string, query: InspectionFilterQuery, after: unknown[] | null, limit: number): InlineSql {
   return inline`
@@ -267,7 +234,7 @@ function pageCursor(after: unknown[] | null): InlineSql {
 
 /**
  * The list's page, its ids found the cheaper way for the caller and then read whole: site by site
- * when siteBySiteGate holds, by the organization's index otherwise. The gate is decided once,
+ * when bySiteSql holds (a limited caller who sees few sites), by the organization's index otherwise. The gate is decided once,
  * before either branch runs (its filter holds no column, so Postgres evaluates it first and skips
  * the branch it rules out), so this is right for any caller whatever it was last time.
  */
@@ -275,7 +242,7 @@ export function gatedPageSql(orgId: string, query: InspectionFilterQuery, after:
   const filters = inspectionFilterSql(orgId, query);
   const cursor = pageCursor(after);
   return inline`
-    with gate as materialized (${siteBySiteGate(orgId)}),
+    with gate as materialized (select ${bySiteSql(orgId)} as by_site),
     page as (
       (
         select p.id, p.created_at
@@ -304,21 +271,6 @@ export function gatedPageSql(orgId: string, query: InspectionFilterQuery, after:
   `;
 }
 
-/**
- * How each caller read its last list, per organization, for a minute: an org-wide caller (or one
- * who sees many sites) then reads by the plain walk with nothing added, and a caller who reads
- * site by site goes on through the gated statement. Only the plan depends on it, never what is
- * seen (RLS decides that either way), so a stale entry — access changed within the minute — costs
- * at most speed. Bounded like the verified-token cache (auth.ts): the oldest entry goes first.
- */
-const lastListRead = new Map<string, { bySite: boolean; until: number }>();
-const LIST_READ_MEMORY_MS = 60_000;
-const LIST_READ_MEMORY_ENTRIES = 10_000;
-
-function listReadKey(principal: Principal, orgId: string): string {
-  return `${principal.kind === 'user' ? principal.userId : principal.keyId}:${orgId}`;
-}
-
 export const listInspections = route({
   method: 'GET',
   response: { list: inspectionSchema },
@@ -327,21 +279,18 @@ export const listInspections = route({
   query: inspectionListQuerySchema,
   handler: async ({ principal, params, query, read }) => {
     const after = decodeCursor(query.cursor, ['timestamp', 'uuid']);
-    const key = listReadKey(principal, params.org);
-    const known = lastListRead.get(key);
-    const walk = known !== undefined && known.until > Date.now() && !known.bySite;
+    // Read by the plain walk when the caller is known to see many sites (org-wide ones); else the
+    // gated statement, which finds out in SQL (site-groups.ts, rememberedReadPlan).
+    const plan = rememberedReadPlan(principal, params.org);
     // The membership check and the page in one round trip (issue 15): RLS shows a non-member no
-    // rows, and the check's 404 wins when it fails. Not known yet: the gate's answer too.
-    const [role, rows, gate] = await read([
+    // rows, and the check's 404 wins when it fails. Not known yet: the plan to remember too.
+    const [role, rows, planRows] = await read([
       roleStatement(params.org),
-      walk ? walkedPageSql(params.org, query, after, query.limit + 1) : gatedPageSql(params.org, query, after, query.limit + 1),
-      ...(known && known.until > Date.now() ? [] : [siteBySiteGate(params.org)]),
+      plan && !plan.bySite ? walkedPageSql(params.org, query, after, query.limit + 1) : gatedPageSql(params.org, query, after, query.limit + 1),
+      ...(plan ? [] : [readPlanStatement(params.org)]),
     ]);
     roleAllowed(role);
-    if (gate) {
-      if (lastListRead.size >= LIST_READ_MEMORY_ENTRIES) lastListRead.delete(lastListRead.keys().next().value!);
-      lastListRead.set(key, { bySite: gate[0].by_site === true, until: Date.now() + LIST_READ_MEMORY_MS });
-    }
+    if (planRows) rememberReadPlan(principal, params.org, planRows as never);
     return pageOf(rows as InspectionRow[], query.limit, inspectionOf, (row) => [row.created_at_key, row.id]);
   },
 });
