@@ -79,13 +79,13 @@ export function bySiteSql(orgId: string): InlineSql {
   return inline`(not ${orgWideSql(orgId)} and (select count(*) from (${seenSitesSql(orgId)} limit ${SITE_BY_SITE_UP_TO + 1}) c) <= ${SITE_BY_SITE_UP_TO})`;
 }
 
-/** How a caller reads an organization's lists and counts, as last found out (rememberedAccess). */
+/** How a caller reads an organization's lists and counts, as last found out (rememberedReadPlan). */
 export interface ReadPlan {
   orgWide: boolean;
   bySite: boolean;
 }
 
-/** One row, `org_wide` and `by_site`: what rememberAccess keeps. */
+/** One row, `org_wide` and `by_site`: what rememberReadPlan keeps. */
 export function readPlanStatement(orgId: string): InlineSql {
   return inline`select ${orgWideSql(orgId)} as org_wide, ${bySiteSql(orgId)} as by_site`;
 }
@@ -155,9 +155,7 @@ export interface Scope {
 }
 
 export async function readScope(tx: Tx, orgId: string): Promise<Scope> {
-  const [row] = await tx.unsafe<{ org_wide: boolean }[]>(inline`
-    select exists (select 1 from private.org_ids_with_every_site() as o(id) where o.id = ${orgId}::uuid) as org_wide
-  `.text);
+  const [row] = await tx.unsafe<{ org_wide: boolean }[]>(inline`select ${orgWideSql(orgId)} as org_wide`.text);
   return { orgWide: row.org_wide };
 }
 
