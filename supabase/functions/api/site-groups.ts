@@ -4,6 +4,7 @@
 // sees and may change; the checks here only choose the answer (404, 403 or a field error) and
 // word it, before the database would refuse the same with a less helpful error.
 import { z } from 'zod';
+import type { Principal } from '../_shared/auth.ts';
 import type { Tx } from '../_shared/db.ts';
 import type { FieldError } from '../_shared/schemas/errors.ts';
 import { ApiError } from '../_shared/errors.ts';
@@ -46,6 +47,103 @@ export function inSiteGroup(siteIdColumn: InlineSql, orgId: string, groupId: str
   )`;
 }
 
+/**
+ * A caller limited to site groups who sees at most this many sites reads the inspections list site
+ * by site (api/inspections.ts; docs/site-groups.md, "Hot paths"): about 15 µs a seen site whatever
+ * the organization's size, where walking the organization's newest-first index reads past every
+ * inspection the caller does not see.
+ */
+export const SITE_BY_SITE_UP_TO = 1_000;
+
+/**
+ * The sites a limited caller sees in `orgId` (none for an org-wide one). `= any(array(…))`, not
+ * `in (select …)`: the planner then looks the groups' sites up in the sites' group index rather
+ * than guessing a thousand groups and scanning every site.
+ */
+export function seenSitesSql(orgId: string): InlineSql {
+  return inline`
+    select x.id from public.sites x where x.org_id = ${orgId} and x.group_id = any (array(select private.limited_site_group_ids()))
+  `;
+}
+
+/** Whether the caller sees every site of `orgId`: a condition without columns, decided once a statement. */
+export function orgWideSql(orgId: string): InlineSql {
+  return inline`(select ${orgId}::uuid in (select private.org_ids_with_every_site()))`;
+}
+
+/**
+ * Whether a limited caller should read the list site by site: limited in `orgId` and seeing at most
+ * SITE_BY_SITE_UP_TO sites (counted no further, by the sites' group index).
+ */
+export function bySiteSql(orgId: string): InlineSql {
+  return inline`(not ${orgWideSql(orgId)} and (select count(*) from (${seenSitesSql(orgId)} limit ${SITE_BY_SITE_UP_TO + 1}) c) <= ${SITE_BY_SITE_UP_TO})`;
+}
+
+/** How a caller reads an organization's lists and counts, as last found out (rememberedReadPlan). */
+export interface ReadPlan {
+  orgWide: boolean;
+  bySite: boolean;
+}
+
+/** One row, `org_wide` and `by_site`: what rememberReadPlan keeps. */
+export function readPlanStatement(orgId: string): InlineSql {
+  return inline`select ${orgWideSql(orgId)} as org_wide, ${bySiteSql(orgId)} as by_site`;
+}
+
+/**
+ * How each caller read an organization's lists and counts last, for a minute, so that an org-wide
+ * caller reads them as before issue 27, with nothing added, and only other callers pay for the
+ * statements that decide their plan in SQL. Only the plan depends on it, never what is seen (RLS
+ * decides that either way, and the limited plans check again in SQL), so an entry gone stale —
+ * access changed within the minute — costs at most speed. Bounded like the verified-token cache
+ * (auth.ts): the oldest entry goes first.
+ */
+const readPlans = new Map<string, ReadPlan & { until: number }>();
+const READ_PLAN_MEMORY_MS = 60_000;
+const READ_PLAN_MEMORY_ENTRIES = 10_000;
+
+const readPlanKey = (principal: Principal, orgId: string) => `${principal.kind === 'user' ? principal.userId : principal.keyId}:${orgId}`;
+
+/** The caller's remembered read plan in `orgId`, or undefined (then add readPlanStatement to the read). */
+export function rememberedReadPlan(principal: Principal, orgId: string): ReadPlan | undefined {
+  const known = readPlans.get(readPlanKey(principal, orgId));
+  return known && known.until > Date.now() ? known : undefined;
+}
+
+/** Keeps what readPlanStatement answered, once the caller is known to be a member. */
+export function rememberReadPlan(principal: Principal, orgId: string, rows: readonly { org_wide: boolean; by_site: boolean }[]): void {
+  const [row] = rows;
+  if (!row) return;
+  const key = readPlanKey(principal, orgId);
+  readPlans.delete(key);
+  if (readPlans.size >= READ_PLAN_MEMORY_ENTRIES) readPlans.delete(readPlans.keys().next().value!);
+  readPlans.set(key, { orgWide: row.org_wide === true, bySite: row.by_site === true, until: Date.now() + READ_PLAN_MEMORY_MS });
+}
+
+/**
+ * The rows of `table` (inspections or actions) at the sites the caller sees, as a FROM item for
+ * counts over an organization (the dashboard). For a caller not known to be org-wide: only its
+ * seen sites' rows, found by the table's site index, when it is limited — counting over the whole
+ * organization makes RLS check every row's site one by one (a region's figure 820 ms against 245
+ * ms: docs/site-groups.md, "Hot paths") — and the whole table when it is not; which branch runs is
+ * decided in the statement, once. For a caller known to be org-wide, the table itself: the union
+ * costs an org-wide count about 1.4×.
+ */
+export function rowsAtSeenSites(table: 'inspections' | 'actions', orgId: string, plan: ReadPlan | undefined): InlineSql {
+  const rows = table === 'inspections' ? inline`public.inspections` : inline`public.actions`;
+  if (plan?.orgWide) return rows;
+  // Only the columns counts read: a union's unused columns are not pruned, and every row would
+  // carry its JSON otherwise.
+  const columns = table === 'inspections'
+    ? inline`t.id, t.org_id, t.site_id, t.template_id, t.status, t.due_at, t.assignee_id, t.schedule_id, t.first_submitted_at, t.hidden_item_keys`
+    : inline`t.id, t.org_id, t.site_id, t.status, t.due_at, t.assignee_id`;
+  return inline`(
+    select ${columns} from ${rows} t where ${orgWideSql(orgId)}
+    union all
+    select ${columns} from ${rows} t where t.site_id in (${seenSitesSql(orgId)}) and not ${orgWideSql(orgId)}
+  )`;
+}
+
 // --- Who sees what -----------------------------------------------------------------------------
 
 /**
@@ -57,9 +155,7 @@ export interface Scope {
 }
 
 export async function readScope(tx: Tx, orgId: string): Promise<Scope> {
-  const [row] = await tx.unsafe<{ org_wide: boolean }[]>(inline`
-    select exists (select 1 from private.org_ids_with_every_site() as o(id) where o.id = ${orgId}::uuid) as org_wide
-  `.text);
+  const [row] = await tx.unsafe<{ org_wide: boolean }[]>(inline`select ${orgWideSql(orgId)} as org_wide`.text);
   return { orgWide: row.org_wide };
 }
 
