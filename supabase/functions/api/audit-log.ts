@@ -16,8 +16,30 @@ const AUDIT_READERS = ['owner', 'admin', 'manager'] as const satisfies readonly 
 
 type AuditRow = Omit<AuditEntry, 'id' | 'at'> & { id: string; at: Date; at_key: string };
 
-/** Entries with the actor's name and what each is about, as people name it. */
-const selectEntries = (tx: Tx) => tx`
+/**
+ * A page of entries (`filter` on the log as `l`, newest first) with the actor's name and what each
+ * is about, as people name it. The page is chosen first and the ids its rows point at are taken
+ * out of their JSON there (a materialized CTE), so each lookup below compares an id column with a
+ * plain value and uses the table's primary key. Written inline as `(l.after ->> 'x')::uuid` inside
+ * each lookup, the cast counts as a function of the outer row that is not leakproof, and under
+ * row-level security Postgres may then not use the index: every lookup scanned its whole table,
+ * running its policy on each row (for a member limited to site groups, a sub-plan per row) — a
+ * 201-row page of a limited manager's log ran for minutes (docs/site-groups.md, "The API").
+ */
+const entriesPage = (tx: Tx, filter: ReturnType<Tx>, limit: number) => tx`
+  with page as materialized (
+    select l.id, l.at, l.action, l.entity, l.entity_id, l.actor_kind, l.actor_user_id, l.actor_api_key_id, l.before, l.after,
+           coalesce(l.after, l.before) as data,
+           (coalesce(l.after, l.before) ->> 'user_id')::uuid as user_ref,
+           (coalesce(l.after, l.before) ->> 'api_key_id')::uuid as api_key_ref,
+           (coalesce(l.after, l.before) ->> 'inspection_id')::uuid as inspection_ref,
+           (coalesce(l.after, l.before) ->> 'action_id')::uuid as action_ref,
+           (coalesce(l.after, l.before) ->> 'site_id')::uuid as site_ref
+    from public.audit_log l
+    where ${filter}
+    order by l.at desc, l.id desc
+    limit ${limit}
+  )
   select l.id, l.at, l.action, l.entity, l.entity_id, l.actor_kind,
          coalesce(l.actor_user_id, l.actor_api_key_id) as actor_id,
          -- A key's name shows to those who may read keys (owners, admins); others read "An API key".
@@ -26,40 +48,40 @@ const selectEntries = (tx: Tx) => tx`
          coalesce(
            case l.entity
              when 'memberships' then (
-               select coalesce(nullif(p.display_name, ''), p.email) from public.profiles p
-               where p.user_id = (coalesce(l.after, l.before) ->> 'user_id')::uuid)
+               select coalesce(nullif(p.display_name, ''), p.email) from public.profiles p where p.user_id = l.user_ref)
+             when 'membership_site_groups' then (
+               select coalesce(nullif(p.display_name, ''), p.email) from public.profiles p where p.user_id = l.user_ref)
+             when 'api_key_site_groups' then (
+               select k.name from public.api_keys k where k.id = l.api_key_ref)
              when 'answers' then (
-               select i.title from public.inspections i where i.id = (coalesce(l.after, l.before) ->> 'inspection_id')::uuid)
+               select i.title from public.inspections i where i.id = l.inspection_ref)
              when 'attachments' then (
-               select i.title from public.inspections i where i.id = (coalesce(l.after, l.before) ->> 'inspection_id')::uuid)
+               select i.title from public.inspections i where i.id = l.inspection_ref)
              when 'action_attachments' then (
-               select a.title from public.actions a where a.id = (coalesce(l.after, l.before) ->> 'action_id')::uuid)
+               select a.title from public.actions a where a.id = l.action_ref)
              when 'schedule_sites' then (
                select s.name from public.schedules s where s.id = l.entity_id)
            end,
-           l.after ->> 'title', l.before ->> 'title', l.after ->> 'name', l.before ->> 'name', l.after ->> 'email', l.before ->> 'email'
+           l.after ->> 'title', l.before ->> 'title', l.after ->> 'name', l.before ->> 'name', l.after ->> 'email', l.before ->> 'email',
+           l.after ->> 'url', l.before ->> 'url'
          ) as subject,
          case l.entity
-           when 'sites' then coalesce(l.after, l.before) ->> 'timezone'
-           when 'inspections' then (
-             select s.timezone from public.sites s where s.id = (coalesce(l.after, l.before) ->> 'site_id')::uuid)
-           when 'actions' then (
-             select s.timezone from public.sites s where s.id = (coalesce(l.after, l.before) ->> 'site_id')::uuid)
+           when 'sites' then l.data ->> 'timezone'
+           when 'inspections' then (select s.timezone from public.sites s where s.id = l.site_ref)
+           when 'actions' then (select s.timezone from public.sites s where s.id = l.site_ref)
            when 'answers' then (
-             select s.timezone from public.inspections i join public.sites s on s.id = i.site_id
-             where i.id = (coalesce(l.after, l.before) ->> 'inspection_id')::uuid)
+             select s.timezone from public.inspections i join public.sites s on s.id = i.site_id where i.id = l.inspection_ref)
            when 'attachments' then (
-             select s.timezone from public.inspections i join public.sites s on s.id = i.site_id
-             where i.id = (coalesce(l.after, l.before) ->> 'inspection_id')::uuid)
+             select s.timezone from public.inspections i join public.sites s on s.id = i.site_id where i.id = l.inspection_ref)
            when 'action_attachments' then (
-             select s.timezone from public.actions a join public.sites s on s.id = a.site_id
-             where a.id = (coalesce(l.after, l.before) ->> 'action_id')::uuid)
+             select s.timezone from public.actions a join public.sites s on s.id = a.site_id where a.id = l.action_ref)
          end as site_timezone,
          l.before, l.after,
          -- The cursor keeps microseconds: JavaScript dates stop at milliseconds.
          to_char(l.at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at_key
-  from public.audit_log l
+  from page l
   left join public.profiles actor on actor.user_id = l.actor_user_id
+  order by l.at desc, l.id desc
 `;
 
 function entryOf(row: AuditRow): AuditEntry {
@@ -92,17 +114,14 @@ export const listAuditLog = route({
     const after = decodeCursor(query.cursor, ['timestamp', 'number']);
     const rows = await db(async (tx) => {
       await requireRole(tx, params.org, AUDIT_READERS);
-      return await tx<AuditRow[]>`
-        ${selectEntries(tx)}
-        where l.org_id = ${params.org}
+      return await tx<AuditRow[]>`${entriesPage(tx, tx`
+        l.org_id = ${params.org}
           and ${query.entity ? tx`l.entity = ${query.entity}` : tx`true`}
           and ${query.entity_id ? tx`l.entity_id = ${query.entity_id}` : tx`true`}
           and ${query.actor_id ? tx`(l.actor_user_id = ${query.actor_id} or l.actor_api_key_id = ${query.actor_id})` : tx`true`}
           and ${query.since ? tx`l.at >= ${query.since}::timestamptz` : tx`true`}
           and ${afterCursor(tx, after)}
-        order by l.at desc, l.id desc
-        limit ${query.limit + 1}
-      `;
+      `, query.limit + 1)}`;
     });
     return pageOf(rows, query.limit, entryOf, (row) => [row.at_key, Number(row.id)]);
   },
@@ -120,9 +139,8 @@ export const listActivity = route({
       await requireRole(tx, params.org);
       // Steps of the work, not every keystroke: new rows and status moves of inspections and
       // actions, sites added or archived, templates created, archived or published.
-      return await tx<AuditRow[]>`
-        ${selectEntries(tx)}
-        where l.org_id = ${params.org}
+      return await tx<AuditRow[]>`${entriesPage(tx, tx`
+        l.org_id = ${params.org}
           and l.entity in ('inspections', 'actions', 'sites', 'templates', 'template_versions')
           and (
             l.action = 'insert'
@@ -132,9 +150,7 @@ export const listActivity = route({
             or (l.entity = 'sites' and l.before ->> 'archived_at' is distinct from l.after ->> 'archived_at')
           )
           and ${afterCursor(tx, after)}
-        order by l.at desc, l.id desc
-        limit ${query.limit + 1}
-      `;
+      `, query.limit + 1)}`;
     });
     return pageOf(rows, query.limit, entryOf, (row) => [row.at_key, Number(row.id)]);
   },

@@ -29,6 +29,7 @@ import { SELECT_ANSWERS } from './answer-statements.ts';
 import { answerOf, type AnswerRow } from './answers.ts';
 import { attachmentOf, type AttachmentRow } from './attachments.ts';
 import { orgParams } from './orgs.ts';
+import { bySiteSql, inSiteGroup, readPlanStatement, rememberedReadPlan, rememberReadPlan, seenSitesSql } from './site-groups.ts';
 import { SELECT_TEMPLATE_VERSIONS, templateVersionOf, type TemplateVersionRow } from './templates.ts';
 
 /** An inspections row with its site, version and assignee names, as postgres.js returns it. */
@@ -81,6 +82,7 @@ type InspectionFilterQuery = {
   status?: string[];
   q?: string;
   site_id?: string;
+  site_group_id?: string;
   assignee_id?: string;
   overdue?: boolean;
   updated_since?: string;
@@ -103,6 +105,7 @@ function inspectionFilterSql(orgId: string, query: InspectionFilterQuery): Inlin
     and ${query.status ? inline`i.status in ${query.status}` : inline`true`}
     and ${query.q ? inline`(i.title ilike ${containsPattern(query.q)} or s.name ilike ${containsPattern(query.q)})` : inline`true`}
     and ${query.site_id ? inline`i.site_id = ${query.site_id}` : inline`true`}
+    and ${inSiteGroup(inline`i.site_id`, orgId, query.site_group_id)}
     and ${query.assignee_id === 'none' ? inline`i.assignee_id is null` : query.assignee_id ? inline`i.assignee_id = ${query.assignee_id}` : inline`true`}
     and ${query.overdue === undefined ? inline`true` : query.overdue ? OVERDUE : inline`not ${OVERDUE}`}
     and ${query.schedule_id ? inline`i.schedule_id = ${query.schedule_id}` : inline`true`}
@@ -215,24 +218,79 @@ async function updateInspection(tx: Tx, orgId: string, id: string, changes: Reco
   return inspectionOf(row);
 }
 
+/** The list's page by the organization's newest-first index: right for everyone, fast for org-wide callers. */
+function walkedPageSql(orgId: string, query: InspectionFilterQuery, after: unknown[] | null, limit: number): InlineSql {
+  return inline`
+    ${SELECT_INSPECTIONS}
+    where ${inspectionFilterSql(orgId, query)} and ${pageCursor(after)}
+    order by i.created_at desc, i.id desc
+    limit ${limit}
+  `;
+}
+
+function pageCursor(after: unknown[] | null): InlineSql {
+  return after ? inline`(i.created_at, i.id) < (${after[0] as string}::text::timestamptz, ${after[1] as string}::uuid)` : inline`true`;
+}
+
+/**
+ * The list's page, its ids found the cheaper way for the caller and then read whole: site by site
+ * when bySiteSql holds (a limited caller who sees few sites), by the organization's index otherwise. The gate is decided once,
+ * before either branch runs (its filter holds no column, so Postgres evaluates it first and skips
+ * the branch it rules out), so this is right for any caller whatever it was last time.
+ */
+export function gatedPageSql(orgId: string, query: InspectionFilterQuery, after: unknown[] | null, limit: number): InlineSql {
+  const filters = inspectionFilterSql(orgId, query);
+  const cursor = pageCursor(after);
+  return inline`
+    with gate as materialized (select ${bySiteSql(orgId)} as by_site),
+    page as (
+      (
+        select p.id, p.created_at
+        from (${seenSitesSql(orgId)}) seen
+        cross join lateral (
+          select i.id, i.created_at from public.inspections i join public.sites s on s.id = i.site_id
+          where i.site_id = seen.id and ${filters} and ${cursor}
+          order by i.created_at desc, i.id desc
+          limit ${limit}
+        ) p
+        where (select g.by_site from gate g)
+        order by p.created_at desc, p.id desc
+        limit ${limit}
+      )
+      union all
+      (
+        select i.id, i.created_at from public.inspections i join public.sites s on s.id = i.site_id
+        where ${filters} and ${cursor} and not (select g.by_site from gate g)
+        order by i.created_at desc, i.id desc
+        limit ${limit}
+      )
+    )
+    ${SELECT_INSPECTIONS}
+    where i.id in (select page.id from page)
+    order by i.created_at desc, i.id desc
+  `;
+}
+
 export const listInspections = route({
   method: 'GET',
   response: { list: inspectionSchema },
   path: '/orgs/:org/inspections',
   params: orgParams,
   query: inspectionListQuerySchema,
-  handler: async ({ params, query, read }) => {
+  handler: async ({ principal, params, query, read }) => {
     const after = decodeCursor(query.cursor, ['timestamp', 'uuid']);
+    // Read by the plain walk when the caller is known to see many sites (org-wide ones); else the
+    // gated statement, which finds out in SQL (site-groups.ts, rememberedReadPlan).
+    const plan = rememberedReadPlan(principal, params.org);
     // The membership check and the page in one round trip (issue 15): RLS shows a non-member no
-    // rows, and the check's 404 wins when it fails.
-    const [role, rows] = await read([roleStatement(params.org), inline`
-      ${SELECT_INSPECTIONS}
-      where ${inspectionFilterSql(params.org, query)}
-        and ${after ? inline`(i.created_at, i.id) < (${after[0] as string}::text::timestamptz, ${after[1] as string}::uuid)` : inline`true`}
-      order by i.created_at desc, i.id desc
-      limit ${query.limit + 1}
-    `]);
+    // rows, and the check's 404 wins when it fails. Not known yet: the plan to remember too.
+    const [role, rows, planRows] = await read([
+      roleStatement(params.org),
+      plan && !plan.bySite ? walkedPageSql(params.org, query, after, query.limit + 1) : gatedPageSql(params.org, query, after, query.limit + 1),
+      ...(plan ? [] : [readPlanStatement(params.org)]),
+    ]);
     roleAllowed(role);
+    if (planRows) rememberReadPlan(principal, params.org, planRows as never);
     return pageOf(rows as InspectionRow[], query.limit, inspectionOf, (row) => [row.created_at_key, row.id]);
   },
 });

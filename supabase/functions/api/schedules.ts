@@ -34,6 +34,7 @@ import { inline, type InlineSql } from '../_shared/sql-literal.ts';
 import { iso, requireRole, roleAllowed, roleStatement, SITE_MANAGERS } from './access.ts';
 import { inspectionOf, type InspectionRow, OUTCOMES, SELECT_INSPECTIONS } from './inspections.ts';
 import { orgParams } from './orgs.ts';
+import { inSiteGroup, readPlanStatement, rememberedReadPlan, rememberReadPlan, rowsAtSeenSites } from './site-groups.ts';
 
 /** Who changes schedules (docs/product.md §6): those who manage sites and templates. */
 export const SCHEDULE_MANAGERS = SITE_MANAGERS;
@@ -255,7 +256,9 @@ export const deleteSchedule = route({
       // Deleting twice is fine: it is deleted.
       if (current.deleted) return;
       // The database cancels its future occurrences not yet started ("schedule deleted").
-      await tx`update public.schedules set deleted_at = now() where org_id = ${params.org} and id = ${params.id}`;
+      const [deleted] = await tx`update public.schedules set deleted_at = now() where org_id = ${params.org} and id = ${params.id} returning id`;
+      // Read but not changeable (RLS): refused, never a 204 that deleted nothing.
+      if (!deleted) throw ApiError.forbidden();
     });
   },
 });
@@ -274,7 +277,12 @@ function pauseRoute(path: string, paused: boolean) {
         refuseIfDeleted(current, paused ? 'paused' : 'resumed');
         // Pausing cancels the future occurrences not yet started; resuming makes them again.
         if (current.paused !== paused) {
-          await tx`update public.schedules set paused_at = ${paused ? new Date() : null} where org_id = ${params.org} and id = ${params.id}`;
+          // RLS leaves a schedule the caller may read but not change (a limited manager's, with
+          // sites outside their groups) as it is: refused, never a 200 that changed nothing.
+          const [changed] = await tx`
+            update public.schedules set paused_at = ${paused ? new Date() : null} where org_id = ${params.org} and id = ${params.id} returning id
+          `;
+          if (!changed) throw ApiError.forbidden();
         }
         return await readSchedule(tx, params.org, params.id);
       });
@@ -446,24 +454,28 @@ export const getCompliance = route({
   path: '/orgs/:org/compliance',
   params: orgParams,
   query: complianceQuerySchema,
-  handler: async ({ params, query, read }): Promise<Compliance> => {
+  handler: async ({ principal, params, query, read }): Promise<Compliance> => {
     const group = GROUPS[query.group_by];
+    // Counted over the sites the caller sees (site-groups.ts, rowsAtSeenSites).
+    const plan = rememberedReadPlan(principal, params.org);
     // The membership check and the counts in one round trip; RLS shows a non-member no rows.
-    const [role, rows] = await read([roleStatement(params.org), inline`
+    const [role, rows, planRows] = await read([roleStatement(params.org), inline`
       select g.id, ${group.name} as name, g.due, g.on_time, g.late, g.missed
       from (
         select ${group.key} as id, ${COMPLIANCE_COUNTS}
-        from public.inspections i
+        from ${rowsAtSeenSites('inspections', params.org, plan)} i
         where i.org_id = ${params.org} and ${COUNTED_OCCURRENCE}
           and i.due_at >= ${query.from}::timestamptz and i.due_at < ${query.to}::timestamptz
           and ${query.site_id ? inline`i.site_id = ${query.site_id}` : inline`true`}
+          and ${inSiteGroup(inline`i.site_id`, params.org, query.site_group_id)}
           and ${query.schedule_id ? inline`i.schedule_id = ${query.schedule_id}` : inline`true`}
           and ${query.template_id ? inline`i.template_id = ${query.template_id}` : inline`true`}
         group by 1
       ) g
       order by 2, 1
-    `]);
+    `, ...(plan ? [] : [readPlanStatement(params.org)])]);
     roleAllowed(role);
+    if (planRows) rememberReadPlan(principal, params.org, planRows as never);
     const groups = (rows as (FiguresRow & { id: string; name: string })[]).map((row) => ({ id: row.id, name: row.name, ...figuresOf(row) }));
     const sum = (key: keyof FiguresRow) => groups.reduce((total, row) => total + row[key], 0);
     return {

@@ -7,10 +7,12 @@ import { useOnline } from '../lib/use-online';
  * A screen's code that was never fetched cannot load without a network (a first visit gone offline
  * before the service worker had it all). Browsers word the failure differently: Chromium "Failed to
  * fetch dynamically imported module", Firefox "error loading dynamically imported module", Safari
- * "Importing a module script failed".
+ * "Importing a module script failed". A screen with its own stylesheet fails earlier, in Vite's
+ * preload of that stylesheet: "Unable to preload CSS for <url>" (the members screen, whose access
+ * editor brings the site groups' styles).
  */
 export function isMissingCode(error: unknown): boolean {
-  return error instanceof Error && /dynamically imported module|importing a module script failed|failed to fetch/i.test(error.message);
+  return error instanceof Error && /dynamically imported module|importing a module script failed|failed to fetch|unable to preload css/i.test(error.message);
 }
 
 export const missingCodeTitle = "This part of Fieldcheck isn't on this device yet.";

@@ -9,6 +9,7 @@ import { InspectionList, type Choice } from '@/features/inspections/components/i
 import { ScheduleInspectionForm } from '@/features/inspections/components/schedule-inspection-form';
 import type { SiteSearch } from '@/features/inspections/components/site-search-select';
 import { useMembers } from '@/features/members/api/get-members';
+import { useGroupTree } from '@/features/site-groups/hooks/use-group-tree';
 import { useSites } from '@/features/sites/api/get-sites';
 import { useTemplates } from '@/features/templates/api/get-templates';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
@@ -38,6 +39,7 @@ export function InspectionsRoute() {
   const filterSites = useSiteSearch(orgId);
   const scheduleSites = useSiteSearch(orgId);
   const members = useMembers(orgId);
+  const groups = useGroupTree(orgId).choices;
   const templates = useTemplates(orgId, { q: '', status: 'published' });
   // Members and published templates are few enough to list completely.
   useAllPages(members);
@@ -90,7 +92,7 @@ export function InspectionsRoute() {
         </section>
       ) : null}
       <section className={scheduling ? 'panel' : undefined} aria-label="Inspection list">
-        <InspectionList orgId={orgId} orgSlug={membership.org_slug} userId={userId} sites={filterSites} assignees={assigneeChoices} />
+        <InspectionList orgId={orgId} orgSlug={membership.org_slug} userId={userId} sites={filterSites} assignees={assigneeChoices} groups={groups} />
       </section>
     </ContentLayout>
   );

@@ -9,6 +9,8 @@ export interface ActionFilters {
   priorities: ActionPriority[];
   assigneeId: string;
   siteId: string;
+  /** A site group and the groups under it; '' for every site. */
+  groupId?: string;
   inspectionId: string;
   overdue: boolean;
 }
@@ -31,6 +33,7 @@ export function getActions(orgId: string, filters: ActionFilters, cursor: string
       priority: filters.priorities.join(','),
       assignee_id: filters.assigneeId,
       site_id: filters.siteId,
+      site_group_id: filters.groupId,
       inspection_id: filters.inspectionId,
       overdue: filters.overdue ? 'true' : undefined,
       cursor,

@@ -2,7 +2,9 @@ import { ACTION_PRIORITIES, ACTION_PRIORITY_LABELS, ACTION_STATUSES, ACTION_STAT
 import { Link, useSearchParams } from 'react-router-dom';
 import { CheckboxField } from '@/components/ui/checkbox-field';
 import { SelectField } from '@/components/ui/select-field';
+import { GroupFilterField, GroupFilterNotFound, type GroupFilterChoice } from '@/components/ui/group-filter-field';
 import { ListScreen, LoadMoreButton } from '@/components/ui/paged-list';
+import { groupParamOf } from '@/lib/group-param';
 import { useActions, type ActionFilters } from '../api/get-actions';
 import type { Choice } from './action-form';
 import { ActionRows } from './action-rows';
@@ -26,7 +28,7 @@ const priorityOptions: Choice[] = [
   ...ACTION_PRIORITIES.map((priority) => ({ value: priority, label: ACTION_PRIORITY_LABELS[priority] })),
 ];
 
-/** Filters live in the URL (`?status=open,in_progress&assignee=me&overdue=true&site=<id>`), so a tile can link to a filtered list. */
+/** Filters live in the URL (`?status=open,in_progress&assignee=me&overdue=true&site=<id>&group=<id>`), so a tile can link to a filtered list. */
 export function filtersFromSearch(search: URLSearchParams, userId: string): ActionFilters {
   const list = <T extends string>(value: string | null, allowed: readonly T[]) =>
     (value ?? '').split(',').filter((part): part is T => (allowed as readonly string[]).includes(part));
@@ -36,6 +38,7 @@ export function filtersFromSearch(search: URLSearchParams, userId: string): Acti
     priorities: list(search.get('priority'), ACTION_PRIORITIES),
     assigneeId: assignee === 'me' ? userId : assignee,
     siteId: search.get('site') ?? '',
+    groupId: groupParamOf(search),
     inspectionId: search.get('inspection') ?? '',
     overdue: search.get('overdue') === 'true',
   };
@@ -47,10 +50,12 @@ interface ActionListProps {
   userId: string;
   /** Members who work actions, to filter by. */
   assignees: Choice[];
+  /** The site groups to filter by (the route reads them); undefined while they load. */
+  groups: GroupFilterChoice[] | undefined;
 }
 
 /** Every action of the organization, newest first, filtered by the URL; kept live by org-live-updates. */
-export function ActionList({ orgId, orgSlug, userId, assignees }: ActionListProps) {
+export function ActionList({ orgId, orgSlug, userId, assignees, groups }: ActionListProps) {
   const [search, setSearch] = useSearchParams();
   const filters = filtersFromSearch(search, userId);
   const actions = useActions(orgId, filters);
@@ -94,18 +99,25 @@ export function ActionList({ orgId, orgSlug, userId, assignees }: ActionListProp
             value={priorityValue}
             onChange={(event) => setParam('priority', event.target.value)}
           />
+          {/* The group filter is offered once the organization has groups (or the address names one). */}
+          {(groups?.length ?? 0) > 0 || filters.groupId ? (
+            <GroupFilterField choices={groups} value={filters.groupId ?? ''} onChange={(groupId) => setParam('group', groupId)} />
+          ) : null}
           <SelectField label="Assignee" name="assignee" options={assigneeOptions} value={assigneeValue} onChange={(event) => setParam('assignee', event.target.value)} />
           <CheckboxField label="Overdue only" name="overdue" checked={filters.overdue} onChange={(event) => setParam('overdue', event.target.checked ? 'true' : '')} />
         </>
       }
       notes={
-        filters.siteId || filters.inspectionId ? (
-          <p className="muted">
-            {filters.siteId ? 'At one site' : 'From one inspection'}
-            {first ? ` (${filters.siteId ? first.site_name : first.inspection_title})` : ''}.{' '}
-            <Link to={`/o/${orgSlug}/actions`}>Show all actions</Link>
-          </p>
-        ) : null
+        <>
+          <GroupFilterNotFound choices={groups} value={filters.groupId ?? ''} onClear={() => setParam('group', '')} />
+          {filters.siteId || filters.inspectionId ? (
+            <p className="muted">
+              {filters.siteId ? 'At one site' : 'From one inspection'}
+              {first ? ` (${filters.siteId ? first.site_name : first.inspection_title})` : ''}.{' '}
+              <Link to={`/o/${orgSlug}/actions`}>Show all actions</Link>
+            </p>
+          ) : null}
+        </>
       }
       query={actions}
       loadingText="Loading actions…"

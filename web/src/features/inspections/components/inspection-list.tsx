@@ -13,6 +13,8 @@ import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { formatDateTime } from '@/lib/format';
 import { inspectionFilterQuery, useInspections, type InspectionFilters } from '../api/get-inspections';
 import { DownloadButton } from '@/components/ui/download-button';
+import { GroupFilterField, GroupFilterNotFound, type GroupFilterChoice } from '@/components/ui/group-filter-field';
+import { groupParamOf } from '@/lib/group-param';
 import { apiPath } from '@/lib/api';
 import type { InspectionStatus } from '../types';
 import { formatScore } from '../utils/inspection-format';
@@ -34,6 +36,8 @@ interface InspectionListProps {
   sites: SiteSearch;
   /** Members who can be assigned (the route reads them). */
   assignees: Choice[];
+  /** The site groups to filter by (the route reads them); undefined while they load. */
+  groups: GroupFilterChoice[] | undefined;
 }
 
 const statusOptions: Choice[] = [{ value: '', label: 'Any status' }, ...INSPECTION_STATUSES.map((status) => ({ value: status, label: STATUS_LABELS[status] }))];
@@ -48,7 +52,7 @@ const OCCURRENCE_FILTERS: Record<string, (value: string) => boolean> = {
 };
 
 /**
- * Filters live in the URL (`?status=submitted&assignee=me&overdue=true&site=<id>`), so a dashboard
+ * Filters live in the URL (`?status=submitted&assignee=me&overdue=true&site=<id>&group=<id>`), so a dashboard
  * tile can link to the list it counts; so do a schedule's occurrences as compliance counts them
  * (`?schedule_id=<id>&missed=true&outcome=late&due_from=…&due_to=…`), which have no field here.
  */
@@ -64,6 +68,7 @@ function filtersFromSearch(search: URLSearchParams, userId: string): InspectionF
     q: search.get('q') ?? '',
     status: (INSPECTION_STATUSES as readonly string[]).includes(status) ? (status as InspectionStatus) : '',
     siteId: search.get('site') ?? '',
+    groupId: groupParamOf(search),
     assigneeId: assignee === 'me' ? userId : assignee,
     overdue: search.get('overdue') === 'true',
     ...(Object.keys(occurrences).length > 0 ? { occurrences } : {}),
@@ -84,7 +89,7 @@ function occurrenceFilterWords(occurrences: Record<string, string>): string {
 }
 
 /** Inspections newest first, filtered; kept live by the organization's channel (org-live-updates). */
-export function InspectionList({ orgId, orgSlug, userId, sites, assignees }: InspectionListProps) {
+export function InspectionList({ orgId, orgSlug, userId, sites, assignees, groups }: InspectionListProps) {
   const [search, setSearch] = useSearchParams();
   const filters = filtersFromSearch(search, userId);
   function setFilters(next: InspectionFilters) {
@@ -92,6 +97,7 @@ export function InspectionList({ orgId, orgSlug, userId, sites, assignees }: Ins
     if (next.q.trim()) params.set('q', next.q.trim());
     if (next.status) params.set('status', next.status);
     if (next.siteId) params.set('site', next.siteId);
+    if (next.groupId) params.set('group', next.groupId);
     if (next.assigneeId) params.set('assignee', next.assigneeId === userId ? 'me' : next.assigneeId);
     if (next.overdue) params.set('overdue', 'true');
     for (const [name, value] of Object.entries(next.occurrences ?? {})) params.set(name, value);
@@ -108,7 +114,10 @@ export function InspectionList({ orgId, orgSlug, userId, sites, assignees }: Ins
   }, [debounced]);
   const inspections = useInspections(orgId, filters);
   const onDevice = useInspectionsOnDevice(useQueryClient(), orgId);
-  const filtered = filters.q !== '' || filters.status !== '' || filters.siteId !== '' || filters.assigneeId !== '' || filters.overdue || filters.occurrences !== undefined;
+  const filtered =
+    filters.q !== '' || filters.status !== '' || filters.siteId !== '' || filters.groupId !== '' || filters.assigneeId !== '' || filters.overdue || filters.occurrences !== undefined;
+  // The group filter is offered once the organization has groups (or the address names one).
+  const showGroups = (groups?.length ?? 0) > 0 || filters.groupId !== '';
 
   const assigneeOptions: Choice[] = [
     { value: '', label: 'Anyone' },
@@ -141,6 +150,7 @@ export function InspectionList({ orgId, orgSlug, userId, sites, assignees }: Ins
               setFilters({ ...filters, siteId });
             }}
           />
+          {showGroups ? <GroupFilterField choices={groups} value={filters.groupId ?? ''} onChange={(groupId) => setFilters({ ...filters, groupId })} /> : null}
           <SelectField
             label="Assignee"
             name="assignee_id"
@@ -158,6 +168,7 @@ export function InspectionList({ orgId, orgSlug, userId, sites, assignees }: Ins
       }
       notes={
         <>
+        <GroupFilterNotFound choices={groups} value={filters.groupId ?? ''} onClear={() => setFilters({ ...filters, groupId: '' })} />
         {filters.occurrences ? (
           <div className="form-alert form-alert-info occurrence-filter-note">
             <p>{occurrenceFilterWords(filters.occurrences)}</p>
