@@ -149,6 +149,11 @@ export async function prepareDatabase(
     }
     const appliedMigrations = await applyMigrations(config, sql, options.log);
     const seeded = fresh && options.seed !== false ? await applySeed(config, sql, options.log) : false;
+    // The seed runs only into a new database (as the Supabase CLI's), so demo rows and logins that
+    // arrived with these migrations (e.g. the demo's limited members) are not in this one yet.
+    if (!fresh && appliedMigrations.length > 0 && options.seed !== false) {
+      options.log('The demo data is as the seed was when this database was made: `npm run db:reset` re-creates it with the current seed (and removes your local changes).');
+    }
     return { created: fresh, appliedMigrations, seeded };
   } finally {
     await sql.end();
