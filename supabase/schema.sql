@@ -42,6 +42,53 @@ alter default privileges for role supabase_admin in schema public grant all on t
 -- Types
 ----------------------------------------------------------------------------------------------------
 
+create type private.analytics_action_change as (
+  org_id uuid,
+  day date,
+  site_id uuid,
+  template_id uuid,
+  priority public.action_priority,
+  opened integer,
+  resolved integer,
+  verified integer,
+  due integer,
+  resolved_by_due integer
+);
+grant usage on type private.analytics_action_change to public;
+
+create type private.analytics_inspection_change as (
+  org_id uuid,
+  day date,
+  site_id uuid,
+  template_id uuid,
+  inspections integer,
+  scored integer,
+  score_sum numeric
+);
+grant usage on type private.analytics_inspection_change to public;
+
+create type private.analytics_item_change as (
+  org_id uuid,
+  day date,
+  site_id uuid,
+  template_id uuid,
+  item_key text,
+  answered integer,
+  failed integer
+);
+grant usage on type private.analytics_item_change to public;
+
+create type private.analytics_occurrence_change as (
+  org_id uuid,
+  day date,
+  site_id uuid,
+  template_id uuid,
+  occurrences integer,
+  on_time integer,
+  late integer
+);
+grant usage on type private.analytics_occurrence_change to public;
+
 create type private.recurrence as (
   freq text,
   every integer,
@@ -297,12 +344,15 @@ comment on table public.actions is 'Corrective actions: a problem at a site, ass
 comment on column public.actions.transition_note is 'Write-only note of the status change an update makes; always null at rest (kept in action_events).';
 comment on column public.actions.item_passed_at is 'When a later submission of the inspection passed the item this action is about; null while it fails.';
 alter table public.actions enable row level security;
+CREATE INDEX actions_analytics_resolved_idx ON public.actions USING btree (org_id, resolved_at) INCLUDE (created_at, priority, site_id, inspection_id, status) WHERE (resolved_at IS NOT NULL);
+CREATE INDEX actions_analytics_verified_idx ON public.actions USING btree (org_id, verified_at) INCLUDE (resolved_at, priority, site_id, inspection_id, status) WHERE (verified_at IS NOT NULL);
 CREATE INDEX actions_assignee_id_status_idx ON public.actions USING btree (assignee_id, status);
 CREATE INDEX actions_canceled_by_idx ON public.actions USING btree (canceled_by);
 CREATE INDEX actions_created_by_idx ON public.actions USING btree (created_by);
 CREATE INDEX actions_inspection_id_item_key_idx ON public.actions USING btree (inspection_id, item_key);
 CREATE UNIQUE INDEX actions_inspection_id_item_key_submit_key ON public.actions USING btree (inspection_id, item_key) WHERE (origin = 'submit'::text);
 CREATE INDEX actions_org_id_created_at_idx ON public.actions USING btree (org_id, created_at DESC, id DESC);
+CREATE INDEX actions_org_id_due_at_idx ON public.actions USING btree (org_id, due_at);
 CREATE INDEX actions_org_id_status_idx ON public.actions USING btree (org_id, status);
 CREATE INDEX actions_org_id_updated_at_idx ON public.actions USING btree (org_id, updated_at);
 CREATE INDEX actions_resolved_by_idx ON public.actions USING btree (resolved_by);
@@ -316,6 +366,9 @@ CREATE TRIGGER actions_enqueue_webhook_event AFTER INSERT ON public.actions FOR 
 CREATE TRIGGER actions_enqueue_webhook_event_on_move AFTER UPDATE OF status ON public.actions FOR EACH ROW WHEN ((old.status IS DISTINCT FROM new.status)) EXECUTE FUNCTION private.webhook_event_of_change('action');
 CREATE TRIGGER actions_prepare BEFORE INSERT ON public.actions FOR EACH ROW EXECUTE FUNCTION private.prepare_action();
 CREATE TRIGGER actions_record_events AFTER INSERT OR UPDATE ON public.actions FOR EACH ROW EXECUTE FUNCTION private.record_action_events();
+CREATE TRIGGER actions_roll_up_analytics_after_insert AFTER INSERT ON public.actions REFERENCING NEW TABLE AS new_actions FOR EACH STATEMENT EXECUTE FUNCTION private.roll_up_changed_actions();
+CREATE TRIGGER actions_roll_up_analytics_after_update AFTER UPDATE ON public.actions REFERENCING OLD TABLE AS old_actions NEW TABLE AS new_actions FOR EACH STATEMENT EXECUTE FUNCTION private.roll_up_changed_actions();
+CREATE TRIGGER actions_roll_up_analytics_before_delete BEFORE DELETE ON public.actions FOR EACH ROW EXECUTE FUNCTION private.roll_up_deleted_action();
 CREATE TRIGGER actions_set_updated_at BEFORE UPDATE ON public.actions FOR EACH ROW EXECUTE FUNCTION private.set_updated_at();
 CREATE TRIGGER actions_write_audit_log AFTER INSERT OR DELETE OR UPDATE ON public.actions FOR EACH ROW EXECUTE FUNCTION private.write_audit_log('transition_note', 'version');
 create policy "Managers change any action, inspectors those assigned to them" on public.actions
@@ -332,6 +385,100 @@ grant all on table public.actions to service_role;
 grant select on table public.actions to authenticated;
 grant insert (id, org_id, site_id, inspection_id, item_key, title, description, priority, assignee_id, due_at) on table public.actions to authenticated;
 grant update (title, description, priority, assignee_id, due_at, status, transition_note) on table public.actions to authenticated;
+
+-- public.analytics_action_days --------------------------------------------------------------------
+create table public.analytics_action_days (
+  org_id uuid not null,
+  day date not null,
+  site_id uuid not null,
+  template_id uuid,
+  priority public.action_priority not null,
+  opened integer default 0 not null,
+  resolved integer default 0 not null,
+  verified integer default 0 not null,
+  due integer default 0 not null,
+  resolved_by_due integer default 0 not null,
+  constraint analytics_action_days_key UNIQUE NULLS NOT DISTINCT (org_id, day, site_id, template_id, priority),
+  constraint analytics_action_days_org_id_fkey FOREIGN KEY (org_id) REFERENCES public.organizations(id) ON DELETE CASCADE
+);
+comment on table public.analytics_action_days is 'Corrective actions (not canceled) per site, template, priority and local day: opened (created that day), resolved and verified that day, and due that day with those resolved by their due time (analytics: actions). Overdue ones are the rest once the day has passed.';
+comment on column public.analytics_action_days.resolved is 'Actions whose current resolution (resolved_at; a reopen clears it) is that day.';
+comment on column public.analytics_action_days.resolved_by_due is 'Of the actions due that day, those resolved no later than their due time.';
+alter table public.analytics_action_days enable row level security;
+CREATE INDEX analytics_action_days_site_id_day_idx ON public.analytics_action_days USING btree (site_id, day);
+create policy "Members can read the action rollups of their organization's sit" on public.analytics_action_days
+  for select to authenticated
+  using ((org_id IN ( SELECT private.org_ids_of_current_user() AS org_ids_of_current_user)));
+grant all on table public.analytics_action_days to service_role;
+grant select on table public.analytics_action_days to authenticated;
+
+-- public.analytics_inspection_days ----------------------------------------------------------------
+create table public.analytics_inspection_days (
+  org_id uuid not null,
+  day date not null,
+  site_id uuid not null,
+  template_id uuid not null,
+  inspections integer default 0 not null,
+  scored integer default 0 not null,
+  score_sum numeric default 0 not null,
+  constraint analytics_inspection_days_pkey PRIMARY KEY (org_id, day, site_id, template_id),
+  constraint analytics_inspection_days_org_id_fkey FOREIGN KEY (org_id) REFERENCES public.organizations(id) ON DELETE CASCADE
+);
+comment on table public.analytics_inspection_days is 'Submitted and approved inspections per site, template and local day of their submission, with the sum of their scores in percent (analytics: scores, sites).';
+comment on column public.analytics_inspection_days.inspections is 'Inspections submitted or approved, submitted that day (the latest submission).';
+comment on column public.analytics_inspection_days.scored is 'Of those, the ones with something to score (max_score > 0): what the average score averages.';
+comment on column public.analytics_inspection_days.score_sum is 'The sum of 100 × score ÷ max_score over the scored ones.';
+alter table public.analytics_inspection_days enable row level security;
+CREATE INDEX analytics_inspection_days_site_id_day_idx ON public.analytics_inspection_days USING btree (site_id, day);
+create policy "Members can read the inspection rollups of their organization's" on public.analytics_inspection_days
+  for select to authenticated
+  using ((org_id IN ( SELECT private.org_ids_of_current_user() AS org_ids_of_current_user)));
+grant all on table public.analytics_inspection_days to service_role;
+grant select on table public.analytics_inspection_days to authenticated;
+
+-- public.analytics_item_days ----------------------------------------------------------------------
+create table public.analytics_item_days (
+  org_id uuid not null,
+  day date not null,
+  site_id uuid not null,
+  template_id uuid not null,
+  item_key text not null,
+  answered integer default 0 not null,
+  failed integer default 0 not null,
+  constraint analytics_item_days_pkey PRIMARY KEY (org_id, day, site_id, template_id, item_key),
+  constraint analytics_item_days_org_id_fkey FOREIGN KEY (org_id) REFERENCES public.organizations(id) ON DELETE CASCADE
+);
+comment on table public.analytics_item_days is 'Judged answers (passed or failed) and failed answers per item of submitted and approved inspections, per site, template and local day of submission; hidden items never count (analytics: failed items).';
+comment on column public.analytics_item_days.answered is 'Answers that passed or failed (failed is not null): n/a and items that cannot fail are not judged.';
+comment on column public.analytics_item_days.failed is 'Answers that failed.';
+alter table public.analytics_item_days enable row level security;
+CREATE INDEX analytics_item_days_site_id_day_idx ON public.analytics_item_days USING btree (site_id, day);
+create policy "Members can read the item rollups of their organization's sites" on public.analytics_item_days
+  for select to authenticated
+  using ((org_id IN ( SELECT private.org_ids_of_current_user() AS org_ids_of_current_user)));
+grant all on table public.analytics_item_days to service_role;
+grant select on table public.analytics_item_days to authenticated;
+
+-- public.analytics_occurrence_days ----------------------------------------------------------------
+create table public.analytics_occurrence_days (
+  org_id uuid not null,
+  day date not null,
+  site_id uuid not null,
+  template_id uuid not null,
+  occurrences integer default 0 not null,
+  on_time integer default 0 not null,
+  late integer default 0 not null,
+  constraint analytics_occurrence_days_pkey PRIMARY KEY (org_id, day, site_id, template_id),
+  constraint analytics_occurrence_days_org_id_fkey FOREIGN KEY (org_id) REFERENCES public.organizations(id) ON DELETE CASCADE
+);
+comment on table public.analytics_occurrence_days is 'Schedules'' occurrences (not canceled) per site, template and local day of their due time, with those first submitted by it and after it (analytics: on-time, sites). Missed ones are the rest once the day has passed: derived, like private.occurrence_missed.';
+alter table public.analytics_occurrence_days enable row level security;
+CREATE INDEX analytics_occurrence_days_site_id_day_idx ON public.analytics_occurrence_days USING btree (site_id, day);
+create policy "Members can read the occurrence rollups of their organization's" on public.analytics_occurrence_days
+  for select to authenticated
+  using ((org_id IN ( SELECT private.org_ids_of_current_user() AS org_ids_of_current_user)));
+grant all on table public.analytics_occurrence_days to service_role;
+grant select on table public.analytics_occurrence_days to authenticated;
 
 -- public.answers ----------------------------------------------------------------------------------
 create table public.answers (
@@ -359,6 +506,7 @@ comment on table public.answers is 'One answer per inspection item, versioned fo
 alter table public.answers enable row level security;
 CREATE INDEX answers_answered_by_idx ON public.answers USING btree (answered_by);
 CREATE INDEX answers_org_id_idx ON public.answers USING btree (org_id);
+CREATE TRIGGER answers_analytics_after_delete AFTER DELETE ON public.answers REFERENCING OLD TABLE AS old_answers FOR EACH STATEMENT EXECUTE FUNCTION private.roll_up_deleted_answers();
 CREATE TRIGGER answers_apply_item_rules BEFORE INSERT OR UPDATE ON public.answers FOR EACH ROW EXECUTE FUNCTION private.apply_answer_rules();
 CREATE TRIGGER answers_enforce_mfa BEFORE INSERT OR DELETE OR UPDATE ON public.answers FOR EACH ROW EXECUTE FUNCTION private.enforce_organization_mfa();
 CREATE TRIGGER answers_finish_statement_after_insert AFTER INSERT ON public.answers REFERENCING NEW TABLE AS new_answers FOR EACH STATEMENT EXECUTE FUNCTION private.finish_answers_statement();
@@ -659,6 +807,9 @@ CREATE TRIGGER inspections_enqueue_webhook_event_on_move AFTER UPDATE OF status 
 CREATE TRIGGER inspections_open_actions_for_failed_items AFTER UPDATE OF status ON public.inspections FOR EACH ROW WHEN (((new.status = 'submitted'::public.inspection_status) AND (old.status IS DISTINCT FROM 'submitted'::public.inspection_status))) EXECUTE FUNCTION private.open_actions_for_failed_items();
 CREATE TRIGGER inspections_prepare BEFORE INSERT ON public.inspections FOR EACH ROW EXECUTE FUNCTION private.prepare_inspection();
 CREATE TRIGGER inspections_refuse_same_status BEFORE UPDATE OF status ON public.inspections FOR EACH ROW EXECUTE FUNCTION private.refuse_same_status();
+CREATE TRIGGER inspections_roll_up_analytics_after_insert AFTER INSERT ON public.inspections REFERENCING NEW TABLE AS new_inspections FOR EACH STATEMENT EXECUTE FUNCTION private.roll_up_changed_inspections();
+CREATE TRIGGER inspections_roll_up_analytics_after_update AFTER UPDATE ON public.inspections REFERENCING OLD TABLE AS old_inspections NEW TABLE AS new_inspections FOR EACH STATEMENT EXECUTE FUNCTION private.roll_up_changed_inspections();
+CREATE TRIGGER inspections_roll_up_analytics_before_delete BEFORE DELETE ON public.inspections FOR EACH ROW EXECUTE FUNCTION private.roll_up_deleted_inspection();
 CREATE TRIGGER inspections_set_updated_at BEFORE UPDATE ON public.inspections FOR EACH ROW EXECUTE FUNCTION private.set_updated_at();
 CREATE TRIGGER inspections_stamp_schedule_columns BEFORE UPDATE ON public.inspections FOR EACH ROW WHEN (((new.status IS DISTINCT FROM old.status) OR (((((new.schedule_id IS DISTINCT FROM old.schedule_id) OR (new.occurrence_at IS DISTINCT FROM old.occurrence_at)) OR (new.canceled_reason IS DISTINCT FROM old.canceled_reason)) OR (new.missed_noted_at IS DISTINCT FROM old.missed_noted_at)) OR (new.first_submitted_at IS DISTINCT FROM old.first_submitted_at)))) EXECUTE FUNCTION private.guard_schedule_columns_of_inspection();
 CREATE TRIGGER inspections_write_audit_log AFTER INSERT OR DELETE OR UPDATE ON public.inspections FOR EACH ROW EXECUTE FUNCTION private.write_audit_log('score', 'max_score', 'failed_count', 'version', 'hidden_item_keys');
@@ -1012,6 +1163,7 @@ CREATE TRIGGER sites_broadcast_change AFTER INSERT OR DELETE OR UPDATE ON public
 CREATE TRIGGER sites_enforce_mfa BEFORE INSERT OR DELETE OR UPDATE ON public.sites FOR EACH ROW EXECUTE FUNCTION private.enforce_organization_mfa();
 CREATE TRIGGER sites_enqueue_webhook_event AFTER INSERT OR UPDATE ON public.sites FOR EACH ROW EXECUTE FUNCTION private.webhook_event_of_change('site');
 CREATE TRIGGER sites_prepare BEFORE INSERT ON public.sites FOR EACH ROW EXECUTE FUNCTION private.prepare_site();
+CREATE TRIGGER sites_recompute_analytics AFTER UPDATE OF timezone ON public.sites FOR EACH ROW WHEN ((old.timezone IS DISTINCT FROM new.timezone)) EXECUTE FUNCTION private.recompute_analytics_of_site();
 CREATE TRIGGER sites_set_updated_at BEFORE UPDATE ON public.sites FOR EACH ROW EXECUTE FUNCTION private.set_updated_at();
 CREATE TRIGGER sites_write_audit_log AFTER INSERT OR DELETE OR UPDATE ON public.sites FOR EACH ROW EXECUTE FUNCTION private.write_audit_log();
 create policy "Members can read their organization's sites" on public.sites
@@ -1333,6 +1485,111 @@ begin
   return null;
 end;
 $function$;
+
+-- private.add_to_action_days(changes private.analytics_action_change[]) ---------------------------
+CREATE OR REPLACE FUNCTION private.add_to_action_days(changes private.analytics_action_change[])
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  insert into public.analytics_action_days as t (org_id, day, site_id, template_id, priority, opened, resolved, verified, due, resolved_by_due)
+  select c.org_id, c.day, c.site_id, c.template_id, c.priority,
+         sum(c.opened), sum(c.resolved), sum(c.verified), sum(c.due), sum(c.resolved_by_due)
+  from unnest(changes) c
+  group by c.org_id, c.day, c.site_id, c.template_id, c.priority
+  having (sum(c.opened) <> 0 or sum(c.resolved) <> 0 or sum(c.verified) <> 0 or sum(c.due) <> 0 or sum(c.resolved_by_due) <> 0)
+     and (sum(c.opened) > 0 or sum(c.resolved) > 0 or sum(c.verified) > 0 or sum(c.due) > 0 or sum(c.resolved_by_due) > 0
+          or exists (
+            select 1 from public.analytics_action_days x
+            where x.org_id = c.org_id and x.day = c.day and x.site_id = c.site_id
+              and x.template_id is not distinct from c.template_id and x.priority = c.priority))
+  order by c.org_id, c.day, c.site_id, c.template_id, c.priority
+  on conflict (org_id, day, site_id, template_id, priority) do update
+    set opened = t.opened + excluded.opened,
+        resolved = t.resolved + excluded.resolved,
+        verified = t.verified + excluded.verified,
+        due = t.due + excluded.due,
+        resolved_by_due = t.resolved_by_due + excluded.resolved_by_due;
+end;
+$function$;
+comment on function private.add_to_action_days(changes private.analytics_action_change[]) is 'Adds changes, summed per key, to analytics_action_days; never creates a row only to take away from it.';
+
+-- private.add_to_inspection_days(changes private.analytics_inspection_change[]) -------------------
+CREATE OR REPLACE FUNCTION private.add_to_inspection_days(changes private.analytics_inspection_change[])
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  insert into public.analytics_inspection_days as t (org_id, day, site_id, template_id, inspections, scored, score_sum)
+  select c.org_id, c.day, c.site_id, c.template_id, sum(c.inspections), sum(c.scored), sum(c.score_sum)
+  from unnest(changes) c
+  group by c.org_id, c.day, c.site_id, c.template_id
+  having (sum(c.inspections) <> 0 or sum(c.scored) <> 0 or sum(c.score_sum) <> 0)
+     and (sum(c.inspections) > 0 or sum(c.scored) > 0 or exists (
+       select 1 from public.analytics_inspection_days x
+       where x.org_id = c.org_id and x.day = c.day and x.site_id = c.site_id and x.template_id = c.template_id))
+  order by c.org_id, c.day, c.site_id, c.template_id
+  on conflict (org_id, day, site_id, template_id) do update
+    set inspections = t.inspections + excluded.inspections,
+        scored = t.scored + excluded.scored,
+        score_sum = t.score_sum + excluded.score_sum;
+end;
+$function$;
+comment on function private.add_to_inspection_days(changes private.analytics_inspection_change[]) is 'Adds changes, summed per key, to analytics_inspection_days; never creates a row only to take away from it.';
+
+-- private.add_to_item_days(changes private.analytics_item_change[]) -------------------------------
+CREATE OR REPLACE FUNCTION private.add_to_item_days(changes private.analytics_item_change[])
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  insert into public.analytics_item_days as t (org_id, day, site_id, template_id, item_key, answered, failed)
+  select c.org_id, c.day, c.site_id, c.template_id, c.item_key, sum(c.answered), sum(c.failed)
+  from unnest(changes) c
+  group by c.org_id, c.day, c.site_id, c.template_id, c.item_key
+  having (sum(c.answered) <> 0 or sum(c.failed) <> 0)
+     and (sum(c.answered) > 0 or sum(c.failed) > 0 or exists (
+       select 1 from public.analytics_item_days x
+       where x.org_id = c.org_id and x.day = c.day and x.site_id = c.site_id and x.template_id = c.template_id
+         and x.item_key = c.item_key))
+  order by c.org_id, c.day, c.site_id, c.template_id, c.item_key
+  on conflict (org_id, day, site_id, template_id, item_key) do update
+    set answered = t.answered + excluded.answered,
+        failed = t.failed + excluded.failed;
+end;
+$function$;
+comment on function private.add_to_item_days(changes private.analytics_item_change[]) is 'Adds changes, summed per key, to analytics_item_days; never creates a row only to take away from it.';
+
+-- private.add_to_occurrence_days(changes private.analytics_occurrence_change[]) -------------------
+CREATE OR REPLACE FUNCTION private.add_to_occurrence_days(changes private.analytics_occurrence_change[])
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  insert into public.analytics_occurrence_days as t (org_id, day, site_id, template_id, occurrences, on_time, late)
+  select c.org_id, c.day, c.site_id, c.template_id, sum(c.occurrences), sum(c.on_time), sum(c.late)
+  from unnest(changes) c
+  group by c.org_id, c.day, c.site_id, c.template_id
+  having (sum(c.occurrences) <> 0 or sum(c.on_time) <> 0 or sum(c.late) <> 0)
+     and (sum(c.occurrences) > 0 or sum(c.on_time) > 0 or sum(c.late) > 0 or exists (
+       select 1 from public.analytics_occurrence_days x
+       where x.org_id = c.org_id and x.day = c.day and x.site_id = c.site_id and x.template_id = c.template_id))
+  order by c.org_id, c.day, c.site_id, c.template_id
+  on conflict (org_id, day, site_id, template_id) do update
+    set occurrences = t.occurrences + excluded.occurrences,
+        on_time = t.on_time + excluded.on_time,
+        late = t.late + excluded.late;
+end;
+$function$;
+comment on function private.add_to_occurrence_days(changes private.analytics_occurrence_change[]) is 'Adds changes, summed per key, to analytics_occurrence_days; never creates a row only to take away from it.';
 
 -- private.answer_failed(item jsonb, value jsonb) --------------------------------------------------
 CREATE OR REPLACE FUNCTION private.answer_failed(item jsonb, value jsonb)
@@ -4131,6 +4388,94 @@ end;
 $function$;
 comment on function private.queue_reminders(at timestamp with time zone, org uuid) is 'Background run: writes the reminder emails due at `at` (opened, due in 24 hours, missed, the managers'' digest) to the outbox, each once; answers how many of each. `org` limits it to one organization (tests).';
 
+-- private.rebuild_analytics(org uuid) -------------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.rebuild_analytics(org uuid DEFAULT NULL::uuid)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  each_org uuid;
+begin
+  -- Writers wait while the rollups are rebuilt (every trigger adds to them), so none is counted
+  -- twice or lost: what committed before is read from the base tables, what commits after adds
+  -- its change to the rebuilt rows. Readers go on reading.
+  lock table public.analytics_inspection_days, public.analytics_item_days, public.analytics_occurrence_days,
+    public.analytics_action_days in exclusive mode;
+  for each_org in select o.id from public.organizations o where org is null or o.id = org order by o.id loop
+    perform private.recompute_analytics(each_org);
+  end loop;
+  if org is null then
+    -- Rows of organizations since deleted cannot remain (they cascade), so nothing else is left.
+    analyze public.analytics_inspection_days, public.analytics_item_days, public.analytics_occurrence_days,
+      public.analytics_action_days;
+  end if;
+end;
+$function$;
+comment on function private.rebuild_analytics(org uuid) is 'Recomputes every analytics rollup (or one organization''s) from the base tables, holding writers off meanwhile: npm run db:rollups:rebuild.';
+grant execute on function private.rebuild_analytics(org uuid) to service_role;
+
+-- private.recompute_analytics(org uuid, site uuid) ------------------------------------------------
+CREATE OR REPLACE FUNCTION private.recompute_analytics(org uuid, site uuid DEFAULT NULL::uuid)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  inspections public.inspections[];
+  actions public.actions[];
+begin
+  delete from public.analytics_inspection_days r where r.org_id = org and (site is null or r.site_id = site);
+  delete from public.analytics_item_days r where r.org_id = org and (site is null or r.site_id = site);
+  delete from public.analytics_occurrence_days r where r.org_id = org and (site is null or r.site_id = site);
+  delete from public.analytics_action_days r where r.org_id = org and (site is null or r.site_id = site);
+
+  -- In batches, so that an organization of 100,000 inspections (2,000,000 answers) is not held in
+  -- memory at once.
+  for inspections in
+    select array_agg(b.i)
+    from (
+      select i, (row_number() over (order by i.id) - 1) / 5000 as batch
+      from public.inspections i
+      where i.org_id = org and (site is null or i.site_id = site)
+        and (i.status in ('submitted', 'approved') or i.schedule_id is not null)
+    ) b
+    group by b.batch
+  loop
+    perform private.roll_up_inspections('{}', inspections);
+  end loop;
+
+  for actions in
+    select array_agg(b.a)
+    from (
+      select a, (row_number() over (order by a.id) - 1) / 5000 as batch
+      from public.actions a
+      where a.org_id = org and (site is null or a.site_id = site) and a.status <> 'canceled'
+    ) b
+    group by b.batch
+  loop
+    perform private.roll_up_actions('{}', actions);
+  end loop;
+end;
+$function$;
+comment on function private.recompute_analytics(org uuid, site uuid) is 'Recomputes the analytics rollups of one organization (or of one of its sites) from its inspections, answers and actions.';
+
+-- private.recompute_analytics_of_site() -----------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.recompute_analytics_of_site()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  perform private.recompute_analytics(new.org_id, new.id);
+  return null;
+end;
+$function$;
+comment on function private.recompute_analytics_of_site() is 'After-update trigger on a site''s time zone: its rollup rows are on its local days, so they are recomputed.';
+
 -- private.record_action_events() ------------------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.record_action_events()
  RETURNS trigger
@@ -4934,6 +5279,196 @@ AS $function$
     and org in (select private.org_ids_of_current_user('{owner,admin}'));
 $function$;
 grant execute on function private.retire_expired_invitation(org uuid, address text) to authenticated;
+
+-- private.roll_up_actions(removed public.actions[], added public.actions[]) -----------------------
+CREATE OR REPLACE FUNCTION private.roll_up_actions(removed public.actions[], added public.actions[])
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  perform private.add_to_action_days(array(
+    select row(c.org_id, (e.at at time zone s.timezone)::date, c.site_id, i.template_id, c.priority,
+               case when e.event = 'opened' then c.sign else 0 end,
+               case when e.event = 'resolved' then c.sign else 0 end,
+               case when e.event = 'verified' then c.sign else 0 end,
+               case when e.event = 'due' then c.sign else 0 end,
+               case when e.event = 'due' and c.resolved_at <= c.due_at then c.sign else 0 end
+           )::private.analytics_action_change
+    from (select r.*, -1 as sign from unnest(removed) r union all select a.*, 1 from unnest(added) a) c
+    join public.sites s on s.id = c.site_id
+    left join public.inspections i on i.id = c.inspection_id
+    cross join lateral (
+      values ('opened', c.created_at), ('resolved', c.resolved_at), ('verified', c.verified_at), ('due', c.due_at)
+    ) as e (event, at)
+    where c.status <> 'canceled' and e.at is not null));
+end;
+$function$;
+comment on function private.roll_up_actions(removed public.actions[], added public.actions[]) is 'Takes the analytics contributions of `removed` (action rows as they were) out of analytics_action_days and adds those of `added`: opened, resolved, verified and due, unless canceled.';
+
+-- private.roll_up_changed_actions() ---------------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.roll_up_changed_actions()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  removed public.actions[];
+  added public.actions[];
+begin
+  if tg_op = 'INSERT' then
+    added := array(select n from new_actions n where n.status <> 'canceled');
+    removed := '{}';
+  else
+    select coalesce(array_agg(o), '{}'), coalesce(array_agg(n), '{}') into removed, added
+    from old_actions o
+    join new_actions n on n.id = o.id
+    where (o.status = 'canceled', o.org_id, o.site_id, o.inspection_id, o.priority, o.created_at, o.resolved_at, o.verified_at, o.due_at)
+          is distinct from
+          (n.status = 'canceled', n.org_id, n.site_id, n.inspection_id, n.priority, n.created_at, n.resolved_at, n.verified_at, n.due_at);
+  end if;
+  if cardinality(removed) + cardinality(added) > 0 then
+    perform private.roll_up_actions(removed, added);
+  end if;
+  return null;
+end;
+$function$;
+comment on function private.roll_up_changed_actions() is 'After-statement trigger on actions: hands the rows whose analytics contribution may have changed, as they were and as they are, to private.roll_up_actions.';
+
+-- private.roll_up_changed_inspections() -----------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.roll_up_changed_inspections()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  removed public.inspections[];
+  added public.inspections[];
+begin
+  -- A transition table is only named in the branch of its event (PL/pgSQL plans each query when
+  -- it first runs).
+  if tg_op = 'INSERT' then
+    added := array(select n from new_inspections n where n.status in ('submitted', 'approved') or n.schedule_id is not null);
+    removed := '{}';
+  else
+    select coalesce(array_agg(o), '{}'), coalesce(array_agg(n), '{}') into removed, added
+    from old_inspections o
+    join new_inspections n on n.id = o.id
+    where ((o.status in ('submitted', 'approved') or n.status in ('submitted', 'approved'))
+           and (o.status in ('submitted', 'approved'), o.org_id, o.site_id, o.template_id, o.submitted_at, o.score, o.max_score, o.hidden_item_keys)
+               is distinct from
+               (n.status in ('submitted', 'approved'), n.org_id, n.site_id, n.template_id, n.submitted_at, n.score, n.max_score, n.hidden_item_keys))
+       or ((o.schedule_id is not null or n.schedule_id is not null)
+           and (o.schedule_id, o.status = 'canceled', o.org_id, o.site_id, o.template_id, o.due_at, o.first_submitted_at)
+               is distinct from
+               (n.schedule_id, n.status = 'canceled', n.org_id, n.site_id, n.template_id, n.due_at, n.first_submitted_at));
+  end if;
+  if cardinality(removed) + cardinality(added) > 0 then
+    perform private.roll_up_inspections(removed, added);
+  end if;
+  return null;
+end;
+$function$;
+comment on function private.roll_up_changed_inspections() is 'After-statement trigger on inspections: hands the rows whose analytics contribution may have changed, as they were and as they are, to private.roll_up_inspections.';
+
+-- private.roll_up_deleted_action() ----------------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.roll_up_deleted_action()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  if old.status <> 'canceled' and exists (select 1 from public.organizations o where o.id = old.org_id) then
+    perform private.roll_up_actions(array[old], '{}');
+  end if;
+  return old;
+end;
+$function$;
+comment on function private.roll_up_deleted_action() is 'Before-delete trigger on actions: takes the row''s analytics contribution out.';
+
+-- private.roll_up_deleted_answers() ---------------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.roll_up_deleted_answers()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  perform private.add_to_item_days(array(
+    select row(i.org_id, (i.submitted_at at time zone s.timezone)::date, i.site_id, i.template_id, x.item_key,
+               -1, case when x.failed then -1 else 0 end
+           )::private.analytics_item_change
+    from old_answers x
+    join public.inspections i on i.id = x.inspection_id
+    join public.sites s on s.id = i.site_id
+    where i.status in ('submitted', 'approved') and i.submitted_at is not null
+      and x.failed is not null and x.item_key <> all (i.hidden_item_keys)));
+  return null;
+end;
+$function$;
+comment on function private.roll_up_deleted_answers() is 'After-statement trigger on answers deleted: takes the judged answers of submitted and approved inspections out of analytics_item_days.';
+
+-- private.roll_up_deleted_inspection() ------------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.roll_up_deleted_inspection()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  if (old.status in ('submitted', 'approved') or old.schedule_id is not null)
+     and exists (select 1 from public.organizations o where o.id = old.org_id) then
+    perform private.roll_up_inspections(array[old], '{}');
+  end if;
+  return old;
+end;
+$function$;
+comment on function private.roll_up_deleted_inspection() is 'Before-delete trigger on inspections: takes the row''s analytics contribution out, while its answers are still there.';
+
+-- private.roll_up_inspections(removed public.inspections[], added public.inspections[]) -----------
+CREATE OR REPLACE FUNCTION private.roll_up_inspections(removed public.inspections[], added public.inspections[])
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  perform private.add_to_inspection_days(array(
+    select row(c.org_id, (c.submitted_at at time zone s.timezone)::date, c.site_id, c.template_id,
+               c.sign,
+               case when c.max_score > 0 then c.sign else 0 end,
+               case when c.max_score > 0 then c.sign * 100 * c.score / c.max_score else 0 end
+           )::private.analytics_inspection_change
+    from (select r.*, -1 as sign from unnest(removed) r union all select a.*, 1 from unnest(added) a) c
+    join public.sites s on s.id = c.site_id
+    where c.status in ('submitted', 'approved') and c.submitted_at is not null));
+
+  perform private.add_to_item_days(array(
+    select row(c.org_id, (c.submitted_at at time zone s.timezone)::date, c.site_id, c.template_id, x.item_key,
+               c.sign, case when x.failed then c.sign else 0 end
+           )::private.analytics_item_change
+    from (select r.*, -1 as sign from unnest(removed) r union all select a.*, 1 from unnest(added) a) c
+    join public.sites s on s.id = c.site_id
+    join public.answers x on x.inspection_id = c.id
+    where c.status in ('submitted', 'approved') and c.submitted_at is not null
+      and x.failed is not null and x.item_key <> all (c.hidden_item_keys)));
+
+  perform private.add_to_occurrence_days(array(
+    select row(c.org_id, (c.due_at at time zone s.timezone)::date, c.site_id, c.template_id,
+               c.sign,
+               case when c.first_submitted_at <= c.due_at then c.sign else 0 end,
+               case when c.first_submitted_at > c.due_at then c.sign else 0 end
+           )::private.analytics_occurrence_change
+    from (select r.*, -1 as sign from unnest(removed) r union all select a.*, 1 from unnest(added) a) c
+    join public.sites s on s.id = c.site_id
+    where c.schedule_id is not null and c.status <> 'canceled' and c.due_at is not null));
+end;
+$function$;
+comment on function private.roll_up_inspections(removed public.inspections[], added public.inspections[]) is 'Takes the analytics contributions of `removed` (inspection rows as they were) out of the rollups and adds those of `added`: scores and judged answers of submitted and approved inspections, and occurrences.';
 
 -- private.run_schedules(at timestamp with time zone) ----------------------------------------------
 CREATE OR REPLACE FUNCTION private.run_schedules(at timestamp with time zone DEFAULT now())
