@@ -532,6 +532,32 @@ grant select on table public.answers to authenticated;
 grant insert (org_id, inspection_id, item_key, value, note) on table public.answers to authenticated;
 grant update (value, note) on table public.answers to authenticated;
 
+-- public.api_key_site_groups ----------------------------------------------------------------------
+create table public.api_key_site_groups (
+  api_key_id uuid not null,
+  org_id uuid not null,
+  site_group_id uuid not null,
+  created_at timestamp with time zone default now() not null,
+  constraint api_key_site_groups_pkey PRIMARY KEY (api_key_id, org_id, site_group_id),
+  constraint api_key_site_groups_api_key_fkey FOREIGN KEY (org_id, api_key_id) REFERENCES public.api_keys(org_id, id) ON DELETE CASCADE,
+  constraint api_key_site_groups_site_group_fkey FOREIGN KEY (org_id, site_group_id) REFERENCES public.site_groups(org_id, id) ON DELETE CASCADE
+);
+comment on table public.api_key_site_groups is 'The site groups a limited API key sees (with their descendants); written only in the transaction that makes the key.';
+alter table public.api_key_site_groups enable row level security;
+CREATE INDEX api_key_site_groups_site_group_id_idx ON public.api_key_site_groups USING btree (site_group_id, org_id);
+CREATE TRIGGER api_key_site_groups_enforce_mfa BEFORE INSERT ON public.api_key_site_groups FOR EACH ROW EXECUTE FUNCTION private.enforce_organization_mfa();
+CREATE TRIGGER api_key_site_groups_write_audit_log AFTER INSERT ON public.api_key_site_groups FOR EACH ROW EXECUTE FUNCTION private.write_audit_log();
+create policy "Owners and admins can give a limited key groups as they make it" on public.api_key_site_groups
+  for insert to authenticated
+  with check (((org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin}'::public.org_role[]) AS org_ids_of_current_user)) AND (EXISTS ( SELECT 1
+   FROM public.api_keys k
+  WHERE ((k.org_id = api_key_site_groups.org_id) AND (k.id = api_key_site_groups.api_key_id) AND k.site_access_limited AND (k.created_at = now()))))));
+create policy "Owners and admins can read their organization's key access" on public.api_key_site_groups
+  for select to authenticated
+  using ((org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin}'::public.org_role[]) AS org_ids_of_current_user)));
+grant all on table public.api_key_site_groups to anon, authenticated, service_role;
+grant insert (api_key_id, org_id, site_group_id) on table public.api_key_site_groups to authenticated;
+
 -- public.api_keys ---------------------------------------------------------------------------------
 create table public.api_keys (
   id uuid default gen_random_uuid() not null,
@@ -546,11 +572,13 @@ create table public.api_keys (
   expires_at timestamp with time zone,
   revoked_at timestamp with time zone,
   revoked_by uuid,
+  site_access_limited boolean default false not null,
   constraint api_keys_pkey PRIMARY KEY (id),
   constraint api_keys_created_by_fkey FOREIGN KEY (created_by) REFERENCES auth.users(id) ON DELETE SET NULL,
   constraint api_keys_expires_after_creation CHECK (((expires_at IS NULL) OR (expires_at > created_at))),
   constraint api_keys_name_check CHECK (((name = btrim(name)) AND ((char_length(name) >= 1) AND (char_length(name) <= 120)))),
   constraint api_keys_org_id_fkey FOREIGN KEY (org_id) REFERENCES public.organizations(id) ON DELETE CASCADE,
+  constraint api_keys_org_id_id_key UNIQUE (org_id, id),
   constraint api_keys_prefix_check CHECK ((prefix ~ '^fck_[A-Za-z0-9_-]{8}$'::text)),
   constraint api_keys_revoked_by_fkey FOREIGN KEY (revoked_by) REFERENCES auth.users(id) ON DELETE SET NULL,
   constraint api_keys_role_check CHECK ((role = ANY (ARRAY['manager'::public.org_role, 'inspector'::public.org_role, 'viewer'::public.org_role]))),
@@ -559,6 +587,7 @@ create table public.api_keys (
 );
 comment on table public.api_keys is 'Organization API keys: a role for another service, its secret stored only as a SHA-256 hash.';
 comment on column public.api_keys.prefix is 'fck_ and the first 8 characters of the secret, shown in lists.';
+comment on column public.api_keys.site_access_limited is 'True when the key sees only the sites of its groups (api_key_site_groups); set at creation, like everything of a key.';
 alter table public.api_keys enable row level security;
 CREATE INDEX api_keys_created_by_idx ON public.api_keys USING btree (created_by);
 CREATE INDEX api_keys_org_id_created_at_idx ON public.api_keys USING btree (org_id, created_at DESC);
@@ -578,8 +607,8 @@ create policy "Owners and admins can revoke API keys" on public.api_keys
   using ((org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin}'::public.org_role[]) AS org_ids_of_current_user)))
   with check ((org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin}'::public.org_role[]) AS org_ids_of_current_user)));
 grant all on table public.api_keys to service_role;
-grant select (id, org_id, name, prefix, role, created_by, created_at, last_used_at, expires_at, revoked_at, revoked_by) on table public.api_keys to authenticated;
-grant insert (id, org_id, name, prefix, secret_hash, role, expires_at) on table public.api_keys to authenticated;
+grant select (id, org_id, name, prefix, role, created_by, created_at, last_used_at, expires_at, revoked_at, revoked_by, site_access_limited) on table public.api_keys to authenticated;
+grant insert (id, org_id, name, prefix, secret_hash, role, expires_at, site_access_limited) on table public.api_keys to authenticated;
 grant update (revoked_at) on table public.api_keys to authenticated;
 
 -- public.attachments ------------------------------------------------------------------------------
@@ -878,6 +907,35 @@ grant select (id, org_id, email, role, expires_at, accepted_at, accepted_by, rev
 grant insert (id, org_id, email, role, token_hash, invited_by) on table public.invitations to authenticated;
 grant update (revoked_at) on table public.invitations to authenticated;
 
+-- public.membership_site_groups -------------------------------------------------------------------
+create table public.membership_site_groups (
+  org_id uuid not null,
+  user_id uuid not null,
+  site_group_id uuid not null,
+  created_at timestamp with time zone default now() not null,
+  constraint membership_site_groups_pkey PRIMARY KEY (org_id, user_id, site_group_id),
+  constraint membership_site_groups_membership_fkey FOREIGN KEY (org_id, user_id) REFERENCES public.memberships(org_id, user_id) ON DELETE CASCADE,
+  constraint membership_site_groups_site_group_fkey FOREIGN KEY (org_id, site_group_id) REFERENCES public.site_groups(org_id, id) ON DELETE CASCADE
+);
+comment on table public.membership_site_groups is 'The site groups a limited member sees (with their descendants); set through private.set_member_site_access.';
+alter table public.membership_site_groups enable row level security;
+CREATE INDEX membership_site_groups_site_group_id_idx ON public.membership_site_groups USING btree (site_group_id, org_id);
+CREATE TRIGGER membership_site_groups_enforce_mfa BEFORE INSERT OR DELETE ON public.membership_site_groups FOR EACH ROW EXECUTE FUNCTION private.enforce_organization_mfa();
+CREATE TRIGGER membership_site_groups_write_audit_log AFTER INSERT OR DELETE ON public.membership_site_groups FOR EACH ROW EXECUTE FUNCTION private.write_audit_log();
+create policy "Members can read their organization's member access" on public.membership_site_groups
+  for select to authenticated
+  using ((org_id IN ( SELECT private.org_ids_of_current_user() AS org_ids_of_current_user)));
+create policy "Owners and admins can give limited members groups" on public.membership_site_groups
+  for insert to authenticated
+  with check (((org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin}'::public.org_role[]) AS org_ids_of_current_user)) AND (EXISTS ( SELECT 1
+   FROM public.memberships m
+  WHERE ((m.org_id = membership_site_groups.org_id) AND (m.user_id = membership_site_groups.user_id) AND m.site_access_limited)))));
+create policy "Owners and admins can take groups from members" on public.membership_site_groups
+  for delete to authenticated
+  using ((org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin}'::public.org_role[]) AS org_ids_of_current_user)));
+grant all on table public.membership_site_groups to anon, authenticated, service_role;
+grant insert (org_id, user_id, site_group_id) on table public.membership_site_groups to authenticated;
+
 -- public.memberships ------------------------------------------------------------------------------
 create table public.memberships (
   id uuid default gen_random_uuid() not null,
@@ -886,15 +944,20 @@ create table public.memberships (
   role public.org_role not null,
   created_at timestamp with time zone default now() not null,
   updated_at timestamp with time zone default now() not null,
+  site_access_limited boolean default false not null,
   constraint memberships_pkey PRIMARY KEY (id),
   constraint memberships_org_id_fkey FOREIGN KEY (org_id) REFERENCES public.organizations(id) ON DELETE CASCADE,
   constraint memberships_org_id_user_id_key UNIQUE (org_id, user_id),
+  constraint memberships_site_access_check CHECK (((NOT site_access_limited) OR (role <> ALL (ARRAY['owner'::public.org_role, 'admin'::public.org_role])))),
   constraint memberships_user_id_fkey FOREIGN KEY (user_id) REFERENCES auth.users(id) ON DELETE CASCADE
 );
 comment on table public.memberships is 'Who belongs to which organization, with which role.';
+comment on column public.memberships.site_access_limited is 'True when the member sees only the sites of their groups (membership_site_groups); owners and admins never are.';
 alter table public.memberships enable row level security;
-CREATE INDEX memberships_user_id_idx ON public.memberships USING btree (user_id) INCLUDE (org_id, role);
+CREATE INDEX memberships_user_id_idx ON public.memberships USING btree (user_id) INCLUDE (org_id, role, site_access_limited);
 CREATE TRIGGER memberships_broadcast_change AFTER INSERT OR DELETE OR UPDATE ON public.memberships FOR EACH ROW EXECUTE FUNCTION private.broadcast_organization_change();
+CREATE TRIGGER memberships_clear_site_access BEFORE UPDATE OF role ON public.memberships FOR EACH ROW EXECUTE FUNCTION private.clear_site_access_of_owners_and_admins();
+CREATE TRIGGER memberships_clear_site_groups AFTER UPDATE ON public.memberships FOR EACH ROW WHEN ((old.site_access_limited AND (NOT new.site_access_limited))) EXECUTE FUNCTION private.clear_site_access_of_owners_and_admins();
 CREATE TRIGGER memberships_enforce_mfa BEFORE INSERT OR DELETE OR UPDATE ON public.memberships FOR EACH ROW EXECUTE FUNCTION private.enforce_organization_mfa();
 CREATE TRIGGER memberships_keep_an_owner BEFORE DELETE OR UPDATE OF role ON public.memberships FOR EACH ROW EXECUTE FUNCTION private.keep_an_owner();
 CREATE TRIGGER memberships_set_updated_at BEFORE UPDATE ON public.memberships FOR EACH ROW EXECUTE FUNCTION private.set_updated_at();
@@ -911,7 +974,7 @@ create policy "Owners and admins can remove members, and members can leave" on p
   using (((user_id = ( SELECT auth.uid() AS uid)) OR ((org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin}'::public.org_role[]) AS org_ids_of_current_user)) AND ((role <> 'owner'::public.org_role) OR (org_id IN ( SELECT private.org_ids_of_current_user('{owner}'::public.org_role[]) AS org_ids_of_current_user))))));
 grant all on table public.memberships to service_role;
 grant select, delete on table public.memberships to authenticated;
-grant update (role) on table public.memberships to authenticated;
+grant update (role, site_access_limited) on table public.memberships to authenticated;
 
 -- public.notification_preferences -----------------------------------------------------------------
 create table public.notification_preferences (
@@ -1123,6 +1186,53 @@ grant select on table public.schedules to authenticated;
 grant insert (id, org_id, name, template_id, rrule, start_date, end_date, time_of_day, due_after, assignee_id, rotation_user_ids, title_pattern) on table public.schedules to authenticated;
 grant update (name, template_id, rrule, start_date, end_date, time_of_day, due_after, assignee_id, rotation_user_ids, title_pattern, paused_at, deleted_at) on table public.schedules to authenticated;
 
+-- public.site_groups ------------------------------------------------------------------------------
+create table public.site_groups (
+  id uuid default gen_random_uuid() not null,
+  org_id uuid not null,
+  parent_id uuid,
+  name text not null,
+  depth smallint not null,
+  created_by uuid default auth.uid(),
+  created_at timestamp with time zone default now() not null,
+  updated_at timestamp with time zone default now() not null,
+  constraint site_groups_pkey PRIMARY KEY (id),
+  constraint site_groups_created_by_fkey FOREIGN KEY (created_by) REFERENCES auth.users(id) ON DELETE SET NULL,
+  constraint site_groups_depth_check CHECK (((depth >= 1) AND (depth <= 3))),
+  constraint site_groups_name_check CHECK ((((char_length(name) >= 1) AND (char_length(name) <= 120)) AND (name !~ '^\s|\s$'::text))),
+  constraint site_groups_org_id_fkey FOREIGN KEY (org_id) REFERENCES public.organizations(id) ON DELETE CASCADE,
+  constraint site_groups_org_id_id_key UNIQUE (org_id, id),
+  constraint site_groups_org_id_parent_id_name_key UNIQUE NULLS NOT DISTINCT (org_id, parent_id, name),
+  constraint site_groups_parent_fkey FOREIGN KEY (org_id, parent_id) REFERENCES public.site_groups(org_id, id) ON DELETE RESTRICT
+);
+comment on table public.site_groups is 'A tree (up to three levels) of groups an organization puts its sites in; members and API keys can be limited to some groups.';
+comment on column public.site_groups.parent_id is 'The group this one is inside, in the same organization; null at the top.';
+comment on column public.site_groups.depth is 'Level in the tree, 1 at the top; kept by the database from parent_id (at most 3).';
+alter table public.site_groups enable row level security;
+CREATE INDEX site_groups_created_by_idx ON public.site_groups USING btree (created_by);
+CREATE TRIGGER site_groups_enforce_mfa BEFORE INSERT OR DELETE OR UPDATE ON public.site_groups FOR EACH ROW EXECUTE FUNCTION private.enforce_organization_mfa();
+CREATE TRIGGER site_groups_move BEFORE UPDATE OF parent_id ON public.site_groups FOR EACH ROW EXECUTE FUNCTION private.move_site_group();
+CREATE TRIGGER site_groups_prepare BEFORE INSERT ON public.site_groups FOR EACH ROW EXECUTE FUNCTION private.prepare_site_group();
+CREATE TRIGGER site_groups_redepth_descendants AFTER UPDATE OF parent_id ON public.site_groups FOR EACH ROW WHEN ((old.depth IS DISTINCT FROM new.depth)) EXECUTE FUNCTION private.redepth_site_group_descendants();
+CREATE TRIGGER site_groups_set_updated_at BEFORE UPDATE ON public.site_groups FOR EACH ROW EXECUTE FUNCTION private.set_updated_at();
+CREATE TRIGGER site_groups_write_audit_log AFTER INSERT OR DELETE OR UPDATE ON public.site_groups FOR EACH ROW EXECUTE FUNCTION private.write_audit_log();
+create policy "Managers can add site groups where they see sites" on public.site_groups
+  for insert to authenticated
+  with check (((org_id IN ( SELECT private.org_ids_with_every_site('{owner,admin,manager}'::public.org_role[]) AS org_ids_with_every_site)) OR (parent_id IN ( SELECT private.limited_site_group_ids('{owner,admin,manager}'::public.org_role[]) AS limited_site_group_ids))));
+create policy "Managers can delete site groups where they see sites" on public.site_groups
+  for delete to authenticated
+  using (((org_id IN ( SELECT private.org_ids_with_every_site('{owner,admin,manager}'::public.org_role[]) AS org_ids_with_every_site)) OR (parent_id IN ( SELECT private.limited_site_group_ids('{owner,admin,manager}'::public.org_role[]) AS limited_site_group_ids))));
+create policy "Managers can rename and move site groups where they see sites" on public.site_groups
+  for update to authenticated
+  using (((org_id IN ( SELECT private.org_ids_with_every_site('{owner,admin,manager}'::public.org_role[]) AS org_ids_with_every_site)) OR (parent_id IN ( SELECT private.limited_site_group_ids('{owner,admin,manager}'::public.org_role[]) AS limited_site_group_ids))))
+  with check (((org_id IN ( SELECT private.org_ids_with_every_site('{owner,admin,manager}'::public.org_role[]) AS org_ids_with_every_site)) OR (parent_id IN ( SELECT private.limited_site_group_ids('{owner,admin,manager}'::public.org_role[]) AS limited_site_group_ids))));
+create policy "Members can read the site groups they see" on public.site_groups
+  for select to authenticated
+  using (((org_id IN ( SELECT private.org_ids_with_every_site() AS org_ids_with_every_site)) OR (id IN ( SELECT private.limited_site_group_ids() AS limited_site_group_ids)) OR (parent_id IN ( SELECT private.limited_site_group_ids() AS limited_site_group_ids)) OR (id IN ( SELECT private.limited_site_group_ancestor_ids() AS limited_site_group_ancestor_ids))));
+grant all on table public.site_groups to anon, authenticated, service_role;
+grant insert (id, org_id, parent_id, name) on table public.site_groups to authenticated;
+grant update (parent_id, name) on table public.site_groups to authenticated;
+
 -- public.sites ------------------------------------------------------------------------------------
 create table public.sites (
   id uuid default gen_random_uuid() not null,
@@ -1138,12 +1248,14 @@ create table public.sites (
   created_by uuid default auth.uid(),
   created_at timestamp with time zone default now() not null,
   updated_at timestamp with time zone default now() not null,
+  group_id uuid,
   constraint sites_pkey PRIMARY KEY (id),
   constraint sites_address_check CHECK ((((char_length(address) >= 1) AND (char_length(address) <= 500)) AND (address !~ '^\s|\s$'::text))),
   constraint sites_coordinates_check CHECK (((latitude IS NULL) = (longitude IS NULL))),
   constraint sites_created_by_fkey FOREIGN KEY (created_by) REFERENCES auth.users(id) ON DELETE SET NULL,
   constraint sites_external_ref_check CHECK ((((char_length(external_ref) >= 1) AND (char_length(external_ref) <= 255)) AND (external_ref !~ '^\s|\s$'::text))),
   constraint sites_geofence_m_check CHECK (((geofence_m >= 10) AND (geofence_m <= 5000))),
+  constraint sites_group_fkey FOREIGN KEY (org_id, group_id) REFERENCES public.site_groups(org_id, id) ON DELETE RESTRICT,
   constraint sites_latitude_check CHECK (((latitude >= ('-90'::integer)::double precision) AND (latitude <= (90)::double precision))),
   constraint sites_longitude_check CHECK (((longitude >= ('-180'::integer)::double precision) AND (longitude <= (180)::double precision))),
   constraint sites_name_check CHECK ((((char_length(name) >= 1) AND (char_length(name) <= 120)) AND (name !~ '^\s|\s$'::text))),
@@ -1153,8 +1265,10 @@ create table public.sites (
 );
 comment on table public.sites is 'Places an organization inspects; archived rather than deleted.';
 comment on column public.sites.geofence_m is 'Radius in metres around the position within which a start counts as on site.';
+comment on column public.sites.group_id is 'The site group the site is in, of the same organization; null when it is in none.';
 alter table public.sites enable row level security;
 CREATE INDEX sites_created_by_idx ON public.sites USING btree (created_by);
+CREATE INDEX sites_group_id_org_id_idx ON public.sites USING btree (group_id, org_id) INCLUDE (id);
 CREATE INDEX sites_org_id_name_idx ON public.sites USING btree (org_id, name, id);
 CREATE INDEX sites_position_idx ON public.sites USING gist (org_id, private.site_point(latitude, longitude));
 CREATE INDEX sites_search_idx ON public.sites USING gin ((((((name || ' '::text) || COALESCE(address, ''::text)) || ' '::text) || COALESCE(external_ref, ''::text))) extensions.gin_trgm_ops);
@@ -1168,18 +1282,18 @@ CREATE TRIGGER sites_set_updated_at BEFORE UPDATE ON public.sites FOR EACH ROW E
 CREATE TRIGGER sites_write_audit_log AFTER INSERT OR DELETE OR UPDATE ON public.sites FOR EACH ROW EXECUTE FUNCTION private.write_audit_log();
 create policy "Members can read their organization's sites" on public.sites
   for select to authenticated
-  using ((org_id IN ( SELECT private.org_ids_of_current_user() AS org_ids_of_current_user)));
+  using (((org_id IN ( SELECT private.org_ids_with_every_site() AS org_ids_with_every_site)) OR (group_id IN ( SELECT private.limited_site_group_ids() AS limited_site_group_ids))));
 create policy "Owners, admins and managers can add sites" on public.sites
   for insert to authenticated
-  with check ((org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin,manager}'::public.org_role[]) AS org_ids_of_current_user)));
+  with check (((org_id IN ( SELECT private.org_ids_with_every_site('{owner,admin,manager}'::public.org_role[]) AS org_ids_with_every_site)) OR (group_id IN ( SELECT private.limited_site_group_ids('{owner,admin,manager}'::public.org_role[]) AS limited_site_group_ids))));
 create policy "Owners, admins and managers can edit and archive sites" on public.sites
   for update to authenticated
-  using ((org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin,manager}'::public.org_role[]) AS org_ids_of_current_user)))
-  with check ((org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin,manager}'::public.org_role[]) AS org_ids_of_current_user)));
+  using (((org_id IN ( SELECT private.org_ids_with_every_site('{owner,admin,manager}'::public.org_role[]) AS org_ids_with_every_site)) OR (group_id IN ( SELECT private.limited_site_group_ids('{owner,admin,manager}'::public.org_role[]) AS limited_site_group_ids))))
+  with check (((org_id IN ( SELECT private.org_ids_with_every_site('{owner,admin,manager}'::public.org_role[]) AS org_ids_with_every_site)) OR (group_id IN ( SELECT private.limited_site_group_ids('{owner,admin,manager}'::public.org_role[]) AS limited_site_group_ids))));
 grant all on table public.sites to service_role;
 grant select on table public.sites to authenticated;
-grant insert (id, org_id, name, address, latitude, longitude, geofence_m, timezone, external_ref) on table public.sites to authenticated;
-grant update (name, address, latitude, longitude, geofence_m, timezone, external_ref, archived_at) on table public.sites to authenticated;
+grant insert (id, org_id, name, address, latitude, longitude, geofence_m, timezone, external_ref, group_id) on table public.sites to authenticated;
+grant update (name, address, latitude, longitude, geofence_m, timezone, external_ref, archived_at, group_id) on table public.sites to authenticated;
 
 -- public.template_versions ------------------------------------------------------------------------
 create table public.template_versions (
@@ -2095,6 +2209,35 @@ $function$;
 comment on function private.can_fill_inspection(inspection uuid) is 'True when the caller fills this inspection: a manager or above, or an inspector it is assigned to (or unassigned).';
 grant execute on function private.can_fill_inspection(inspection uuid) to authenticated, service_role;
 
+-- private.can_see_site(site_org uuid, site uuid) --------------------------------------------------
+CREATE OR REPLACE FUNCTION private.can_see_site(site_org uuid, site uuid)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  select private.can_see_site(site_org, site, null);
+$function$;
+comment on function private.can_see_site(site_org uuid, site uuid) is 'True when the caller (member or API key) sees this site of this organization: org-wide, or the site is in one of its groups or below.';
+grant execute on function private.can_see_site(site_org uuid, site uuid) to authenticated, service_role;
+
+-- private.can_see_site(site_org uuid, site uuid, roles public.org_role[]) -------------------------
+CREATE OR REPLACE FUNCTION private.can_see_site(site_org uuid, site uuid, roles public.org_role[])
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  select site_org in (select private.org_ids_with_every_site(roles))
+      or exists (
+        select 1 from public.sites s
+        where s.id = site and s.org_id = site_org
+          and s.group_id in (select private.limited_site_group_ids(roles))
+      );
+$function$;
+comment on function private.can_see_site(site_org uuid, site uuid, roles public.org_role[]) is 'True when the caller (member or API key) sees this site of this organization with one of the given roles (null: any role): org-wide, or the site is in one of its groups or below.';
+grant execute on function private.can_see_site(site_org uuid, site uuid, roles public.org_role[]) to authenticated, service_role;
+
 -- private.can_work_action(action uuid) ------------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.can_work_action(action uuid)
  RETURNS boolean
@@ -2361,6 +2504,25 @@ AS $function$
   join public.webhook_events ev on ev.id = c.event_id;
 $function$;
 grant execute on function private.claim_webhook_deliveries(max integer, lease interval) to service_role;
+
+-- private.clear_site_access_of_owners_and_admins() ------------------------------------------------
+CREATE OR REPLACE FUNCTION private.clear_site_access_of_owners_and_admins()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  if tg_when = 'BEFORE' then
+    if new.role in ('owner', 'admin') then
+      new.site_access_limited := false;
+    end if;
+    return new;
+  end if;
+  delete from public.membership_site_groups g where g.org_id = new.org_id and g.user_id = new.user_id;
+  return null;
+end;
+$function$;
 
 -- private.condition_ops_for(item jsonb) -----------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.condition_ops_for(item jsonb)
@@ -3393,6 +3555,112 @@ begin
 end;
 $function$;
 
+-- private.limited_site_group_ancestor_ids() -------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.limited_site_group_ancestor_ids()
+ RETURNS SETOF uuid
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  uid uuid := auth.uid();
+begin
+  if uid is not null then
+    return query
+      with recursive above as (
+        select p.org_id, p.id, p.parent_id
+        from public.memberships m
+        join public.membership_site_groups g on g.org_id = m.org_id and g.user_id = m.user_id
+        join public.site_groups c on c.org_id = g.org_id and c.id = g.site_group_id
+        join public.site_groups p on p.org_id = c.org_id and p.id = c.parent_id
+        where m.user_id = uid and m.site_access_limited
+        union
+        select p.org_id, p.id, p.parent_id
+        from above a
+        join public.site_groups p on p.org_id = a.org_id and p.id = a.parent_id
+      )
+      select above.id from above;
+  else
+    return query
+      with recursive above as (
+        select p.org_id, p.id, p.parent_id
+        from private.current_api_key() k
+        join public.api_keys a on a.id = k.id
+        join public.api_key_site_groups g on g.api_key_id = k.id and g.org_id = k.org_id
+        join public.site_groups c on c.org_id = g.org_id and c.id = g.site_group_id
+        join public.site_groups p on p.org_id = c.org_id and p.id = c.parent_id
+        where a.site_access_limited
+        union
+        select p.org_id, p.id, p.parent_id
+        from above a
+        join public.site_groups p on p.org_id = a.org_id and p.id = a.parent_id
+      )
+      select above.id from above;
+  end if;
+end;
+$function$;
+comment on function private.limited_site_group_ancestor_ids() is 'The groups above those a limited caller is limited to: readable (their names, to draw the tree) but their other sites are not.';
+grant execute on function private.limited_site_group_ancestor_ids() to authenticated, service_role;
+
+-- private.limited_site_group_ids(roles public.org_role[]) -----------------------------------------
+CREATE OR REPLACE FUNCTION private.limited_site_group_ids(roles public.org_role[] DEFAULT NULL::public.org_role[])
+ RETURNS SETOF uuid
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  uid uuid := auth.uid();
+begin
+  if uid is not null then
+    return query
+      with recursive seen as (
+        select g.org_id, g.site_group_id as id
+        from public.memberships m
+        join public.membership_site_groups g on g.org_id = m.org_id and g.user_id = m.user_id
+        where m.user_id = uid and m.site_access_limited and (roles is null or m.role = any (roles))
+        union
+        select c.org_id, c.id
+        from seen s
+        join public.site_groups c on c.org_id = s.org_id and c.parent_id = s.id
+      )
+      select seen.id from seen;
+  else
+    return query
+      with recursive seen as (
+        select g.org_id, g.site_group_id as id
+        from private.current_api_key() k
+        join public.api_keys a on a.id = k.id
+        join public.api_key_site_groups g on g.api_key_id = k.id and g.org_id = k.org_id
+        where a.site_access_limited and (roles is null or k.role = any (roles))
+        union
+        select c.org_id, c.id
+        from seen s
+        join public.site_groups c on c.org_id = s.org_id and c.parent_id = s.id
+      )
+      select seen.id from seen;
+  end if;
+end;
+$function$;
+comment on function private.limited_site_group_ids(roles public.org_role[]) is 'Site groups the caller sees through the groups it is limited to, with their descendants (none where it is org-wide), optionally only with one of the given roles.';
+grant execute on function private.limited_site_group_ids(roles public.org_role[]) to authenticated, service_role;
+
+-- private.limited_site_ids(roles public.org_role[]) -----------------------------------------------
+CREATE OR REPLACE FUNCTION private.limited_site_ids(roles public.org_role[] DEFAULT NULL::public.org_role[])
+ RETURNS SETOF uuid
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  return query
+    select s.id from public.sites s
+    where s.group_id in (select private.limited_site_group_ids(roles));
+end;
+$function$;
+comment on function private.limited_site_ids(roles public.org_role[]) is 'Sites the caller sees through the site groups it is limited to (none where it is org-wide), optionally only with one of the given roles.';
+grant execute on function private.limited_site_ids(roles public.org_role[]) to authenticated, service_role;
+
 -- private.lock_inspection(inspection_id uuid) -----------------------------------------------------
 CREATE OR REPLACE FUNCTION private.lock_inspection(inspection_id uuid)
  RETURNS TABLE(org_id uuid, status public.inspection_status, template_version_id uuid, assignee_id uuid)
@@ -3546,6 +3814,58 @@ begin
 end;
 $function$;
 grant execute on function private.missing_required_items(inspection uuid, version_id uuid) to service_role;
+
+-- private.move_site_group() -----------------------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.move_site_group()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  parent_depth smallint;
+  subtree_height smallint;
+begin
+  new.depth := old.depth;
+  if new.parent_id is not distinct from old.parent_id then
+    return new;
+  end if;
+  if private.is_client_request()
+     and new.org_id not in (select private.org_ids_of_current_user('{owner,admin,manager}')) then
+    return new;
+  end if;
+  perform 1 from public.organizations o where o.id = new.org_id for no key update;
+  if new.parent_id is null then
+    new.depth := 1;
+  else
+    -- The new parent, or any group above it, being this group would make a cycle.
+    if exists (
+      with recursive above as (
+        select g.id, g.parent_id from public.site_groups g where g.org_id = new.org_id and g.id = new.parent_id
+        union all
+        select g.id, g.parent_id from public.site_groups g join above a on g.org_id = new.org_id and g.id = a.parent_id
+      )
+      select 1 from above where above.id = new.id
+    ) then
+      perform private.refuse_site_group_parent('A group cannot be moved inside itself.', 'site_groups_parent_id_check');
+    end if;
+    select g.depth into parent_depth from public.site_groups g where g.org_id = new.org_id and g.id = new.parent_id;
+    new.depth := coalesce(parent_depth, 0) + 1;
+  end if;
+  -- How many levels the group and its descendants span (1 for a group without children).
+  with recursive below as (
+    select g.id, 1 as height from public.site_groups g where g.id = new.id
+    union all
+    select g.id, b.height + 1 from public.site_groups g join below b on g.org_id = new.org_id and g.parent_id = b.id
+    where b.height < 4
+  )
+  select max(height) into subtree_height from below;
+  if new.depth + subtree_height - 1 > 3 then
+    perform private.refuse_site_group_parent('Groups can be at most three levels deep.', 'site_groups_depth_check');
+  end if;
+  return new;
+end;
+$function$;
 
 -- private.note_missed_occurrences(at timestamp with time zone) ------------------------------------
 CREATE OR REPLACE FUNCTION private.note_missed_occurrences(at timestamp with time zone DEFAULT now())
@@ -3733,6 +4053,31 @@ end;
 $function$;
 comment on function private.org_ids_of_current_user(roles public.org_role[]) is 'Ids of the organizations the caller (a signed-in member, or an API key) belongs to, optionally only with one of the given roles.';
 grant execute on function private.org_ids_of_current_user(roles public.org_role[]) to authenticated, service_role;
+
+-- private.org_ids_with_every_site(roles public.org_role[]) ----------------------------------------
+CREATE OR REPLACE FUNCTION private.org_ids_with_every_site(roles public.org_role[] DEFAULT NULL::public.org_role[])
+ RETURNS SETOF uuid
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  uid uuid := auth.uid();
+begin
+  if uid is not null then
+    return query
+      select m.org_id from public.memberships m
+      where m.user_id = uid and not m.site_access_limited and (roles is null or m.role = any (roles));
+  else
+    return query
+      select k.org_id from private.current_api_key() k
+      join public.api_keys a on a.id = k.id
+      where not a.site_access_limited and (roles is null or k.role = any (roles));
+  end if;
+end;
+$function$;
+comment on function private.org_ids_with_every_site(roles public.org_role[]) is 'Organizations where the caller (member or API key) sees every site — not limited to site groups — optionally only with one of the given roles.';
+grant execute on function private.org_ids_with_every_site(roles public.org_role[]) to authenticated, service_role;
 
 -- private.photo_extension(content_type text) ------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.photo_extension(content_type text)
@@ -4190,6 +4535,42 @@ begin
   new.geofence_m := coalesce(new.geofence_m, org_default);
   if (select count(*) from public.sites s where s.org_id = new.org_id) >= site_limit then
     raise exception 'limit_exceeded' using detail = json_build_object('n', site_limit, 'things', 'sites')::text;
+  end if;
+  return new;
+end;
+$function$;
+
+-- private.prepare_site_group() --------------------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.prepare_site_group()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  group_limit constant integer := 1000;
+  parent_depth smallint;
+begin
+  if private.is_client_request()
+     and (new.org_id is null or new.org_id not in (select private.org_ids_of_current_user('{owner,admin,manager}'))) then
+    new.depth := 1;
+    return new;
+  end if;
+  -- Locking the organization serializes inserts and moves of its groups, so the limit holds and
+  -- two moves at once cannot make a cycle together.
+  perform 1 from public.organizations o where o.id = new.org_id for no key update;
+  if (select count(*) from public.site_groups g where g.org_id = new.org_id) >= group_limit then
+    raise exception 'limit_exceeded' using detail = json_build_object('n', group_limit, 'things', 'site groups')::text;
+  end if;
+  if new.parent_id is null then
+    new.depth := 1;
+  else
+    select g.depth into parent_depth from public.site_groups g where g.org_id = new.org_id and g.id = new.parent_id;
+    -- An unknown parent: the foreign key refuses the row.
+    new.depth := coalesce(parent_depth, 0) + 1;
+    if new.depth > 3 then
+      perform private.refuse_site_group_parent('Groups can be at most three levels deep.', 'site_groups_depth_check');
+    end if;
   end if;
   return new;
 end;
@@ -4897,6 +5278,27 @@ end;
 $function$;
 grant execute on function private.redeliver_webhook(delivery uuid) to authenticated, service_role;
 
+-- private.redepth_site_group_descendants() --------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.redepth_site_group_descendants()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  with recursive below as (
+    select g.id, new.depth + 1 as depth from public.site_groups g where g.org_id = new.org_id and g.parent_id = new.id
+    union all
+    select g.id, b.depth + 1 from public.site_groups g join below b on g.org_id = new.org_id and g.parent_id = b.id
+    where b.depth < 3
+  )
+  update public.site_groups g set depth = below.depth
+  from below
+  where g.id = below.id and g.depth <> below.depth;
+  return null;
+end;
+$function$;
+
 -- private.refresh_inspection_scores() -------------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.refresh_inspection_scores()
  RETURNS trigger
@@ -5058,6 +5460,23 @@ begin
     perform private.refuse_inspection_move(old.status, new.status);
   end if;
   return new;
+end;
+$function$;
+
+-- private.refuse_site_group_parent(reason text, constraint_name text) -----------------------------
+CREATE OR REPLACE FUNCTION private.refuse_site_group_parent(reason text, constraint_name text)
+ RETURNS void
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+begin
+  raise exception using
+    errcode = 'check_violation',
+    message = reason,
+    schema = 'public',
+    table = 'site_groups',
+    column = 'parent_id',
+    constraint = constraint_name;
 end;
 $function$;
 
@@ -5662,6 +6081,53 @@ end;
 $function$;
 grant execute on function private.send_test_webhook(endpoint uuid) to authenticated, service_role;
 
+-- private.set_member_site_access(org uuid, member uuid, group_ids uuid[]) -------------------------
+CREATE OR REPLACE FUNCTION private.set_member_site_access(org uuid, member uuid, group_ids uuid[])
+ RETURNS void
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+declare
+  target_role public.org_role;
+  wanted uuid[] := array(select distinct g from unnest(coalesce(group_ids, '{}')) g where g is not null);
+begin
+  if private.current_org_role(org) is null then
+    raise exception 'not_found' using detail = json_build_object('thing', 'organization')::text;
+  end if;
+  if private.current_org_role(org) not in ('owner', 'admin') then
+    raise exception 'forbidden';
+  end if;
+  select m.role into target_role from public.memberships m where m.org_id = org and m.user_id = member;
+  if target_role is null then
+    raise exception 'not_found' using detail = json_build_object('thing', 'member')::text;
+  end if;
+  if target_role in ('owner', 'admin') then
+    if cardinality(wanted) = 0 then
+      return; -- already org-wide, as they always are
+    end if;
+    raise exception 'validation_failed'
+      using detail = json_build_object('field', 'site_group_ids', 'message', 'Owners and admins always see every site.')::text;
+  end if;
+  if cardinality(wanted) > (select count(*) from public.site_groups g where g.org_id = org and g.id = any (wanted)) then
+    raise exception 'validation_failed'
+      using detail = json_build_object('field', 'site_group_ids', 'message', 'Choose groups of this organization.')::text;
+  end if;
+  update public.memberships m set site_access_limited = cardinality(wanted) > 0
+  where m.org_id = org and m.user_id = member;
+  if not found then
+    -- The memberships policy let the caller read the row but not change it (an admin and an owner).
+    raise exception 'forbidden';
+  end if;
+  delete from public.membership_site_groups g
+  where g.org_id = org and g.user_id = member and g.site_group_id <> all (wanted);
+  insert into public.membership_site_groups (org_id, user_id, site_group_id)
+  select org, member, w from unnest(wanted) w
+  on conflict do nothing;
+end;
+$function$;
+comment on function private.set_member_site_access(org uuid, member uuid, group_ids uuid[]) is 'Limits a member to these site groups (and their descendants), or makes them org-wide with none; as the caller, owners and admins only.';
+grant execute on function private.set_member_site_access(org uuid, member uuid, group_ids uuid[]) to authenticated, service_role;
+
 -- private.set_updated_at() ------------------------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.set_updated_at()
  RETURNS trigger
@@ -5701,6 +6167,8 @@ CREATE OR REPLACE FUNCTION private.site_search_page(org uuid, pattern text, arch
  STABLE SECURITY DEFINER
  SET search_path TO ''
 AS $function$
+declare
+  every_site boolean := org in (select private.org_ids_with_every_site());
 begin
   if not exists (select 1 from private.org_ids_of_current_user() o where o = org) then
     return;
@@ -5711,12 +6179,15 @@ begin
       where s.org_id = $1
         and (s.name || ' ' || coalesce(s.address, '') || ' ' || coalesce(s.external_ref, '')) ilike $2
         and %s
+        and %s
         and ($3::text is null or (s.name, s.id) > ($3, $4))
       order by s.name, s.id
       limit $5
     $q$,
-    case archived when 'all' then 'true' when 'true' then 's.archived_at is not null' else 's.archived_at is null' end
-  ) using org, pattern, after_name, after_id, least(greatest(page_size, 1), 201);
+    case archived when 'all' then 'true' when 'true' then 's.archived_at is not null' else 's.archived_at is null' end,
+    case when every_site then 'true' else 's.group_id = any ($6)' end
+  ) using org, pattern, after_name, after_id, least(greatest(page_size, 1), 201),
+          case when every_site then null else array(select private.limited_site_group_ids()) end;
 end;
 $function$;
 comment on function private.site_search_page(org uuid, pattern text, archived text, after_name text, after_id uuid, page_size integer) is 'One page of ids of the organization''s sites matching an ilike pattern, for a member only; planned with the trigram index (RLS would forbid it). The caller re-reads the rows under RLS.';
