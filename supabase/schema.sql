@@ -408,7 +408,7 @@ alter table public.analytics_action_days enable row level security;
 CREATE INDEX analytics_action_days_site_id_day_idx ON public.analytics_action_days USING btree (site_id, day);
 create policy "Members can read the action rollups of their organization's sit" on public.analytics_action_days
   for select to authenticated
-  using ((org_id IN ( SELECT private.org_ids_of_current_user() AS org_ids_of_current_user)));
+  using (((org_id IN ( SELECT private.org_ids_with_every_site() AS org_ids_with_every_site)) OR (site_id IN ( SELECT private.limited_site_ids() AS limited_site_ids))));
 grant all on table public.analytics_action_days to service_role;
 grant select on table public.analytics_action_days to authenticated;
 
@@ -432,7 +432,7 @@ alter table public.analytics_inspection_days enable row level security;
 CREATE INDEX analytics_inspection_days_site_id_day_idx ON public.analytics_inspection_days USING btree (site_id, day);
 create policy "Members can read the inspection rollups of their organization's" on public.analytics_inspection_days
   for select to authenticated
-  using ((org_id IN ( SELECT private.org_ids_of_current_user() AS org_ids_of_current_user)));
+  using (((org_id IN ( SELECT private.org_ids_with_every_site() AS org_ids_with_every_site)) OR (site_id IN ( SELECT private.limited_site_ids() AS limited_site_ids))));
 grant all on table public.analytics_inspection_days to service_role;
 grant select on table public.analytics_inspection_days to authenticated;
 
@@ -455,7 +455,7 @@ alter table public.analytics_item_days enable row level security;
 CREATE INDEX analytics_item_days_site_id_day_idx ON public.analytics_item_days USING btree (site_id, day);
 create policy "Members can read the item rollups of their organization's sites" on public.analytics_item_days
   for select to authenticated
-  using ((org_id IN ( SELECT private.org_ids_of_current_user() AS org_ids_of_current_user)));
+  using (((org_id IN ( SELECT private.org_ids_with_every_site() AS org_ids_with_every_site)) OR (site_id IN ( SELECT private.limited_site_ids() AS limited_site_ids))));
 grant all on table public.analytics_item_days to service_role;
 grant select on table public.analytics_item_days to authenticated;
 
@@ -476,7 +476,7 @@ alter table public.analytics_occurrence_days enable row level security;
 CREATE INDEX analytics_occurrence_days_site_id_day_idx ON public.analytics_occurrence_days USING btree (site_id, day);
 create policy "Members can read the occurrence rollups of their organization's" on public.analytics_occurrence_days
   for select to authenticated
-  using ((org_id IN ( SELECT private.org_ids_of_current_user() AS org_ids_of_current_user)));
+  using (((org_id IN ( SELECT private.org_ids_with_every_site() AS org_ids_with_every_site)) OR (site_id IN ( SELECT private.limited_site_ids() AS limited_site_ids))));
 grant all on table public.analytics_occurrence_days to service_role;
 grant select on table public.analytics_occurrence_days to authenticated;
 

@@ -6,10 +6,12 @@
 --
 -- The day is the site's own calendar day (sites.timezone): an inspection submitted on Monday
 -- morning in Auckland counts on Monday, not on Sunday UTC, as the schedules count occurrences on
--- each site's calendar. The rows are per site, so they follow the same rule as the rows they sum:
--- a member reads the rollups of the sites they may read (for now every site of their
--- organizations, private.org_ids_of_current_user; site groups change that rule in one place).
--- Nobody writes them but the triggers (security definer functions): callers are granted select only.
+-- each site's calendar. The rows are per site, so they follow the same rule as the rows they sum
+-- (issue 27, private.can_see_site): a member or key reads the rollups of the sites it sees — every
+-- site of an organization where it is org-wide, the sites of its groups and their descendants where
+-- it is limited — so a limited member's figures cover their sites only. The policies write the
+-- rule's two tests out, as the sites policy does, so that each helper runs once per statement.
+-- Nobody writes the rollups but the triggers (security definer functions): callers may only read.
 --
 -- A key whose every contribution has gone (an inspection sent back, an occurrence canceled) keeps a
 -- row of zeros until the next rebuild; the measures skip empty rows.
@@ -96,16 +98,16 @@ alter table public.analytics_action_days enable row level security;
 
 create policy "Members can read the inspection rollups of their organization's sites" on public.analytics_inspection_days
   for select to authenticated
-  using (org_id in (select private.org_ids_of_current_user()));
+  using (org_id in (select private.org_ids_with_every_site()) or site_id in (select private.limited_site_ids()));
 create policy "Members can read the item rollups of their organization's sites" on public.analytics_item_days
   for select to authenticated
-  using (org_id in (select private.org_ids_of_current_user()));
+  using (org_id in (select private.org_ids_with_every_site()) or site_id in (select private.limited_site_ids()));
 create policy "Members can read the occurrence rollups of their organization's sites" on public.analytics_occurrence_days
   for select to authenticated
-  using (org_id in (select private.org_ids_of_current_user()));
+  using (org_id in (select private.org_ids_with_every_site()) or site_id in (select private.limited_site_ids()));
 create policy "Members can read the action rollups of their organization's sites" on public.analytics_action_days
   for select to authenticated
-  using (org_id in (select private.org_ids_of_current_user()));
+  using (org_id in (select private.org_ids_with_every_site()) or site_id in (select private.limited_site_ids()));
 
 revoke all on public.analytics_inspection_days, public.analytics_item_days, public.analytics_occurrence_days,
   public.analytics_action_days from anon, authenticated;
