@@ -1310,6 +1310,7 @@ create table public.template_versions (
   published_at timestamp with time zone default now() not null,
   item_count integer generated always as (private.template_item_count(definition)) stored,
   initially_hidden_item_keys text[] generated always as (private.hidden_item_keys(definition, '{}'::jsonb)) stored,
+  scored_item_keys text[] generated always as (private.scored_item_keys(definition)) stored,
   constraint template_versions_pkey PRIMARY KEY (id),
   constraint template_versions_definition_check CHECK (((private.template_definition_problem(definition) IS NULL) AND (private.template_item_count(definition) >= 1))),
   constraint template_versions_org_id_fkey FOREIGN KEY (org_id) REFERENCES public.organizations(id) ON DELETE CASCADE,
@@ -1321,6 +1322,7 @@ create table public.template_versions (
 comment on table public.template_versions is 'Immutable published snapshots of a template; inspections pin one.';
 comment on column public.template_versions.item_count is 'How many items the definition has (private.template_item_count), stored for the inspection lists.';
 comment on column public.template_versions.initially_hidden_item_keys is 'The items the definition''s rules hide before any answer (private.hidden_item_keys with no answers), stored for new inspections.';
+comment on column public.template_versions.scored_item_keys is 'The items of the definition that can fail (private.scored_item_keys), stored for analytics: the items whose answers it counts.';
 alter table public.template_versions enable row level security;
 CREATE INDEX template_versions_org_id_idx ON public.template_versions USING btree (org_id);
 CREATE INDEX template_versions_published_by_idx ON public.template_versions USING btree (published_by);
@@ -4779,19 +4781,14 @@ CREATE OR REPLACE FUNCTION private.rebuild_analytics(org uuid DEFAULT NULL::uuid
  SECURITY DEFINER
  SET search_path TO ''
 AS $function$
-declare
-  each_org uuid;
 begin
   -- Writers wait while the rollups are rebuilt (every trigger adds to them), so none is counted
   -- twice or lost: what committed before is read from the base tables, what commits after adds
   -- its change to the rebuilt rows. Readers go on reading.
   lock table public.analytics_inspection_days, public.analytics_item_days, public.analytics_occurrence_days,
     public.analytics_action_days in exclusive mode;
-  for each_org in select o.id from public.organizations o where org is null or o.id = org order by o.id loop
-    perform private.recompute_analytics(each_org);
-  end loop;
+  perform private.recompute_analytics(org);
   if org is null then
-    -- Rows of organizations since deleted cannot remain (they cascade), so nothing else is left.
     analyze public.analytics_inspection_days, public.analytics_item_days, public.analytics_occurrence_days,
       public.analytics_action_days;
   end if;
@@ -4801,7 +4798,7 @@ comment on function private.rebuild_analytics(org uuid) is 'Recomputes every ana
 grant execute on function private.rebuild_analytics(org uuid) to service_role;
 
 -- private.recompute_analytics(org uuid, site uuid) ------------------------------------------------
-CREATE OR REPLACE FUNCTION private.recompute_analytics(org uuid, site uuid DEFAULT NULL::uuid)
+CREATE OR REPLACE FUNCTION private.recompute_analytics(org uuid DEFAULT NULL::uuid, site uuid DEFAULT NULL::uuid)
  RETURNS void
  LANGUAGE plpgsql
  SECURITY DEFINER
@@ -4811,19 +4808,20 @@ declare
   inspections public.inspections[];
   actions public.actions[];
 begin
-  delete from public.analytics_inspection_days r where r.org_id = org and (site is null or r.site_id = site);
-  delete from public.analytics_item_days r where r.org_id = org and (site is null or r.site_id = site);
-  delete from public.analytics_occurrence_days r where r.org_id = org and (site is null or r.site_id = site);
-  delete from public.analytics_action_days r where r.org_id = org and (site is null or r.site_id = site);
+  delete from public.analytics_inspection_days r where (org is null or r.org_id = org) and (site is null or r.site_id = site);
+  delete from public.analytics_item_days r where (org is null or r.org_id = org) and (site is null or r.site_id = site);
+  delete from public.analytics_occurrence_days r where (org is null or r.org_id = org) and (site is null or r.site_id = site);
+  delete from public.analytics_action_days r where (org is null or r.org_id = org) and (site is null or r.site_id = site);
 
-  -- In batches, so that an organization of 100,000 inspections (2,000,000 answers) is not held in
-  -- memory at once.
+  -- In batches of 10,000 rows (whatever their organization), so that 100,000 inspections with
+  -- 2,000,000 answers are not held in memory at once, and 10,000 small organizations do not each
+  -- pay for statements of their own.
   for inspections in
     select array_agg(b.i)
     from (
-      select i, (row_number() over (order by i.id) - 1) / 5000 as batch
+      select i, (row_number() over (order by i.id) - 1) / 10000 as batch
       from public.inspections i
-      where i.org_id = org and (site is null or i.site_id = site)
+      where (org is null or i.org_id = org) and (site is null or i.site_id = site)
         and (i.status in ('submitted', 'approved') or i.schedule_id is not null)
     ) b
     group by b.batch
@@ -4834,9 +4832,9 @@ begin
   for actions in
     select array_agg(b.a)
     from (
-      select a, (row_number() over (order by a.id) - 1) / 5000 as batch
+      select a, (row_number() over (order by a.id) - 1) / 10000 as batch
       from public.actions a
-      where a.org_id = org and (site is null or a.site_id = site) and a.status <> 'canceled'
+      where (org is null or a.org_id = org) and (site is null or a.site_id = site) and a.status <> 'canceled'
     ) b
     group by b.batch
   loop
@@ -4844,7 +4842,7 @@ begin
   end loop;
 end;
 $function$;
-comment on function private.recompute_analytics(org uuid, site uuid) is 'Recomputes the analytics rollups of one organization (or of one of its sites) from its inspections, answers and actions.';
+comment on function private.recompute_analytics(org uuid, site uuid) is 'Recomputes the analytics rollups (of every organization, of one, or of one of its sites) from the inspections, answers and actions.';
 
 -- private.recompute_analytics_of_site() -----------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.recompute_analytics_of_site()
@@ -5830,7 +5828,7 @@ begin
     join public.template_versions v on v.id = i.template_version_id
     where i.status in ('submitted', 'approved') and i.submitted_at is not null
       and x.failed is not null and x.item_key <> all (i.hidden_item_keys)
-      and x.item_key = any (private.scored_item_keys(v.definition))));
+      and x.item_key = any (v.scored_item_keys)));
   return null;
 end;
 $function$;
@@ -5872,16 +5870,12 @@ begin
     where c.status in ('submitted', 'approved') and c.submitted_at is not null));
 
   -- Each scored item of each counted inspection's version, with its answer: a row when it failed
-  -- (shown) or was not judged. The versions' scored items are worked out once per version.
+  -- (shown) or was not judged.
   perform private.add_to_item_days(array(
     with counted as materialized (
       select r.*, -1 as sign from unnest(removed) r where r.status in ('submitted', 'approved') and r.submitted_at is not null
       union all
       select a.*, 1 from unnest(added) a where a.status in ('submitted', 'approved') and a.submitted_at is not null
-    ),
-    versions as materialized (
-      select v.id, private.scored_item_keys(v.definition) as keys
-      from public.template_versions v where v.id in (select c.template_version_id from counted c)
     )
     select row(c.org_id, (c.submitted_at at time zone s.timezone)::date, c.site_id, c.template_id, k.key,
                case when x.failed and k.key <> all (c.hidden_item_keys) then c.sign else 0 end,
@@ -5889,8 +5883,8 @@ begin
            )::private.analytics_item_change
     from counted c
     join public.sites s on s.id = c.site_id
-    join versions v on v.id = c.template_version_id
-    cross join lateral unnest(v.keys) as k (key)
+    join public.template_versions v on v.id = c.template_version_id
+    cross join lateral unnest(v.scored_item_keys) as k (key)
     left join public.answers x on x.inspection_id = c.id and x.item_key = k.key
     where x.failed is distinct from false or k.key = any (c.hidden_item_keys)));
 
@@ -6028,13 +6022,13 @@ CREATE OR REPLACE FUNCTION private.scored_item_keys(definition jsonb)
  IMMUTABLE PARALLEL SAFE
  SET search_path TO ''
 AS $function$
-  select coalesce(array_agg(item ->> 'key' order by s.position, i.position), '{}')
+  select coalesce(array_agg(i.item ->> 'key' order by s.position, i.position), '{}')
   from jsonb_array_elements(coalesce(definition -> 'sections', '[]')) with ordinality as s (section, position),
        jsonb_array_elements(coalesce(s.section -> 'items', '[]')) with ordinality as i (item, position)
   where private.template_item_is_scored(i.item);
 $function$;
-comment on function private.scored_item_keys(definition jsonb) is 'Keys of the items of a template definition that can fail (scored items), in definition order: the items analytics counts answers of.';
-grant execute on function private.scored_item_keys(definition jsonb) to authenticated, public, service_role;
+comment on function private.scored_item_keys(definition jsonb) is 'Keys of the items of a template definition that can fail (scored items), in definition order: the items whose answers analytics counts.';
+grant execute on function private.scored_item_keys(definition jsonb) to authenticated, service_role;
 
 -- private.send_answers_saved(saved jsonb) ---------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.send_answers_saved(saved jsonb)

@@ -5,7 +5,7 @@
 -- What an inspection contributes is a function of its own row (and, for items, of its answers):
 --   - submitted or approved ("counted"): one inspection of its template version on the local day
 --     of submitted_at at its site, its score in percent when it has something to score, and for
---     each item of its version that can fail (private.scored_item_keys): a failure when its answer
+--     each item of its version that can fail (template_versions.scored_item_keys): a failure when its answer
 --     failed, "not judged" when it did not pass or fail it — hidden by a visibility rule
 --     (hidden_item_keys), n/a, or not answered. Passed answers need no row: an item's answers are
 --     the inspections of the versions that have it less those that did not judge it;
@@ -29,23 +29,6 @@ create type private.analytics_item_change as (
   org_id uuid, day date, site_id uuid, template_id uuid, item_key text, failed integer, unjudged integer
 );
 
--- The items of a template definition that can fail (private.template_item_is_scored), in order:
--- the items whose answers analytics judges.
-create or replace function private.scored_item_keys(definition jsonb)
-returns text[]
-language sql
-immutable
-parallel safe
-set search_path = ''
-as $$
-  select coalesce(array_agg(item ->> 'key' order by s.position, i.position), '{}')
-  from jsonb_array_elements(coalesce(definition -> 'sections', '[]')) with ordinality as s (section, position),
-       jsonb_array_elements(coalesce(s.section -> 'items', '[]')) with ordinality as i (item, position)
-  where private.template_item_is_scored(i.item);
-$$;
-
-comment on function private.scored_item_keys(jsonb) is
-  'Keys of the items of a template definition that can fail (scored items), in definition order: the items analytics counts answers of.';
 create type private.analytics_occurrence_change as (
   org_id uuid, day date, site_id uuid, template_id uuid, occurrences integer, on_time integer, late integer
 );
@@ -152,16 +135,12 @@ begin
     where c.status in ('submitted', 'approved') and c.submitted_at is not null));
 
   -- Each scored item of each counted inspection's version, with its answer: a row when it failed
-  -- (shown) or was not judged. The versions' scored items are worked out once per version.
+  -- (shown) or was not judged.
   perform private.add_to_item_days(array(
     with counted as materialized (
       select r.*, -1 as sign from unnest(removed) r where r.status in ('submitted', 'approved') and r.submitted_at is not null
       union all
       select a.*, 1 from unnest(added) a where a.status in ('submitted', 'approved') and a.submitted_at is not null
-    ),
-    versions as materialized (
-      select v.id, private.scored_item_keys(v.definition) as keys
-      from public.template_versions v where v.id in (select c.template_version_id from counted c)
     )
     select row(c.org_id, (c.submitted_at at time zone s.timezone)::date, c.site_id, c.template_id, k.key,
                case when x.failed and k.key <> all (c.hidden_item_keys) then c.sign else 0 end,
@@ -169,8 +148,8 @@ begin
            )::private.analytics_item_change
     from counted c
     join public.sites s on s.id = c.site_id
-    join versions v on v.id = c.template_version_id
-    cross join lateral unnest(v.keys) as k (key)
+    join public.template_versions v on v.id = c.template_version_id
+    cross join lateral unnest(v.scored_item_keys) as k (key)
     left join public.answers x on x.inspection_id = c.id and x.item_key = k.key
     where x.failed is distinct from false or k.key = any (c.hidden_item_keys)));
 
@@ -271,7 +250,7 @@ begin
     join public.template_versions v on v.id = i.template_version_id
     where i.status in ('submitted', 'approved') and i.submitted_at is not null
       and x.failed is not null and x.item_key <> all (i.hidden_item_keys)
-      and x.item_key = any (private.scored_item_keys(v.definition))));
+      and x.item_key = any (v.scored_item_keys)));
   return null;
 end;
 $$;
@@ -279,7 +258,6 @@ $$;
 comment on function private.roll_up_deleted_answers() is
   'After-statement trigger on answers deleted: a deleted judged answer of a submitted or approved inspection is no longer judged (nor failed) in analytics_item_days.';
 
-grant execute on function private.scored_item_keys(jsonb) to authenticated, service_role;
 revoke all on function private.add_to_inspection_days(private.analytics_inspection_change[]),
   private.add_to_item_days(private.analytics_item_change[]),
   private.add_to_occurrence_days(private.analytics_occurrence_change[]),

@@ -11,7 +11,7 @@
 -- A site's time zone decides the local day its rows are on, so changing it recomputes that site's
 -- rows in the change's transaction.
 
-create or replace function private.recompute_analytics(org uuid, site uuid default null)
+create or replace function private.recompute_analytics(org uuid default null, site uuid default null)
 returns void
 language plpgsql
 security definer -- reads every row of the organization and writes its rollups
@@ -21,19 +21,20 @@ declare
   inspections public.inspections[];
   actions public.actions[];
 begin
-  delete from public.analytics_inspection_days r where r.org_id = org and (site is null or r.site_id = site);
-  delete from public.analytics_item_days r where r.org_id = org and (site is null or r.site_id = site);
-  delete from public.analytics_occurrence_days r where r.org_id = org and (site is null or r.site_id = site);
-  delete from public.analytics_action_days r where r.org_id = org and (site is null or r.site_id = site);
+  delete from public.analytics_inspection_days r where (org is null or r.org_id = org) and (site is null or r.site_id = site);
+  delete from public.analytics_item_days r where (org is null or r.org_id = org) and (site is null or r.site_id = site);
+  delete from public.analytics_occurrence_days r where (org is null or r.org_id = org) and (site is null or r.site_id = site);
+  delete from public.analytics_action_days r where (org is null or r.org_id = org) and (site is null or r.site_id = site);
 
-  -- In batches, so that an organization of 100,000 inspections (2,000,000 answers) is not held in
-  -- memory at once.
+  -- In batches of 10,000 rows (whatever their organization), so that 100,000 inspections with
+  -- 2,000,000 answers are not held in memory at once, and 10,000 small organizations do not each
+  -- pay for statements of their own.
   for inspections in
     select array_agg(b.i)
     from (
-      select i, (row_number() over (order by i.id) - 1) / 5000 as batch
+      select i, (row_number() over (order by i.id) - 1) / 10000 as batch
       from public.inspections i
-      where i.org_id = org and (site is null or i.site_id = site)
+      where (org is null or i.org_id = org) and (site is null or i.site_id = site)
         and (i.status in ('submitted', 'approved') or i.schedule_id is not null)
     ) b
     group by b.batch
@@ -44,9 +45,9 @@ begin
   for actions in
     select array_agg(b.a)
     from (
-      select a, (row_number() over (order by a.id) - 1) / 5000 as batch
+      select a, (row_number() over (order by a.id) - 1) / 10000 as batch
       from public.actions a
-      where a.org_id = org and (site is null or a.site_id = site) and a.status <> 'canceled'
+      where (org is null or a.org_id = org) and (site is null or a.site_id = site) and a.status <> 'canceled'
     ) b
     group by b.batch
   loop
@@ -56,7 +57,7 @@ end;
 $$;
 
 comment on function private.recompute_analytics(uuid, uuid) is
-  'Recomputes the analytics rollups of one organization (or of one of its sites) from its inspections, answers and actions.';
+  'Recomputes the analytics rollups (of every organization, of one, or of one of its sites) from the inspections, answers and actions.';
 
 create or replace function private.rebuild_analytics(org uuid default null)
 returns void
@@ -64,19 +65,14 @@ language plpgsql
 security definer -- run by operators as postgres or the service role
 set search_path = ''
 as $$
-declare
-  each_org uuid;
 begin
   -- Writers wait while the rollups are rebuilt (every trigger adds to them), so none is counted
   -- twice or lost: what committed before is read from the base tables, what commits after adds
   -- its change to the rebuilt rows. Readers go on reading.
   lock table public.analytics_inspection_days, public.analytics_item_days, public.analytics_occurrence_days,
     public.analytics_action_days in exclusive mode;
-  for each_org in select o.id from public.organizations o where org is null or o.id = org order by o.id loop
-    perform private.recompute_analytics(each_org);
-  end loop;
+  perform private.recompute_analytics(org);
   if org is null then
-    -- Rows of organizations since deleted cannot remain (they cascade), so nothing else is left.
     analyze public.analytics_inspection_days, public.analytics_item_days, public.analytics_occurrence_days,
       public.analytics_action_days;
   end if;

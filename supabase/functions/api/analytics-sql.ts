@@ -167,18 +167,23 @@ export function failedItemsStatement(scope: AnalyticsScope, groupBy: FailedItemG
       from ${rollupRows('analytics_inspection_days', scope)}
       group by r.template_version_id${andSite('r')}
     ),
-    -- Inspections whose version has the item (scored items only: the ones that can fail).
+    -- The scored items (the ones that can fail) of each version counted, stored with the version.
+    version_items as materialized (
+      select v.id, v.template_id, unnest(v.scored_item_keys) as item_key
+      from public.template_versions v
+      where v.id in (select n.template_version_id from versions n)
+    ),
+    -- Inspections whose version has the item.
     having_item as (
-      select v.template_id, k.key as item_key, n.site_id, sum(n.inspections)::int as inspections
+      select k.template_id, k.item_key, n.site_id, sum(n.inspections)::int as inspections
       from versions n
-      join public.template_versions v on v.id = n.template_version_id
-      cross join lateral unnest(private.scored_item_keys(v.definition)) as k (key)
-      group by v.template_id, k.key, n.site_id
+      join version_items k on k.id = n.template_version_id
+      group by k.template_id, k.item_key, n.site_id
     ),
     ranked as (
       select f.template_id, f.item_key, f.site_id, f.failed, h.inspections - f.unjudged as answered
       from failures f
-      join having_item h on h.template_id = f.template_id and h.item_key = f.item_key and h.site_id is not distinct from f.site_id
+      join having_item h on h.template_id = f.template_id and h.item_key = f.item_key${bySite ? sql(' and h.site_id = f.site_id') : sql('')}
       order by f.failed desc, f.failed::numeric / (h.inspections - f.unjudged) desc, f.template_id, f.item_key, f.site_id
       limit ${limit}
     )
