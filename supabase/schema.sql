@@ -5778,9 +5778,9 @@ begin
     from old_inspections o
     join new_inspections n on n.id = o.id
     where ((o.status in ('submitted', 'approved') or n.status in ('submitted', 'approved'))
-           and (o.status in ('submitted', 'approved'), o.org_id, o.site_id, o.template_id, o.submitted_at, o.score, o.max_score, o.hidden_item_keys)
+           and (o.status in ('submitted', 'approved'), o.org_id, o.site_id, o.template_id, o.template_version_id, o.submitted_at, o.score, o.max_score, o.hidden_item_keys)
                is distinct from
-               (n.status in ('submitted', 'approved'), n.org_id, n.site_id, n.template_id, n.submitted_at, n.score, n.max_score, n.hidden_item_keys))
+               (n.status in ('submitted', 'approved'), n.org_id, n.site_id, n.template_id, n.template_version_id, n.submitted_at, n.score, n.max_score, n.hidden_item_keys))
        or ((o.schedule_id is not null or n.schedule_id is not null)
            and (o.schedule_id, o.status = 'canceled', o.org_id, o.site_id, o.template_id, o.due_at, o.first_submitted_at)
                is distinct from

@@ -5,10 +5,10 @@
 -- What an inspection contributes is a function of its own row (and, for items, of its answers):
 --   - submitted or approved ("counted"): one inspection of its template version on the local day
 --     of submitted_at at its site, its score in percent when it has something to score, and for
---     each item of its version that can fail (template_versions.scored_item_keys): a failure when its answer
---     failed, "not judged" when it did not pass or fail it — hidden by a visibility rule
---     (hidden_item_keys), n/a, or not answered. Passed answers need no row: an item's answers are
---     the inspections of the versions that have it less those that did not judge it;
+--     each item of its version that can fail (template_versions.scored_item_keys): a failure when
+--     its answer failed, "not judged" when it did not pass or fail it — hidden by a visibility
+--     rule (hidden_item_keys), n/a, or not answered. Passed answers need no row: an item's answers
+--     are the inspections of the versions that have it less those that did not judge it;
 --   - a schedule's occurrence, not canceled: one occurrence on the local day of due_at, on time when
 --     first submitted by due_at, late when after it.
 -- A write's change is the new rows' contributions minus the old rows', summed per key: one upsert
@@ -190,9 +190,9 @@ begin
     from old_inspections o
     join new_inspections n on n.id = o.id
     where ((o.status in ('submitted', 'approved') or n.status in ('submitted', 'approved'))
-           and (o.status in ('submitted', 'approved'), o.org_id, o.site_id, o.template_id, o.submitted_at, o.score, o.max_score, o.hidden_item_keys)
+           and (o.status in ('submitted', 'approved'), o.org_id, o.site_id, o.template_id, o.template_version_id, o.submitted_at, o.score, o.max_score, o.hidden_item_keys)
                is distinct from
-               (n.status in ('submitted', 'approved'), n.org_id, n.site_id, n.template_id, n.submitted_at, n.score, n.max_score, n.hidden_item_keys))
+               (n.status in ('submitted', 'approved'), n.org_id, n.site_id, n.template_id, n.template_version_id, n.submitted_at, n.score, n.max_score, n.hidden_item_keys))
        or ((o.schedule_id is not null or n.schedule_id is not null)
            and (o.schedule_id, o.status = 'canceled', o.org_id, o.site_id, o.template_id, o.due_at, o.first_submitted_at)
                is distinct from
