@@ -52,7 +52,9 @@ create type private.analytics_action_change as (
   resolved integer,
   verified integer,
   due integer,
-  resolved_by_due integer
+  resolved_by_due integer,
+  resolve_seconds numeric,
+  verify_seconds numeric
 );
 grant usage on type private.analytics_action_change to public;
 
@@ -363,8 +365,6 @@ comment on table public.actions is 'Corrective actions: a problem at a site, ass
 comment on column public.actions.transition_note is 'Write-only note of the status change an update makes; always null at rest (kept in action_events).';
 comment on column public.actions.item_passed_at is 'When a later submission of the inspection passed the item this action is about; null while it fails.';
 alter table public.actions enable row level security;
-CREATE INDEX actions_analytics_resolved_idx ON public.actions USING btree (org_id, resolved_at) INCLUDE (created_at, priority, site_id, inspection_id, status) WHERE (resolved_at IS NOT NULL);
-CREATE INDEX actions_analytics_verified_idx ON public.actions USING btree (org_id, verified_at) INCLUDE (resolved_at, priority, site_id, inspection_id, status) WHERE (verified_at IS NOT NULL);
 CREATE INDEX actions_assignee_id_status_idx ON public.actions USING btree (assignee_id, status);
 CREATE INDEX actions_canceled_by_idx ON public.actions USING btree (canceled_by);
 CREATE INDEX actions_created_by_idx ON public.actions USING btree (created_by);
@@ -432,12 +432,16 @@ create table public.analytics_action_days (
   verified integer default 0 not null,
   due integer default 0 not null,
   resolved_by_due integer default 0 not null,
+  resolve_seconds numeric[] default '{}'::numeric[] not null,
+  verify_seconds numeric[] default '{}'::numeric[] not null,
   constraint analytics_action_days_key UNIQUE NULLS NOT DISTINCT (org_id, day, site_id, template_id, priority),
   constraint analytics_action_days_org_id_fkey FOREIGN KEY (org_id) REFERENCES public.organizations(id) ON DELETE CASCADE
 );
 comment on table public.analytics_action_days is 'Corrective actions (not canceled) per site, template, priority and local day: opened (created that day), resolved and verified that day, and due that day with those resolved by their due time (analytics: actions). Overdue ones are the rest once the day has passed.';
 comment on column public.analytics_action_days.resolved is 'Actions whose current resolution (resolved_at; a reopen clears it) is that day.';
 comment on column public.analytics_action_days.resolved_by_due is 'Of the actions due that day, those resolved no later than their due time.';
+comment on column public.analytics_action_days.resolve_seconds is 'For each action resolved that day, the seconds from its opening to its resolution (a multiset: no order).';
+comment on column public.analytics_action_days.verify_seconds is 'For each action verified that day, the seconds from its resolution to its verification (a multiset: no order).';
 alter table public.analytics_action_days enable row level security;
 CREATE INDEX analytics_action_days_site_id_day_idx ON public.analytics_action_days USING btree (site_id, day);
 create policy "Members can read the action rollups of their organization's sit" on public.analytics_action_days
@@ -1759,12 +1763,18 @@ CREATE OR REPLACE FUNCTION private.add_to_action_days(changes private.analytics_
  SET search_path TO ''
 AS $function$
 begin
-  insert into public.analytics_action_days as t (org_id, day, site_id, template_id, priority, opened, resolved, verified, due, resolved_by_due)
+  -- Counts and the durations added, in key order; then the durations taken away, from rows the
+  -- first statement has locked already (a duration leaves only with its count).
+  insert into public.analytics_action_days as t (org_id, day, site_id, template_id, priority, opened, resolved, verified, due, resolved_by_due,
+                                                 resolve_seconds, verify_seconds)
   select c.org_id, c.day, c.site_id, c.template_id, c.priority,
-         sum(c.opened), sum(c.resolved), sum(c.verified), sum(c.due), sum(c.resolved_by_due)
+         sum(c.opened), sum(c.resolved), sum(c.verified), sum(c.due), sum(c.resolved_by_due),
+         coalesce(array_agg(c.resolve_seconds) filter (where c.resolved > 0 and c.resolve_seconds is not null), '{}'),
+         coalesce(array_agg(c.verify_seconds) filter (where c.verified > 0 and c.verify_seconds is not null), '{}')
   from unnest(changes) c
   group by c.org_id, c.day, c.site_id, c.template_id, c.priority
-  having (sum(c.opened) <> 0 or sum(c.resolved) <> 0 or sum(c.verified) <> 0 or sum(c.due) <> 0 or sum(c.resolved_by_due) <> 0)
+  having (sum(c.opened) <> 0 or sum(c.resolved) <> 0 or sum(c.verified) <> 0 or sum(c.due) <> 0 or sum(c.resolved_by_due) <> 0
+          or bool_or(c.resolved <> 0 or c.verified <> 0))
      and (sum(c.opened) > 0 or sum(c.resolved) > 0 or sum(c.verified) > 0 or sum(c.due) > 0 or sum(c.resolved_by_due) > 0
           or exists (
             select 1 from public.analytics_action_days x
@@ -1776,10 +1786,26 @@ begin
         resolved = t.resolved + excluded.resolved,
         verified = t.verified + excluded.verified,
         due = t.due + excluded.due,
-        resolved_by_due = t.resolved_by_due + excluded.resolved_by_due;
+        resolved_by_due = t.resolved_by_due + excluded.resolved_by_due,
+        resolve_seconds = t.resolve_seconds || excluded.resolve_seconds,
+        verify_seconds = t.verify_seconds || excluded.verify_seconds;
+
+  update public.analytics_action_days t
+  set resolve_seconds = private.without_each(t.resolve_seconds, gone.resolve_seconds),
+      verify_seconds = private.without_each(t.verify_seconds, gone.verify_seconds)
+  from (
+    select c.org_id, c.day, c.site_id, c.template_id, c.priority,
+           coalesce(array_agg(c.resolve_seconds) filter (where c.resolved < 0 and c.resolve_seconds is not null), '{}') as resolve_seconds,
+           coalesce(array_agg(c.verify_seconds) filter (where c.verified < 0 and c.verify_seconds is not null), '{}') as verify_seconds
+    from unnest(changes) c
+    where (c.resolved < 0 and c.resolve_seconds is not null) or (c.verified < 0 and c.verify_seconds is not null)
+    group by c.org_id, c.day, c.site_id, c.template_id, c.priority
+  ) gone
+  where t.org_id = gone.org_id and t.day = gone.day and t.site_id = gone.site_id
+    and t.template_id is not distinct from gone.template_id and t.priority = gone.priority;
 end;
 $function$;
-comment on function private.add_to_action_days(changes private.analytics_action_change[]) is 'Adds changes, summed per key, to analytics_action_days; never creates a row only to take away from it.';
+comment on function private.add_to_action_days(changes private.analytics_action_change[]) is 'Adds changes, summed per key, to analytics_action_days (durations appended, or taken out one equal value each); never creates a row only to take away from it.';
 
 -- private.add_to_inspection_days(changes private.analytics_inspection_change[]) -------------------
 CREATE OR REPLACE FUNCTION private.add_to_inspection_days(changes private.analytics_inspection_change[])
@@ -6059,7 +6085,9 @@ begin
                case when e.event = 'resolved' then c.sign else 0 end,
                case when e.event = 'verified' then c.sign else 0 end,
                case when e.event = 'due' then c.sign else 0 end,
-               case when e.event = 'due' and c.resolved_at <= c.due_at then c.sign else 0 end
+               case when e.event = 'due' and c.resolved_at <= c.due_at then c.sign else 0 end,
+               case when e.event = 'resolved' then extract(epoch from c.resolved_at - c.created_at) end,
+               case when e.event = 'verified' then extract(epoch from c.verified_at - c.resolved_at) end
            )::private.analytics_action_change
     from (select r.*, -1 as sign from unnest(removed) r union all select a.*, 1 from unnest(added) a) c
     join public.sites s on s.id = c.site_id
@@ -6070,7 +6098,7 @@ begin
     where c.status <> 'canceled' and e.at is not null));
 end;
 $function$;
-comment on function private.roll_up_actions(removed public.actions[], added public.actions[]) is 'Takes the analytics contributions of `removed` (action rows as they were) out of analytics_action_days and adds those of `added`: opened, resolved, verified and due, unless canceled.';
+comment on function private.roll_up_actions(removed public.actions[], added public.actions[]) is 'Takes the analytics contributions of `removed` (action rows as they were) out of analytics_action_days and adds those of `added`: opened, resolved and verified with their durations, and due, unless canceled.';
 
 -- private.roll_up_changed_actions() ---------------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.roll_up_changed_actions()
@@ -7622,6 +7650,19 @@ AS $function$
   select (array['10 seconds', '1 minute', '10 minutes', '1 hour', '6 hours', '24 hours', '48 hours']::interval[])[failed_attempts];
 $function$;
 grant execute on function private.webhook_retry_delay(failed_attempts integer) to public;
+
+-- private.without_each(items numeric[], removed numeric[]) ----------------------------------------
+CREATE OR REPLACE FUNCTION private.without_each(items numeric[], removed numeric[])
+ RETURNS numeric[]
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO ''
+AS $function$
+  select coalesce(array_agg(x.item), '{}')
+  from (select item, row_number() over (partition by item) as n from unnest(items) as item) x
+  where x.n > (select count(*) from unnest(removed) as r (item) where r.item = x.item);
+$function$;
+comment on function private.without_each(items numeric[], removed numeric[]) is 'The items less one equal value for each removed one: the difference of two multisets (the action rollup''s durations).';
 
 -- private.write_answer_audit_rows() ---------------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.write_answer_audit_rows()

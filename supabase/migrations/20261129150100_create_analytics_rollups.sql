@@ -87,6 +87,10 @@ create table public.analytics_action_days (
   verified integer not null default 0,
   due integer not null default 0,
   resolved_by_due integer not null default 0,
+  -- The medians cannot be summed: each resolution's and verification's duration is kept, exactly,
+  -- on its day's row (in no order), and the medians are taken over the range's values.
+  resolve_seconds numeric[] not null default '{}',
+  verify_seconds numeric[] not null default '{}',
   constraint analytics_action_days_key unique nulls not distinct (org_id, day, site_id, template_id, priority)
 );
 
@@ -94,6 +98,8 @@ comment on table public.analytics_action_days is
   'Corrective actions (not canceled) per site, template, priority and local day: opened (created that day), resolved and verified that day, and due that day with those resolved by their due time (analytics: actions). Overdue ones are the rest once the day has passed.';
 comment on column public.analytics_action_days.resolved is 'Actions whose current resolution (resolved_at; a reopen clears it) is that day.';
 comment on column public.analytics_action_days.resolved_by_due is 'Of the actions due that day, those resolved no later than their due time.';
+comment on column public.analytics_action_days.resolve_seconds is 'For each action resolved that day, the seconds from its opening to its resolution (a multiset: no order).';
+comment on column public.analytics_action_days.verify_seconds is 'For each action verified that day, the seconds from its resolution to its verification (a multiset: no order).';
 
 create index analytics_action_days_site_id_day_idx on public.analytics_action_days (site_id, day);
 

@@ -6,7 +6,7 @@
 -- keys of the organization read them, a member limited to a site group only its sites' rows,
 -- another organization's member, an outsider and anon nothing; nobody writes them.
 begin;
-select plan(28);
+select plan(29);
 
 create temp table actors on commit drop as
   select m.*, p.*, tests.create_user('limited-230@example.test', 'Limited viewer') as limited
@@ -65,7 +65,8 @@ as $$
   select 'occurrence ' || concat_ws(' ', day, site_id, template_id, occurrences, on_time, late)
   from public.analytics_occurrence_days where org_id = org and (occurrences, on_time, late) <> (0, 0, 0)
   union all
-  select 'action ' || concat_ws(' ', day, site_id, template_id, priority, opened, resolved, verified, due, resolved_by_due)
+  select 'action ' || concat_ws(' ', day, site_id, template_id, priority, opened, resolved, verified, due, resolved_by_due,
+                                (select array_agg(x order by x) from unnest(resolve_seconds) x), (select array_agg(x order by x) from unnest(verify_seconds) x))
   from public.analytics_action_days where org_id = org and (opened, resolved, verified, due, resolved_by_due) <> (0, 0, 0, 0, 0);
 $$;
 
@@ -148,11 +149,21 @@ select results_eq(
 select is((select template_id from public.analytics_action_days where site_id = (select auckland from actors) and opened > 0 and priority = 'medium' and template_id is not null),
   (select template from actors), 'an action opened by a submit carries its inspection''s template');
 update public.actions set status = 'resolved', transition_note = 'Mopped.' where id = (select working from manual);
-select is((select sum(resolved)::int from public.analytics_action_days where org_id = (select org_a from actors) and priority = 'high'), 1,
-  'a resolution counts on its day');
+select results_eq(
+  $$select sum(resolved)::int, (select array_agg(x) from public.analytics_action_days r, unnest(r.resolve_seconds) x where r.priority = 'high' and r.org_id = (select org_a from actors))
+    from public.analytics_action_days where org_id = (select org_a from actors) and priority = 'high'$$,
+  $$select 1, array[extract(epoch from resolved_at - created_at)] from public.actions where id = (select working from manual)$$,
+  'a resolution counts on its day, with its time to resolve');
+select results_eq(
+  $$select (select array_agg(x) from unnest(r.verify_seconds) x) from public.analytics_action_days r
+    where r.org_id = (select org_a from actors) and r.verified > 0$$,
+  $$select array[extract(epoch from verified_at - resolved_at)] from public.actions where id = (select verified from manual)$$,
+  'a verification with its time to verify');
 update public.actions set status = 'open', transition_note = 'Still wet.' where id = (select working from manual);
-select is((select sum(resolved)::int from public.analytics_action_days where org_id = (select org_a from actors) and priority = 'high'), 0,
-  'a reopen takes it back');
+select results_eq(
+  $$select sum(resolved)::int, sum(cardinality(resolve_seconds))::int from public.analytics_action_days where org_id = (select org_a from actors) and priority = 'high'$$,
+  $$values (0, 0)$$,
+  'a reopen takes it back, and its time to resolve');
 
 -- 5. Occurrences: one on time (submitted before its due time), one canceled, one still open.
 set local session_replication_role = replica;
