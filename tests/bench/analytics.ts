@@ -353,6 +353,13 @@ export async function benchAnalytics(options: { scale?: number } = {}): Promise<
     series.push({ name: 'failed-items by site, a year', query: `failed-items?group_by=site&limit=200&from=${year.from}&to=${year.to}`, who: 'owner' });
     series.push({ name: 'sites, a year, a region (site_group_id)', query: `sites?from=${year.from}&to=${year.to}&site_group_id=0c000000-0000-4000-8000-000000000002`, who: 'owner' });
 
+    // The machine's pace in the same run: a million-row count in Postgres, median of 5, before and
+    // after the measures (this 2-CPU machine is shared; the same statement takes several times as
+    // long while other suites run).
+    const baseline = async () => (await latencies(5, async () => {
+      await sql`select count(*) from generate_series(1, 1000000)`;
+    })).p50;
+    const baselineBefore = await baseline();
     log(`\n  Each measure for the bench organization: through the api, ${REQUESTS} requests one at a time (p50 / p95 / max, ms), ` +
       `its statement run directly as the same member (p50 / p95), and the ratio (goal: api p95 ≤ 300 ms)`);
     const failures: string[] = [];
@@ -374,6 +381,9 @@ export async function benchAnalytics(options: { scale?: number } = {}): Promise<
         `   statement ${direct.p50.toFixed(0).padStart(4)} / ${direct.p95.toFixed(0).padStart(4)}   api ÷ statement ${(api.p50 / direct.p50).toFixed(2)}×`);
     }
     log(`  ${failures.length === 0 ? 'every measure within 300 ms p95' : `over 300 ms p95: ${failures.join('; ')}`}`);
+    const baselineAfter = await baseline();
+    log(`  the machine meanwhile: select count(*) from generate_series(1, 1000000) took ${baselineBefore.toFixed(0)} ms before the measures ` +
+      `and ${baselineAfter.toFixed(0)} ms after (median of 5 each)`);
 
     log(`\n  The same measures straight from the base tables (inspections, answers, actions) as the same member, a year by week, median of ${RAW_RUNS} ` +
       `(ms), against the api's p50 above: what the rollups save`);
