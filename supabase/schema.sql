@@ -443,7 +443,9 @@ comment on column public.analytics_action_days.resolved_by_due is 'Of the action
 comment on column public.analytics_action_days.resolve_seconds is 'For each action resolved that day, the seconds from its opening to its resolution (a multiset: no order).';
 comment on column public.analytics_action_days.verify_seconds is 'For each action verified that day, the seconds from its resolution to its verification (a multiset: no order).';
 alter table public.analytics_action_days enable row level security;
+CREATE INDEX analytics_action_days_resolve_seconds_idx ON public.analytics_action_days USING btree (org_id, day) INCLUDE (priority, site_id, template_id, resolve_seconds) WHERE (cardinality(resolve_seconds) > 0);
 CREATE INDEX analytics_action_days_site_id_day_idx ON public.analytics_action_days USING btree (site_id, day);
+CREATE INDEX analytics_action_days_verify_seconds_idx ON public.analytics_action_days USING btree (org_id, day) INCLUDE (priority, site_id, template_id, verify_seconds) WHERE (cardinality(verify_seconds) > 0);
 create policy "Members can read the action rollups of their organization's sit" on public.analytics_action_days
   for select to authenticated
   using (((org_id IN ( SELECT private.org_ids_with_every_site() AS org_ids_with_every_site)) OR (site_id IN ( SELECT private.limited_site_ids() AS limited_site_ids))));
@@ -5776,8 +5778,8 @@ begin
   end if;
   -- Deleting the user who published it sets published_by null; nothing else may change.
   if tg_op = 'UPDATE' and new.published_by is null
-     and to_jsonb(new) - 'published_by' - 'item_count' - 'initially_hidden_item_keys'
-       = to_jsonb(old) - 'published_by' - 'item_count' - 'initially_hidden_item_keys' then
+     and to_jsonb(new) - 'published_by' - 'item_count' - 'initially_hidden_item_keys' - 'scored_item_keys'
+       = to_jsonb(old) - 'published_by' - 'item_count' - 'initially_hidden_item_keys' - 'scored_item_keys' then
     return new;
   end if;
   raise exception 'template versions are immutable' using errcode = '42501';

@@ -31,3 +31,24 @@ alter table public.template_versions
 
 comment on column public.template_versions.scored_item_keys is
   'The items of the definition that can fail (private.scored_item_keys), stored for analytics: the items whose answers it counts.';
+
+-- Versions stay immutable; generated columns are null in BEFORE triggers and nobody can set them
+-- (a user's deletion clears published_by, and the comparison must not see the new column differ).
+create or replace function private.refuse_template_version_change()
+returns trigger
+language plpgsql
+set search_path = ''
+as $$
+begin
+  if tg_op = 'DELETE' and not exists (select 1 from public.organizations o where o.id = old.org_id) then
+    return old;
+  end if;
+  -- Deleting the user who published it sets published_by null; nothing else may change.
+  if tg_op = 'UPDATE' and new.published_by is null
+     and to_jsonb(new) - 'published_by' - 'item_count' - 'initially_hidden_item_keys' - 'scored_item_keys'
+       = to_jsonb(old) - 'published_by' - 'item_count' - 'initially_hidden_item_keys' - 'scored_item_keys' then
+    return new;
+  end if;
+  raise exception 'template versions are immutable' using errcode = '42501';
+end;
+$$;
