@@ -5,8 +5,7 @@
 // `data`; each CSV has the rows of `data` as records.
 import type { z } from 'zod';
 import { csvNumber, csvPlain, csvRecord, csvText } from '../_shared/csv.ts';
-import type { Rows, Tx } from '../_shared/db.ts';
-import { ApiError } from '../_shared/errors.ts';
+import type { Rows } from '../_shared/db.ts';
 import { route } from '../_shared/http.ts';
 import {
   type Actions,
@@ -26,10 +25,11 @@ import {
   siteRankingSchema,
 } from '../_shared/schemas/analytics.ts';
 import type { InlineSql } from '../_shared/sql-literal.ts';
-import { requireRole, roleAllowed, roleStatement } from './access.ts';
+import { roleAllowed, roleStatement } from './access.ts';
 import { measureStatement, previousRange, scopeOf } from './analytics-sql.ts';
 import { orgParams } from './orgs.ts';
 import { streamCsv } from './report-csv/stream.ts';
+import { organizationSlug } from './reports.ts';
 
 type PeriodQuery = z.output<typeof analyticsQuerySchema>;
 
@@ -125,14 +125,6 @@ function recordOf(columns: readonly string[]) {
       if (PLAIN_COLUMNS.has(column)) return csvPlain(value as string | null);
       return csvNumber(value);
     }));
-}
-
-/** The organization's slug, for the file name; 404 unless the caller belongs to it. */
-async function organizationSlug(tx: Tx, orgId: string): Promise<string> {
-  await requireRole(tx, orgId);
-  const [org] = await tx<{ slug: string }[]>`select slug from public.organizations where id = ${orgId}`;
-  if (!org) throw ApiError.notFound('organization');
-  return org.slug;
 }
 
 function csvRoute<Q extends typeof analyticsQuerySchema | typeof failedItemsQuerySchema | typeof siteRankingQuerySchema>(
