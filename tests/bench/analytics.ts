@@ -248,7 +248,9 @@ async function latencies(runs: number, task: () => Promise<void>) {
 
 /**
  * Each measure computed straight from the base tables, as the member (RLS applies), with the same
- * rules: what the rollups stand in for. `$ORG`, `$FROM`, `$TO`, `$PREVIOUS` are filled in.
+ * rules and figures (the on-time and sites ones without the rollups' split at yesterday, which the
+ * base tables do not need; failed items without labels): what the rollups stand in for. `$ORG`,
+ * `$FROM`, `$TO`, `$PREVIOUS` are filled in.
  */
 const RAW: Record<string, string> = {
   scores: `
@@ -271,19 +273,45 @@ const RAW: Record<string, string> = {
       and (i.submitted_at at time zone s.timezone)::date between '$FROM' and '$TO'
     group by 1, 2 having count(*) filter (where a.failed) > 0 order by 3 desc limit 20`,
   actions: `
-    select date_trunc('week', (a.created_at at time zone s.timezone)::date)::date as period_start, a.priority, count(*) as opened,
-           count(*) filter (where a.resolved_at is not null) as resolved,
-           percentile_cont(0.5) within group (order by extract(epoch from a.resolved_at - a.created_at)) as median_resolve
-    from public.actions a join public.sites s on s.id = a.site_id
-    where a.org_id = '$ORG' and a.status <> 'canceled' and (a.created_at at time zone s.timezone)::date between '$FROM' and '$TO'
+    select (e.day - (extract(isodow from e.day)::int - 1)) as period_start, e.priority,
+           count(*) filter (where e.kind = 'opened') as opened, count(*) filter (where e.kind = 'resolved') as resolved,
+           count(*) filter (where e.kind = 'verified') as verified, count(*) filter (where e.kind = 'overdue') as overdue,
+           percentile_cont(0.5) within group (order by e.hours) filter (where e.kind = 'resolved') as median_hours_to_resolve,
+           percentile_cont(0.5) within group (order by e.hours) filter (where e.kind = 'verified') as median_hours_to_verify
+    from (
+      select a.priority, x.kind, (x.at at time zone s.timezone)::date as day, x.hours
+      from public.actions a join public.sites s on s.id = a.site_id
+      cross join lateral (values
+        ('opened', a.created_at, null::float8),
+        ('resolved', a.resolved_at, extract(epoch from a.resolved_at - a.created_at)::float8 / 3600),
+        ('verified', a.verified_at, extract(epoch from a.verified_at - a.resolved_at)::float8 / 3600),
+        ('overdue', case when a.due_at <= now() and (a.resolved_at is null or a.resolved_at > a.due_at) then a.due_at end, null)
+      ) as x (kind, at, hours)
+      where a.org_id = '$ORG' and a.status <> 'canceled' and x.at is not null
+    ) e
+    where e.day between '$FROM' and '$TO'
     group by grouping sets ((1, 2), (1))`,
   sites: `
-    select i.site_id, avg(100 * i.score / nullif(i.max_score, 0)) filter (where (i.submitted_at at time zone s.timezone)::date >= '$FROM') as average,
-           avg(100 * i.score / nullif(i.max_score, 0)) filter (where (i.submitted_at at time zone s.timezone)::date < '$FROM') as previous
-    from public.inspections i join public.sites s on s.id = i.site_id
-    where i.org_id = '$ORG' and i.status in ('submitted', 'approved')
-      and (i.submitted_at at time zone s.timezone)::date between '$PREVIOUS' and '$TO'
-    group by 1 order by 2 desc nulls last limit 20`,
+    with scores as (
+      select d.site_id, count(*) filter (where d.day >= '$FROM') as inspections,
+             avg(100 * d.score / nullif(d.max_score, 0)) filter (where d.day >= '$FROM') as average,
+             avg(100 * d.score / nullif(d.max_score, 0)) filter (where d.day < '$FROM') as previous
+      from (select i.*, (i.submitted_at at time zone s.timezone)::date as day from public.inspections i join public.sites s on s.id = i.site_id
+            where i.org_id = '$ORG' and i.status in ('submitted', 'approved')) d
+      where d.day between '$PREVIOUS' and '$TO' group by 1
+    ), occurrences as (
+      select d.site_id, count(*) filter (where d.day >= '$FROM') as due,
+             (count(*) filter (where d.day >= '$FROM' and d.first_submitted_at <= d.due_at))::numeric / nullif(count(*) filter (where d.day >= '$FROM'), 0) as rate,
+             (count(*) filter (where d.day < '$FROM' and d.first_submitted_at <= d.due_at))::numeric / nullif(count(*) filter (where d.day < '$FROM'), 0) as previous
+      from (select i.*, (i.due_at at time zone s.timezone)::date as day from public.inspections i join public.sites s on s.id = i.site_id
+            where i.org_id = '$ORG' and i.schedule_id is not null and i.status <> 'canceled' and (i.due_at <= now() or i.first_submitted_at is not null)) d
+      where d.day between '$PREVIOUS' and '$TO' group by 1
+    )
+    select coalesce(sc.site_id, oc.site_id) as site_id, sc.inspections, sc.average, sc.average - sc.previous as score_change,
+           oc.due, oc.rate, oc.rate - oc.previous as on_time_change,
+           rank() over (order by sc.average desc nulls last) as score_rank, rank() over (order by oc.rate desc nulls last) as on_time_rank
+    from scores sc full join occurrences oc on oc.site_id = sc.site_id
+    order by sc.average desc nulls last limit 20`,
 };
 
 export async function benchAnalytics(options: { scale?: number } = {}): Promise<void> {
