@@ -42,6 +42,53 @@ alter default privileges for role supabase_admin in schema public grant all on t
 -- Types
 ----------------------------------------------------------------------------------------------------
 
+create type private.analytics_action_change as (
+  org_id uuid,
+  day date,
+  site_id uuid,
+  template_id uuid,
+  priority public.action_priority,
+  opened integer,
+  resolved integer,
+  verified integer,
+  due integer,
+  resolved_by_due integer
+);
+grant usage on type private.analytics_action_change to public;
+
+create type private.analytics_inspection_change as (
+  org_id uuid,
+  day date,
+  site_id uuid,
+  template_id uuid,
+  inspections integer,
+  scored integer,
+  score_sum numeric
+);
+grant usage on type private.analytics_inspection_change to public;
+
+create type private.analytics_item_change as (
+  org_id uuid,
+  day date,
+  site_id uuid,
+  template_id uuid,
+  item_key text,
+  answered integer,
+  failed integer
+);
+grant usage on type private.analytics_item_change to public;
+
+create type private.analytics_occurrence_change as (
+  org_id uuid,
+  day date,
+  site_id uuid,
+  template_id uuid,
+  occurrences integer,
+  on_time integer,
+  late integer
+);
+grant usage on type private.analytics_occurrence_change to public;
+
 create type private.recurrence as (
   freq text,
   every integer,
@@ -297,12 +344,15 @@ comment on table public.actions is 'Corrective actions: a problem at a site, ass
 comment on column public.actions.transition_note is 'Write-only note of the status change an update makes; always null at rest (kept in action_events).';
 comment on column public.actions.item_passed_at is 'When a later submission of the inspection passed the item this action is about; null while it fails.';
 alter table public.actions enable row level security;
+CREATE INDEX actions_analytics_resolved_idx ON public.actions USING btree (org_id, resolved_at) INCLUDE (created_at, priority, site_id, inspection_id, status) WHERE (resolved_at IS NOT NULL);
+CREATE INDEX actions_analytics_verified_idx ON public.actions USING btree (org_id, verified_at) INCLUDE (resolved_at, priority, site_id, inspection_id, status) WHERE (verified_at IS NOT NULL);
 CREATE INDEX actions_assignee_id_status_idx ON public.actions USING btree (assignee_id, status);
 CREATE INDEX actions_canceled_by_idx ON public.actions USING btree (canceled_by);
 CREATE INDEX actions_created_by_idx ON public.actions USING btree (created_by);
 CREATE INDEX actions_inspection_id_item_key_idx ON public.actions USING btree (inspection_id, item_key);
 CREATE UNIQUE INDEX actions_inspection_id_item_key_submit_key ON public.actions USING btree (inspection_id, item_key) WHERE (origin = 'submit'::text);
 CREATE INDEX actions_org_id_created_at_idx ON public.actions USING btree (org_id, created_at DESC, id DESC);
+CREATE INDEX actions_org_id_due_at_idx ON public.actions USING btree (org_id, due_at);
 CREATE INDEX actions_org_id_status_idx ON public.actions USING btree (org_id, status);
 CREATE INDEX actions_org_id_updated_at_idx ON public.actions USING btree (org_id, updated_at);
 CREATE INDEX actions_resolved_by_idx ON public.actions USING btree (resolved_by);
@@ -316,6 +366,9 @@ CREATE TRIGGER actions_enqueue_webhook_event AFTER INSERT ON public.actions FOR 
 CREATE TRIGGER actions_enqueue_webhook_event_on_move AFTER UPDATE OF status ON public.actions FOR EACH ROW WHEN ((old.status IS DISTINCT FROM new.status)) EXECUTE FUNCTION private.webhook_event_of_change('action');
 CREATE TRIGGER actions_prepare BEFORE INSERT ON public.actions FOR EACH ROW EXECUTE FUNCTION private.prepare_action();
 CREATE TRIGGER actions_record_events AFTER INSERT OR UPDATE ON public.actions FOR EACH ROW EXECUTE FUNCTION private.record_action_events();
+CREATE TRIGGER actions_roll_up_analytics_after_insert AFTER INSERT ON public.actions REFERENCING NEW TABLE AS new_actions FOR EACH STATEMENT EXECUTE FUNCTION private.roll_up_changed_actions();
+CREATE TRIGGER actions_roll_up_analytics_after_update AFTER UPDATE ON public.actions REFERENCING OLD TABLE AS old_actions NEW TABLE AS new_actions FOR EACH STATEMENT EXECUTE FUNCTION private.roll_up_changed_actions();
+CREATE TRIGGER actions_roll_up_analytics_before_delete BEFORE DELETE ON public.actions FOR EACH ROW EXECUTE FUNCTION private.roll_up_deleted_action();
 CREATE TRIGGER actions_set_updated_at BEFORE UPDATE ON public.actions FOR EACH ROW EXECUTE FUNCTION private.set_updated_at();
 CREATE TRIGGER actions_write_audit_log AFTER INSERT OR DELETE OR UPDATE ON public.actions FOR EACH ROW EXECUTE FUNCTION private.write_audit_log('transition_note', 'version');
 create policy "Managers change any action, inspectors those assigned to them" on public.actions
@@ -332,6 +385,100 @@ grant all on table public.actions to service_role;
 grant select on table public.actions to authenticated;
 grant insert (id, org_id, site_id, inspection_id, item_key, title, description, priority, assignee_id, due_at) on table public.actions to authenticated;
 grant update (title, description, priority, assignee_id, due_at, status, transition_note) on table public.actions to authenticated;
+
+-- public.analytics_action_days --------------------------------------------------------------------
+create table public.analytics_action_days (
+  org_id uuid not null,
+  day date not null,
+  site_id uuid not null,
+  template_id uuid,
+  priority public.action_priority not null,
+  opened integer default 0 not null,
+  resolved integer default 0 not null,
+  verified integer default 0 not null,
+  due integer default 0 not null,
+  resolved_by_due integer default 0 not null,
+  constraint analytics_action_days_key UNIQUE NULLS NOT DISTINCT (org_id, day, site_id, template_id, priority),
+  constraint analytics_action_days_org_id_fkey FOREIGN KEY (org_id) REFERENCES public.organizations(id) ON DELETE CASCADE
+);
+comment on table public.analytics_action_days is 'Corrective actions (not canceled) per site, template, priority and local day: opened (created that day), resolved and verified that day, and due that day with those resolved by their due time (analytics: actions). Overdue ones are the rest once the day has passed.';
+comment on column public.analytics_action_days.resolved is 'Actions whose current resolution (resolved_at; a reopen clears it) is that day.';
+comment on column public.analytics_action_days.resolved_by_due is 'Of the actions due that day, those resolved no later than their due time.';
+alter table public.analytics_action_days enable row level security;
+CREATE INDEX analytics_action_days_site_id_day_idx ON public.analytics_action_days USING btree (site_id, day);
+create policy "Members can read the action rollups of their organization's sit" on public.analytics_action_days
+  for select to authenticated
+  using (((org_id IN ( SELECT private.org_ids_with_every_site() AS org_ids_with_every_site)) OR (site_id IN ( SELECT private.limited_site_ids() AS limited_site_ids))));
+grant all on table public.analytics_action_days to service_role;
+grant select on table public.analytics_action_days to authenticated;
+
+-- public.analytics_inspection_days ----------------------------------------------------------------
+create table public.analytics_inspection_days (
+  org_id uuid not null,
+  day date not null,
+  site_id uuid not null,
+  template_id uuid not null,
+  inspections integer default 0 not null,
+  scored integer default 0 not null,
+  score_sum numeric default 0 not null,
+  constraint analytics_inspection_days_pkey PRIMARY KEY (org_id, day, site_id, template_id),
+  constraint analytics_inspection_days_org_id_fkey FOREIGN KEY (org_id) REFERENCES public.organizations(id) ON DELETE CASCADE
+);
+comment on table public.analytics_inspection_days is 'Submitted and approved inspections per site, template and local day of their submission, with the sum of their scores in percent (analytics: scores, sites).';
+comment on column public.analytics_inspection_days.inspections is 'Inspections submitted or approved, submitted that day (the latest submission).';
+comment on column public.analytics_inspection_days.scored is 'Of those, the ones with something to score (max_score > 0): what the average score averages.';
+comment on column public.analytics_inspection_days.score_sum is 'The sum of 100 × score ÷ max_score over the scored ones.';
+alter table public.analytics_inspection_days enable row level security;
+CREATE INDEX analytics_inspection_days_site_id_day_idx ON public.analytics_inspection_days USING btree (site_id, day);
+create policy "Members can read the inspection rollups of their organization's" on public.analytics_inspection_days
+  for select to authenticated
+  using (((org_id IN ( SELECT private.org_ids_with_every_site() AS org_ids_with_every_site)) OR (site_id IN ( SELECT private.limited_site_ids() AS limited_site_ids))));
+grant all on table public.analytics_inspection_days to service_role;
+grant select on table public.analytics_inspection_days to authenticated;
+
+-- public.analytics_item_days ----------------------------------------------------------------------
+create table public.analytics_item_days (
+  org_id uuid not null,
+  day date not null,
+  site_id uuid not null,
+  template_id uuid not null,
+  item_key text not null,
+  answered integer default 0 not null,
+  failed integer default 0 not null,
+  constraint analytics_item_days_pkey PRIMARY KEY (org_id, day, site_id, template_id, item_key),
+  constraint analytics_item_days_org_id_fkey FOREIGN KEY (org_id) REFERENCES public.organizations(id) ON DELETE CASCADE
+);
+comment on table public.analytics_item_days is 'Judged answers (passed or failed) and failed answers per item of submitted and approved inspections, per site, template and local day of submission; hidden items never count (analytics: failed items).';
+comment on column public.analytics_item_days.answered is 'Answers that passed or failed (failed is not null): n/a and items that cannot fail are not judged.';
+comment on column public.analytics_item_days.failed is 'Answers that failed.';
+alter table public.analytics_item_days enable row level security;
+CREATE INDEX analytics_item_days_site_id_day_idx ON public.analytics_item_days USING btree (site_id, day);
+create policy "Members can read the item rollups of their organization's sites" on public.analytics_item_days
+  for select to authenticated
+  using (((org_id IN ( SELECT private.org_ids_with_every_site() AS org_ids_with_every_site)) OR (site_id IN ( SELECT private.limited_site_ids() AS limited_site_ids))));
+grant all on table public.analytics_item_days to service_role;
+grant select on table public.analytics_item_days to authenticated;
+
+-- public.analytics_occurrence_days ----------------------------------------------------------------
+create table public.analytics_occurrence_days (
+  org_id uuid not null,
+  day date not null,
+  site_id uuid not null,
+  template_id uuid not null,
+  occurrences integer default 0 not null,
+  on_time integer default 0 not null,
+  late integer default 0 not null,
+  constraint analytics_occurrence_days_pkey PRIMARY KEY (org_id, day, site_id, template_id),
+  constraint analytics_occurrence_days_org_id_fkey FOREIGN KEY (org_id) REFERENCES public.organizations(id) ON DELETE CASCADE
+);
+comment on table public.analytics_occurrence_days is 'Schedules'' occurrences (not canceled) per site, template and local day of their due time, with those first submitted by it and after it (analytics: on-time, sites). Missed ones are the rest once the day has passed: derived, like private.occurrence_missed.';
+alter table public.analytics_occurrence_days enable row level security;
+CREATE INDEX analytics_occurrence_days_site_id_day_idx ON public.analytics_occurrence_days USING btree (site_id, day);
+create policy "Members can read the occurrence rollups of their organization's" on public.analytics_occurrence_days
+  for select to authenticated
+  using (((org_id IN ( SELECT private.org_ids_with_every_site() AS org_ids_with_every_site)) OR (site_id IN ( SELECT private.limited_site_ids() AS limited_site_ids))));
+grant all on table public.analytics_occurrence_days to service_role;
+grant select on table public.analytics_occurrence_days to authenticated;
 
 -- public.answers ----------------------------------------------------------------------------------
 create table public.answers (
@@ -359,6 +506,7 @@ comment on table public.answers is 'One answer per inspection item, versioned fo
 alter table public.answers enable row level security;
 CREATE INDEX answers_answered_by_idx ON public.answers USING btree (answered_by);
 CREATE INDEX answers_org_id_idx ON public.answers USING btree (org_id);
+CREATE TRIGGER answers_analytics_after_delete AFTER DELETE ON public.answers REFERENCING OLD TABLE AS old_answers FOR EACH STATEMENT EXECUTE FUNCTION private.roll_up_deleted_answers();
 CREATE TRIGGER answers_apply_item_rules BEFORE INSERT OR UPDATE ON public.answers FOR EACH ROW EXECUTE FUNCTION private.apply_answer_rules();
 CREATE TRIGGER answers_enforce_mfa BEFORE INSERT OR DELETE OR UPDATE ON public.answers FOR EACH ROW EXECUTE FUNCTION private.enforce_organization_mfa();
 CREATE TRIGGER answers_finish_statement_after_insert AFTER INSERT ON public.answers REFERENCING NEW TABLE AS new_answers FOR EACH STATEMENT EXECUTE FUNCTION private.finish_answers_statement();
@@ -384,6 +532,32 @@ grant select on table public.answers to authenticated;
 grant insert (org_id, inspection_id, item_key, value, note) on table public.answers to authenticated;
 grant update (value, note) on table public.answers to authenticated;
 
+-- public.api_key_site_groups ----------------------------------------------------------------------
+create table public.api_key_site_groups (
+  api_key_id uuid not null,
+  org_id uuid not null,
+  site_group_id uuid not null,
+  created_at timestamp with time zone default now() not null,
+  constraint api_key_site_groups_pkey PRIMARY KEY (api_key_id, org_id, site_group_id),
+  constraint api_key_site_groups_api_key_fkey FOREIGN KEY (org_id, api_key_id) REFERENCES public.api_keys(org_id, id) ON DELETE CASCADE,
+  constraint api_key_site_groups_site_group_fkey FOREIGN KEY (org_id, site_group_id) REFERENCES public.site_groups(org_id, id) ON DELETE CASCADE
+);
+comment on table public.api_key_site_groups is 'The site groups a limited API key sees (with their descendants); written only in the transaction that makes the key.';
+alter table public.api_key_site_groups enable row level security;
+CREATE INDEX api_key_site_groups_site_group_id_idx ON public.api_key_site_groups USING btree (site_group_id, org_id);
+CREATE TRIGGER api_key_site_groups_enforce_mfa BEFORE INSERT ON public.api_key_site_groups FOR EACH ROW EXECUTE FUNCTION private.enforce_organization_mfa();
+CREATE TRIGGER api_key_site_groups_write_audit_log AFTER INSERT ON public.api_key_site_groups FOR EACH ROW EXECUTE FUNCTION private.write_audit_log();
+create policy "Owners and admins can give a limited key groups as they make it" on public.api_key_site_groups
+  for insert to authenticated
+  with check (((org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin}'::public.org_role[]) AS org_ids_of_current_user)) AND (EXISTS ( SELECT 1
+   FROM public.api_keys k
+  WHERE ((k.org_id = api_key_site_groups.org_id) AND (k.id = api_key_site_groups.api_key_id) AND k.site_access_limited AND (k.created_at = now()))))));
+create policy "Owners and admins can read their organization's key access" on public.api_key_site_groups
+  for select to authenticated
+  using ((org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin}'::public.org_role[]) AS org_ids_of_current_user)));
+grant all on table public.api_key_site_groups to anon, authenticated, service_role;
+grant insert (api_key_id, org_id, site_group_id) on table public.api_key_site_groups to authenticated;
+
 -- public.api_keys ---------------------------------------------------------------------------------
 create table public.api_keys (
   id uuid default gen_random_uuid() not null,
@@ -398,11 +572,13 @@ create table public.api_keys (
   expires_at timestamp with time zone,
   revoked_at timestamp with time zone,
   revoked_by uuid,
+  site_access_limited boolean default false not null,
   constraint api_keys_pkey PRIMARY KEY (id),
   constraint api_keys_created_by_fkey FOREIGN KEY (created_by) REFERENCES auth.users(id) ON DELETE SET NULL,
   constraint api_keys_expires_after_creation CHECK (((expires_at IS NULL) OR (expires_at > created_at))),
   constraint api_keys_name_check CHECK (((name = btrim(name)) AND ((char_length(name) >= 1) AND (char_length(name) <= 120)))),
   constraint api_keys_org_id_fkey FOREIGN KEY (org_id) REFERENCES public.organizations(id) ON DELETE CASCADE,
+  constraint api_keys_org_id_id_key UNIQUE (org_id, id),
   constraint api_keys_prefix_check CHECK ((prefix ~ '^fck_[A-Za-z0-9_-]{8}$'::text)),
   constraint api_keys_revoked_by_fkey FOREIGN KEY (revoked_by) REFERENCES auth.users(id) ON DELETE SET NULL,
   constraint api_keys_role_check CHECK ((role = ANY (ARRAY['manager'::public.org_role, 'inspector'::public.org_role, 'viewer'::public.org_role]))),
@@ -411,6 +587,7 @@ create table public.api_keys (
 );
 comment on table public.api_keys is 'Organization API keys: a role for another service, its secret stored only as a SHA-256 hash.';
 comment on column public.api_keys.prefix is 'fck_ and the first 8 characters of the secret, shown in lists.';
+comment on column public.api_keys.site_access_limited is 'True when the key sees only the sites of its groups (api_key_site_groups); set at creation, like everything of a key.';
 alter table public.api_keys enable row level security;
 CREATE INDEX api_keys_created_by_idx ON public.api_keys USING btree (created_by);
 CREATE INDEX api_keys_org_id_created_at_idx ON public.api_keys USING btree (org_id, created_at DESC);
@@ -430,8 +607,8 @@ create policy "Owners and admins can revoke API keys" on public.api_keys
   using ((org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin}'::public.org_role[]) AS org_ids_of_current_user)))
   with check ((org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin}'::public.org_role[]) AS org_ids_of_current_user)));
 grant all on table public.api_keys to service_role;
-grant select (id, org_id, name, prefix, role, created_by, created_at, last_used_at, expires_at, revoked_at, revoked_by) on table public.api_keys to authenticated;
-grant insert (id, org_id, name, prefix, secret_hash, role, expires_at) on table public.api_keys to authenticated;
+grant select (id, org_id, name, prefix, role, created_by, created_at, last_used_at, expires_at, revoked_at, revoked_by, site_access_limited) on table public.api_keys to authenticated;
+grant insert (id, org_id, name, prefix, secret_hash, role, expires_at, site_access_limited) on table public.api_keys to authenticated;
 grant update (revoked_at) on table public.api_keys to authenticated;
 
 -- public.attachments ------------------------------------------------------------------------------
@@ -659,6 +836,9 @@ CREATE TRIGGER inspections_enqueue_webhook_event_on_move AFTER UPDATE OF status 
 CREATE TRIGGER inspections_open_actions_for_failed_items AFTER UPDATE OF status ON public.inspections FOR EACH ROW WHEN (((new.status = 'submitted'::public.inspection_status) AND (old.status IS DISTINCT FROM 'submitted'::public.inspection_status))) EXECUTE FUNCTION private.open_actions_for_failed_items();
 CREATE TRIGGER inspections_prepare BEFORE INSERT ON public.inspections FOR EACH ROW EXECUTE FUNCTION private.prepare_inspection();
 CREATE TRIGGER inspections_refuse_same_status BEFORE UPDATE OF status ON public.inspections FOR EACH ROW EXECUTE FUNCTION private.refuse_same_status();
+CREATE TRIGGER inspections_roll_up_analytics_after_insert AFTER INSERT ON public.inspections REFERENCING NEW TABLE AS new_inspections FOR EACH STATEMENT EXECUTE FUNCTION private.roll_up_changed_inspections();
+CREATE TRIGGER inspections_roll_up_analytics_after_update AFTER UPDATE ON public.inspections REFERENCING OLD TABLE AS old_inspections NEW TABLE AS new_inspections FOR EACH STATEMENT EXECUTE FUNCTION private.roll_up_changed_inspections();
+CREATE TRIGGER inspections_roll_up_analytics_before_delete BEFORE DELETE ON public.inspections FOR EACH ROW EXECUTE FUNCTION private.roll_up_deleted_inspection();
 CREATE TRIGGER inspections_set_updated_at BEFORE UPDATE ON public.inspections FOR EACH ROW EXECUTE FUNCTION private.set_updated_at();
 CREATE TRIGGER inspections_stamp_schedule_columns BEFORE UPDATE ON public.inspections FOR EACH ROW WHEN (((new.status IS DISTINCT FROM old.status) OR (((((new.schedule_id IS DISTINCT FROM old.schedule_id) OR (new.occurrence_at IS DISTINCT FROM old.occurrence_at)) OR (new.canceled_reason IS DISTINCT FROM old.canceled_reason)) OR (new.missed_noted_at IS DISTINCT FROM old.missed_noted_at)) OR (new.first_submitted_at IS DISTINCT FROM old.first_submitted_at)))) EXECUTE FUNCTION private.guard_schedule_columns_of_inspection();
 CREATE TRIGGER inspections_write_audit_log AFTER INSERT OR DELETE OR UPDATE ON public.inspections FOR EACH ROW EXECUTE FUNCTION private.write_audit_log('score', 'max_score', 'failed_count', 'version', 'hidden_item_keys');
@@ -727,6 +907,35 @@ grant select (id, org_id, email, role, expires_at, accepted_at, accepted_by, rev
 grant insert (id, org_id, email, role, token_hash, invited_by) on table public.invitations to authenticated;
 grant update (revoked_at) on table public.invitations to authenticated;
 
+-- public.membership_site_groups -------------------------------------------------------------------
+create table public.membership_site_groups (
+  org_id uuid not null,
+  user_id uuid not null,
+  site_group_id uuid not null,
+  created_at timestamp with time zone default now() not null,
+  constraint membership_site_groups_pkey PRIMARY KEY (org_id, user_id, site_group_id),
+  constraint membership_site_groups_membership_fkey FOREIGN KEY (org_id, user_id) REFERENCES public.memberships(org_id, user_id) ON DELETE CASCADE,
+  constraint membership_site_groups_site_group_fkey FOREIGN KEY (org_id, site_group_id) REFERENCES public.site_groups(org_id, id) ON DELETE CASCADE
+);
+comment on table public.membership_site_groups is 'The site groups a limited member sees (with their descendants); set through private.set_member_site_access.';
+alter table public.membership_site_groups enable row level security;
+CREATE INDEX membership_site_groups_site_group_id_idx ON public.membership_site_groups USING btree (site_group_id, org_id);
+CREATE TRIGGER membership_site_groups_enforce_mfa BEFORE INSERT OR DELETE ON public.membership_site_groups FOR EACH ROW EXECUTE FUNCTION private.enforce_organization_mfa();
+CREATE TRIGGER membership_site_groups_write_audit_log AFTER INSERT OR DELETE ON public.membership_site_groups FOR EACH ROW EXECUTE FUNCTION private.write_audit_log();
+create policy "Members can read their organization's member access" on public.membership_site_groups
+  for select to authenticated
+  using ((org_id IN ( SELECT private.org_ids_of_current_user() AS org_ids_of_current_user)));
+create policy "Owners and admins can give limited members groups" on public.membership_site_groups
+  for insert to authenticated
+  with check (((org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin}'::public.org_role[]) AS org_ids_of_current_user)) AND (EXISTS ( SELECT 1
+   FROM public.memberships m
+  WHERE ((m.org_id = membership_site_groups.org_id) AND (m.user_id = membership_site_groups.user_id) AND m.site_access_limited)))));
+create policy "Owners and admins can take groups from members" on public.membership_site_groups
+  for delete to authenticated
+  using ((org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin}'::public.org_role[]) AS org_ids_of_current_user)));
+grant all on table public.membership_site_groups to anon, authenticated, service_role;
+grant insert (org_id, user_id, site_group_id) on table public.membership_site_groups to authenticated;
+
 -- public.memberships ------------------------------------------------------------------------------
 create table public.memberships (
   id uuid default gen_random_uuid() not null,
@@ -735,15 +944,20 @@ create table public.memberships (
   role public.org_role not null,
   created_at timestamp with time zone default now() not null,
   updated_at timestamp with time zone default now() not null,
+  site_access_limited boolean default false not null,
   constraint memberships_pkey PRIMARY KEY (id),
   constraint memberships_org_id_fkey FOREIGN KEY (org_id) REFERENCES public.organizations(id) ON DELETE CASCADE,
   constraint memberships_org_id_user_id_key UNIQUE (org_id, user_id),
+  constraint memberships_site_access_check CHECK (((NOT site_access_limited) OR (role <> ALL (ARRAY['owner'::public.org_role, 'admin'::public.org_role])))),
   constraint memberships_user_id_fkey FOREIGN KEY (user_id) REFERENCES auth.users(id) ON DELETE CASCADE
 );
 comment on table public.memberships is 'Who belongs to which organization, with which role.';
+comment on column public.memberships.site_access_limited is 'True when the member sees only the sites of their groups (membership_site_groups); owners and admins never are.';
 alter table public.memberships enable row level security;
-CREATE INDEX memberships_user_id_idx ON public.memberships USING btree (user_id) INCLUDE (org_id, role);
+CREATE INDEX memberships_user_id_idx ON public.memberships USING btree (user_id) INCLUDE (org_id, role, site_access_limited);
 CREATE TRIGGER memberships_broadcast_change AFTER INSERT OR DELETE OR UPDATE ON public.memberships FOR EACH ROW EXECUTE FUNCTION private.broadcast_organization_change();
+CREATE TRIGGER memberships_clear_site_access BEFORE UPDATE OF role ON public.memberships FOR EACH ROW EXECUTE FUNCTION private.clear_site_access_of_owners_and_admins();
+CREATE TRIGGER memberships_clear_site_groups AFTER UPDATE ON public.memberships FOR EACH ROW WHEN ((old.site_access_limited AND (NOT new.site_access_limited))) EXECUTE FUNCTION private.clear_site_access_of_owners_and_admins();
 CREATE TRIGGER memberships_enforce_mfa BEFORE INSERT OR DELETE OR UPDATE ON public.memberships FOR EACH ROW EXECUTE FUNCTION private.enforce_organization_mfa();
 CREATE TRIGGER memberships_keep_an_owner BEFORE DELETE OR UPDATE OF role ON public.memberships FOR EACH ROW EXECUTE FUNCTION private.keep_an_owner();
 CREATE TRIGGER memberships_set_updated_at BEFORE UPDATE ON public.memberships FOR EACH ROW EXECUTE FUNCTION private.set_updated_at();
@@ -760,7 +974,7 @@ create policy "Owners and admins can remove members, and members can leave" on p
   using (((user_id = ( SELECT auth.uid() AS uid)) OR ((org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin}'::public.org_role[]) AS org_ids_of_current_user)) AND ((role <> 'owner'::public.org_role) OR (org_id IN ( SELECT private.org_ids_of_current_user('{owner}'::public.org_role[]) AS org_ids_of_current_user))))));
 grant all on table public.memberships to service_role;
 grant select, delete on table public.memberships to authenticated;
-grant update (role) on table public.memberships to authenticated;
+grant update (role, site_access_limited) on table public.memberships to authenticated;
 
 -- public.notification_preferences -----------------------------------------------------------------
 create table public.notification_preferences (
@@ -972,6 +1186,53 @@ grant select on table public.schedules to authenticated;
 grant insert (id, org_id, name, template_id, rrule, start_date, end_date, time_of_day, due_after, assignee_id, rotation_user_ids, title_pattern) on table public.schedules to authenticated;
 grant update (name, template_id, rrule, start_date, end_date, time_of_day, due_after, assignee_id, rotation_user_ids, title_pattern, paused_at, deleted_at) on table public.schedules to authenticated;
 
+-- public.site_groups ------------------------------------------------------------------------------
+create table public.site_groups (
+  id uuid default gen_random_uuid() not null,
+  org_id uuid not null,
+  parent_id uuid,
+  name text not null,
+  depth smallint not null,
+  created_by uuid default auth.uid(),
+  created_at timestamp with time zone default now() not null,
+  updated_at timestamp with time zone default now() not null,
+  constraint site_groups_pkey PRIMARY KEY (id),
+  constraint site_groups_created_by_fkey FOREIGN KEY (created_by) REFERENCES auth.users(id) ON DELETE SET NULL,
+  constraint site_groups_depth_check CHECK (((depth >= 1) AND (depth <= 3))),
+  constraint site_groups_name_check CHECK ((((char_length(name) >= 1) AND (char_length(name) <= 120)) AND (name !~ '^\s|\s$'::text))),
+  constraint site_groups_org_id_fkey FOREIGN KEY (org_id) REFERENCES public.organizations(id) ON DELETE CASCADE,
+  constraint site_groups_org_id_id_key UNIQUE (org_id, id),
+  constraint site_groups_org_id_parent_id_name_key UNIQUE NULLS NOT DISTINCT (org_id, parent_id, name),
+  constraint site_groups_parent_fkey FOREIGN KEY (org_id, parent_id) REFERENCES public.site_groups(org_id, id) ON DELETE RESTRICT
+);
+comment on table public.site_groups is 'A tree (up to three levels) of groups an organization puts its sites in; members and API keys can be limited to some groups.';
+comment on column public.site_groups.parent_id is 'The group this one is inside, in the same organization; null at the top.';
+comment on column public.site_groups.depth is 'Level in the tree, 1 at the top; kept by the database from parent_id (at most 3).';
+alter table public.site_groups enable row level security;
+CREATE INDEX site_groups_created_by_idx ON public.site_groups USING btree (created_by);
+CREATE TRIGGER site_groups_enforce_mfa BEFORE INSERT OR DELETE OR UPDATE ON public.site_groups FOR EACH ROW EXECUTE FUNCTION private.enforce_organization_mfa();
+CREATE TRIGGER site_groups_move BEFORE UPDATE OF parent_id ON public.site_groups FOR EACH ROW EXECUTE FUNCTION private.move_site_group();
+CREATE TRIGGER site_groups_prepare BEFORE INSERT ON public.site_groups FOR EACH ROW EXECUTE FUNCTION private.prepare_site_group();
+CREATE TRIGGER site_groups_redepth_descendants AFTER UPDATE OF parent_id ON public.site_groups FOR EACH ROW WHEN ((old.depth IS DISTINCT FROM new.depth)) EXECUTE FUNCTION private.redepth_site_group_descendants();
+CREATE TRIGGER site_groups_set_updated_at BEFORE UPDATE ON public.site_groups FOR EACH ROW EXECUTE FUNCTION private.set_updated_at();
+CREATE TRIGGER site_groups_write_audit_log AFTER INSERT OR DELETE OR UPDATE ON public.site_groups FOR EACH ROW EXECUTE FUNCTION private.write_audit_log();
+create policy "Managers can add site groups where they see sites" on public.site_groups
+  for insert to authenticated
+  with check (((org_id IN ( SELECT private.org_ids_with_every_site('{owner,admin,manager}'::public.org_role[]) AS org_ids_with_every_site)) OR (parent_id IN ( SELECT private.limited_site_group_ids('{owner,admin,manager}'::public.org_role[]) AS limited_site_group_ids))));
+create policy "Managers can delete site groups where they see sites" on public.site_groups
+  for delete to authenticated
+  using (((org_id IN ( SELECT private.org_ids_with_every_site('{owner,admin,manager}'::public.org_role[]) AS org_ids_with_every_site)) OR (parent_id IN ( SELECT private.limited_site_group_ids('{owner,admin,manager}'::public.org_role[]) AS limited_site_group_ids))));
+create policy "Managers can rename and move site groups where they see sites" on public.site_groups
+  for update to authenticated
+  using (((org_id IN ( SELECT private.org_ids_with_every_site('{owner,admin,manager}'::public.org_role[]) AS org_ids_with_every_site)) OR (parent_id IN ( SELECT private.limited_site_group_ids('{owner,admin,manager}'::public.org_role[]) AS limited_site_group_ids))))
+  with check (((org_id IN ( SELECT private.org_ids_with_every_site('{owner,admin,manager}'::public.org_role[]) AS org_ids_with_every_site)) OR (parent_id IN ( SELECT private.limited_site_group_ids('{owner,admin,manager}'::public.org_role[]) AS limited_site_group_ids))));
+create policy "Members can read the site groups they see" on public.site_groups
+  for select to authenticated
+  using (((org_id IN ( SELECT private.org_ids_with_every_site() AS org_ids_with_every_site)) OR (id IN ( SELECT private.limited_site_group_ids() AS limited_site_group_ids)) OR (parent_id IN ( SELECT private.limited_site_group_ids() AS limited_site_group_ids)) OR (id IN ( SELECT private.limited_site_group_ancestor_ids() AS limited_site_group_ancestor_ids))));
+grant all on table public.site_groups to anon, authenticated, service_role;
+grant insert (id, org_id, parent_id, name) on table public.site_groups to authenticated;
+grant update (parent_id, name) on table public.site_groups to authenticated;
+
 -- public.sites ------------------------------------------------------------------------------------
 create table public.sites (
   id uuid default gen_random_uuid() not null,
@@ -987,12 +1248,14 @@ create table public.sites (
   created_by uuid default auth.uid(),
   created_at timestamp with time zone default now() not null,
   updated_at timestamp with time zone default now() not null,
+  group_id uuid,
   constraint sites_pkey PRIMARY KEY (id),
   constraint sites_address_check CHECK ((((char_length(address) >= 1) AND (char_length(address) <= 500)) AND (address !~ '^\s|\s$'::text))),
   constraint sites_coordinates_check CHECK (((latitude IS NULL) = (longitude IS NULL))),
   constraint sites_created_by_fkey FOREIGN KEY (created_by) REFERENCES auth.users(id) ON DELETE SET NULL,
   constraint sites_external_ref_check CHECK ((((char_length(external_ref) >= 1) AND (char_length(external_ref) <= 255)) AND (external_ref !~ '^\s|\s$'::text))),
   constraint sites_geofence_m_check CHECK (((geofence_m >= 10) AND (geofence_m <= 5000))),
+  constraint sites_group_fkey FOREIGN KEY (org_id, group_id) REFERENCES public.site_groups(org_id, id) ON DELETE RESTRICT,
   constraint sites_latitude_check CHECK (((latitude >= ('-90'::integer)::double precision) AND (latitude <= (90)::double precision))),
   constraint sites_longitude_check CHECK (((longitude >= ('-180'::integer)::double precision) AND (longitude <= (180)::double precision))),
   constraint sites_name_check CHECK ((((char_length(name) >= 1) AND (char_length(name) <= 120)) AND (name !~ '^\s|\s$'::text))),
@@ -1002,8 +1265,10 @@ create table public.sites (
 );
 comment on table public.sites is 'Places an organization inspects; archived rather than deleted.';
 comment on column public.sites.geofence_m is 'Radius in metres around the position within which a start counts as on site.';
+comment on column public.sites.group_id is 'The site group the site is in, of the same organization; null when it is in none.';
 alter table public.sites enable row level security;
 CREATE INDEX sites_created_by_idx ON public.sites USING btree (created_by);
+CREATE INDEX sites_group_id_org_id_idx ON public.sites USING btree (group_id, org_id) INCLUDE (id);
 CREATE INDEX sites_org_id_name_idx ON public.sites USING btree (org_id, name, id);
 CREATE INDEX sites_position_idx ON public.sites USING gist (org_id, private.site_point(latitude, longitude));
 CREATE INDEX sites_search_idx ON public.sites USING gin ((((((name || ' '::text) || COALESCE(address, ''::text)) || ' '::text) || COALESCE(external_ref, ''::text))) extensions.gin_trgm_ops);
@@ -1012,22 +1277,23 @@ CREATE TRIGGER sites_broadcast_change AFTER INSERT OR DELETE OR UPDATE ON public
 CREATE TRIGGER sites_enforce_mfa BEFORE INSERT OR DELETE OR UPDATE ON public.sites FOR EACH ROW EXECUTE FUNCTION private.enforce_organization_mfa();
 CREATE TRIGGER sites_enqueue_webhook_event AFTER INSERT OR UPDATE ON public.sites FOR EACH ROW EXECUTE FUNCTION private.webhook_event_of_change('site');
 CREATE TRIGGER sites_prepare BEFORE INSERT ON public.sites FOR EACH ROW EXECUTE FUNCTION private.prepare_site();
+CREATE TRIGGER sites_recompute_analytics AFTER UPDATE OF timezone ON public.sites FOR EACH ROW WHEN ((old.timezone IS DISTINCT FROM new.timezone)) EXECUTE FUNCTION private.recompute_analytics_of_site();
 CREATE TRIGGER sites_set_updated_at BEFORE UPDATE ON public.sites FOR EACH ROW EXECUTE FUNCTION private.set_updated_at();
 CREATE TRIGGER sites_write_audit_log AFTER INSERT OR DELETE OR UPDATE ON public.sites FOR EACH ROW EXECUTE FUNCTION private.write_audit_log();
 create policy "Members can read their organization's sites" on public.sites
   for select to authenticated
-  using ((org_id IN ( SELECT private.org_ids_of_current_user() AS org_ids_of_current_user)));
+  using (((org_id IN ( SELECT private.org_ids_with_every_site() AS org_ids_with_every_site)) OR (group_id IN ( SELECT private.limited_site_group_ids() AS limited_site_group_ids))));
 create policy "Owners, admins and managers can add sites" on public.sites
   for insert to authenticated
-  with check ((org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin,manager}'::public.org_role[]) AS org_ids_of_current_user)));
+  with check (((org_id IN ( SELECT private.org_ids_with_every_site('{owner,admin,manager}'::public.org_role[]) AS org_ids_with_every_site)) OR (group_id IN ( SELECT private.limited_site_group_ids('{owner,admin,manager}'::public.org_role[]) AS limited_site_group_ids))));
 create policy "Owners, admins and managers can edit and archive sites" on public.sites
   for update to authenticated
-  using ((org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin,manager}'::public.org_role[]) AS org_ids_of_current_user)))
-  with check ((org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin,manager}'::public.org_role[]) AS org_ids_of_current_user)));
+  using (((org_id IN ( SELECT private.org_ids_with_every_site('{owner,admin,manager}'::public.org_role[]) AS org_ids_with_every_site)) OR (group_id IN ( SELECT private.limited_site_group_ids('{owner,admin,manager}'::public.org_role[]) AS limited_site_group_ids))))
+  with check (((org_id IN ( SELECT private.org_ids_with_every_site('{owner,admin,manager}'::public.org_role[]) AS org_ids_with_every_site)) OR (group_id IN ( SELECT private.limited_site_group_ids('{owner,admin,manager}'::public.org_role[]) AS limited_site_group_ids))));
 grant all on table public.sites to service_role;
 grant select on table public.sites to authenticated;
-grant insert (id, org_id, name, address, latitude, longitude, geofence_m, timezone, external_ref) on table public.sites to authenticated;
-grant update (name, address, latitude, longitude, geofence_m, timezone, external_ref, archived_at) on table public.sites to authenticated;
+grant insert (id, org_id, name, address, latitude, longitude, geofence_m, timezone, external_ref, group_id) on table public.sites to authenticated;
+grant update (name, address, latitude, longitude, geofence_m, timezone, external_ref, archived_at, group_id) on table public.sites to authenticated;
 
 -- public.template_versions ------------------------------------------------------------------------
 create table public.template_versions (
@@ -1333,6 +1599,111 @@ begin
   return null;
 end;
 $function$;
+
+-- private.add_to_action_days(changes private.analytics_action_change[]) ---------------------------
+CREATE OR REPLACE FUNCTION private.add_to_action_days(changes private.analytics_action_change[])
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  insert into public.analytics_action_days as t (org_id, day, site_id, template_id, priority, opened, resolved, verified, due, resolved_by_due)
+  select c.org_id, c.day, c.site_id, c.template_id, c.priority,
+         sum(c.opened), sum(c.resolved), sum(c.verified), sum(c.due), sum(c.resolved_by_due)
+  from unnest(changes) c
+  group by c.org_id, c.day, c.site_id, c.template_id, c.priority
+  having (sum(c.opened) <> 0 or sum(c.resolved) <> 0 or sum(c.verified) <> 0 or sum(c.due) <> 0 or sum(c.resolved_by_due) <> 0)
+     and (sum(c.opened) > 0 or sum(c.resolved) > 0 or sum(c.verified) > 0 or sum(c.due) > 0 or sum(c.resolved_by_due) > 0
+          or exists (
+            select 1 from public.analytics_action_days x
+            where x.org_id = c.org_id and x.day = c.day and x.site_id = c.site_id
+              and x.template_id is not distinct from c.template_id and x.priority = c.priority))
+  order by c.org_id, c.day, c.site_id, c.template_id, c.priority
+  on conflict (org_id, day, site_id, template_id, priority) do update
+    set opened = t.opened + excluded.opened,
+        resolved = t.resolved + excluded.resolved,
+        verified = t.verified + excluded.verified,
+        due = t.due + excluded.due,
+        resolved_by_due = t.resolved_by_due + excluded.resolved_by_due;
+end;
+$function$;
+comment on function private.add_to_action_days(changes private.analytics_action_change[]) is 'Adds changes, summed per key, to analytics_action_days; never creates a row only to take away from it.';
+
+-- private.add_to_inspection_days(changes private.analytics_inspection_change[]) -------------------
+CREATE OR REPLACE FUNCTION private.add_to_inspection_days(changes private.analytics_inspection_change[])
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  insert into public.analytics_inspection_days as t (org_id, day, site_id, template_id, inspections, scored, score_sum)
+  select c.org_id, c.day, c.site_id, c.template_id, sum(c.inspections), sum(c.scored), sum(c.score_sum)
+  from unnest(changes) c
+  group by c.org_id, c.day, c.site_id, c.template_id
+  having (sum(c.inspections) <> 0 or sum(c.scored) <> 0 or sum(c.score_sum) <> 0)
+     and (sum(c.inspections) > 0 or sum(c.scored) > 0 or exists (
+       select 1 from public.analytics_inspection_days x
+       where x.org_id = c.org_id and x.day = c.day and x.site_id = c.site_id and x.template_id = c.template_id))
+  order by c.org_id, c.day, c.site_id, c.template_id
+  on conflict (org_id, day, site_id, template_id) do update
+    set inspections = t.inspections + excluded.inspections,
+        scored = t.scored + excluded.scored,
+        score_sum = t.score_sum + excluded.score_sum;
+end;
+$function$;
+comment on function private.add_to_inspection_days(changes private.analytics_inspection_change[]) is 'Adds changes, summed per key, to analytics_inspection_days; never creates a row only to take away from it.';
+
+-- private.add_to_item_days(changes private.analytics_item_change[]) -------------------------------
+CREATE OR REPLACE FUNCTION private.add_to_item_days(changes private.analytics_item_change[])
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  insert into public.analytics_item_days as t (org_id, day, site_id, template_id, item_key, answered, failed)
+  select c.org_id, c.day, c.site_id, c.template_id, c.item_key, sum(c.answered), sum(c.failed)
+  from unnest(changes) c
+  group by c.org_id, c.day, c.site_id, c.template_id, c.item_key
+  having (sum(c.answered) <> 0 or sum(c.failed) <> 0)
+     and (sum(c.answered) > 0 or sum(c.failed) > 0 or exists (
+       select 1 from public.analytics_item_days x
+       where x.org_id = c.org_id and x.day = c.day and x.site_id = c.site_id and x.template_id = c.template_id
+         and x.item_key = c.item_key))
+  order by c.org_id, c.day, c.site_id, c.template_id, c.item_key
+  on conflict (org_id, day, site_id, template_id, item_key) do update
+    set answered = t.answered + excluded.answered,
+        failed = t.failed + excluded.failed;
+end;
+$function$;
+comment on function private.add_to_item_days(changes private.analytics_item_change[]) is 'Adds changes, summed per key, to analytics_item_days; never creates a row only to take away from it.';
+
+-- private.add_to_occurrence_days(changes private.analytics_occurrence_change[]) -------------------
+CREATE OR REPLACE FUNCTION private.add_to_occurrence_days(changes private.analytics_occurrence_change[])
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  insert into public.analytics_occurrence_days as t (org_id, day, site_id, template_id, occurrences, on_time, late)
+  select c.org_id, c.day, c.site_id, c.template_id, sum(c.occurrences), sum(c.on_time), sum(c.late)
+  from unnest(changes) c
+  group by c.org_id, c.day, c.site_id, c.template_id
+  having (sum(c.occurrences) <> 0 or sum(c.on_time) <> 0 or sum(c.late) <> 0)
+     and (sum(c.occurrences) > 0 or sum(c.on_time) > 0 or sum(c.late) > 0 or exists (
+       select 1 from public.analytics_occurrence_days x
+       where x.org_id = c.org_id and x.day = c.day and x.site_id = c.site_id and x.template_id = c.template_id))
+  order by c.org_id, c.day, c.site_id, c.template_id
+  on conflict (org_id, day, site_id, template_id) do update
+    set occurrences = t.occurrences + excluded.occurrences,
+        on_time = t.on_time + excluded.on_time,
+        late = t.late + excluded.late;
+end;
+$function$;
+comment on function private.add_to_occurrence_days(changes private.analytics_occurrence_change[]) is 'Adds changes, summed per key, to analytics_occurrence_days; never creates a row only to take away from it.';
 
 -- private.answer_failed(item jsonb, value jsonb) --------------------------------------------------
 CREATE OR REPLACE FUNCTION private.answer_failed(item jsonb, value jsonb)
@@ -1838,6 +2209,35 @@ $function$;
 comment on function private.can_fill_inspection(inspection uuid) is 'True when the caller fills this inspection: a manager or above, or an inspector it is assigned to (or unassigned).';
 grant execute on function private.can_fill_inspection(inspection uuid) to authenticated, service_role;
 
+-- private.can_see_site(site_org uuid, site uuid) --------------------------------------------------
+CREATE OR REPLACE FUNCTION private.can_see_site(site_org uuid, site uuid)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  select private.can_see_site(site_org, site, null);
+$function$;
+comment on function private.can_see_site(site_org uuid, site uuid) is 'True when the caller (member or API key) sees this site of this organization: org-wide, or the site is in one of its groups or below.';
+grant execute on function private.can_see_site(site_org uuid, site uuid) to authenticated, service_role;
+
+-- private.can_see_site(site_org uuid, site uuid, roles public.org_role[]) -------------------------
+CREATE OR REPLACE FUNCTION private.can_see_site(site_org uuid, site uuid, roles public.org_role[])
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  select site_org in (select private.org_ids_with_every_site(roles))
+      or exists (
+        select 1 from public.sites s
+        where s.id = site and s.org_id = site_org
+          and s.group_id in (select private.limited_site_group_ids(roles))
+      );
+$function$;
+comment on function private.can_see_site(site_org uuid, site uuid, roles public.org_role[]) is 'True when the caller (member or API key) sees this site of this organization with one of the given roles (null: any role): org-wide, or the site is in one of its groups or below.';
+grant execute on function private.can_see_site(site_org uuid, site uuid, roles public.org_role[]) to authenticated, service_role;
+
 -- private.can_work_action(action uuid) ------------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.can_work_action(action uuid)
  RETURNS boolean
@@ -2104,6 +2504,25 @@ AS $function$
   join public.webhook_events ev on ev.id = c.event_id;
 $function$;
 grant execute on function private.claim_webhook_deliveries(max integer, lease interval) to service_role;
+
+-- private.clear_site_access_of_owners_and_admins() ------------------------------------------------
+CREATE OR REPLACE FUNCTION private.clear_site_access_of_owners_and_admins()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  if tg_when = 'BEFORE' then
+    if new.role in ('owner', 'admin') then
+      new.site_access_limited := false;
+    end if;
+    return new;
+  end if;
+  delete from public.membership_site_groups g where g.org_id = new.org_id and g.user_id = new.user_id;
+  return null;
+end;
+$function$;
 
 -- private.condition_ops_for(item jsonb) -----------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.condition_ops_for(item jsonb)
@@ -3136,6 +3555,112 @@ begin
 end;
 $function$;
 
+-- private.limited_site_group_ancestor_ids() -------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.limited_site_group_ancestor_ids()
+ RETURNS SETOF uuid
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  uid uuid := auth.uid();
+begin
+  if uid is not null then
+    return query
+      with recursive above as (
+        select p.org_id, p.id, p.parent_id
+        from public.memberships m
+        join public.membership_site_groups g on g.org_id = m.org_id and g.user_id = m.user_id
+        join public.site_groups c on c.org_id = g.org_id and c.id = g.site_group_id
+        join public.site_groups p on p.org_id = c.org_id and p.id = c.parent_id
+        where m.user_id = uid and m.site_access_limited
+        union
+        select p.org_id, p.id, p.parent_id
+        from above a
+        join public.site_groups p on p.org_id = a.org_id and p.id = a.parent_id
+      )
+      select above.id from above;
+  else
+    return query
+      with recursive above as (
+        select p.org_id, p.id, p.parent_id
+        from private.current_api_key() k
+        join public.api_keys a on a.id = k.id
+        join public.api_key_site_groups g on g.api_key_id = k.id and g.org_id = k.org_id
+        join public.site_groups c on c.org_id = g.org_id and c.id = g.site_group_id
+        join public.site_groups p on p.org_id = c.org_id and p.id = c.parent_id
+        where a.site_access_limited
+        union
+        select p.org_id, p.id, p.parent_id
+        from above a
+        join public.site_groups p on p.org_id = a.org_id and p.id = a.parent_id
+      )
+      select above.id from above;
+  end if;
+end;
+$function$;
+comment on function private.limited_site_group_ancestor_ids() is 'The groups above those a limited caller is limited to: readable (their names, to draw the tree) but their other sites are not.';
+grant execute on function private.limited_site_group_ancestor_ids() to authenticated, service_role;
+
+-- private.limited_site_group_ids(roles public.org_role[]) -----------------------------------------
+CREATE OR REPLACE FUNCTION private.limited_site_group_ids(roles public.org_role[] DEFAULT NULL::public.org_role[])
+ RETURNS SETOF uuid
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  uid uuid := auth.uid();
+begin
+  if uid is not null then
+    return query
+      with recursive seen as (
+        select g.org_id, g.site_group_id as id
+        from public.memberships m
+        join public.membership_site_groups g on g.org_id = m.org_id and g.user_id = m.user_id
+        where m.user_id = uid and m.site_access_limited and (roles is null or m.role = any (roles))
+        union
+        select c.org_id, c.id
+        from seen s
+        join public.site_groups c on c.org_id = s.org_id and c.parent_id = s.id
+      )
+      select seen.id from seen;
+  else
+    return query
+      with recursive seen as (
+        select g.org_id, g.site_group_id as id
+        from private.current_api_key() k
+        join public.api_keys a on a.id = k.id
+        join public.api_key_site_groups g on g.api_key_id = k.id and g.org_id = k.org_id
+        where a.site_access_limited and (roles is null or k.role = any (roles))
+        union
+        select c.org_id, c.id
+        from seen s
+        join public.site_groups c on c.org_id = s.org_id and c.parent_id = s.id
+      )
+      select seen.id from seen;
+  end if;
+end;
+$function$;
+comment on function private.limited_site_group_ids(roles public.org_role[]) is 'Site groups the caller sees through the groups it is limited to, with their descendants (none where it is org-wide), optionally only with one of the given roles.';
+grant execute on function private.limited_site_group_ids(roles public.org_role[]) to authenticated, service_role;
+
+-- private.limited_site_ids(roles public.org_role[]) -----------------------------------------------
+CREATE OR REPLACE FUNCTION private.limited_site_ids(roles public.org_role[] DEFAULT NULL::public.org_role[])
+ RETURNS SETOF uuid
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  return query
+    select s.id from public.sites s
+    where s.group_id in (select private.limited_site_group_ids(roles));
+end;
+$function$;
+comment on function private.limited_site_ids(roles public.org_role[]) is 'Sites the caller sees through the site groups it is limited to (none where it is org-wide), optionally only with one of the given roles.';
+grant execute on function private.limited_site_ids(roles public.org_role[]) to authenticated, service_role;
+
 -- private.lock_inspection(inspection_id uuid) -----------------------------------------------------
 CREATE OR REPLACE FUNCTION private.lock_inspection(inspection_id uuid)
  RETURNS TABLE(org_id uuid, status public.inspection_status, template_version_id uuid, assignee_id uuid)
@@ -3289,6 +3814,58 @@ begin
 end;
 $function$;
 grant execute on function private.missing_required_items(inspection uuid, version_id uuid) to service_role;
+
+-- private.move_site_group() -----------------------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.move_site_group()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  parent_depth smallint;
+  subtree_height smallint;
+begin
+  new.depth := old.depth;
+  if new.parent_id is not distinct from old.parent_id then
+    return new;
+  end if;
+  if private.is_client_request()
+     and new.org_id not in (select private.org_ids_of_current_user('{owner,admin,manager}')) then
+    return new;
+  end if;
+  perform 1 from public.organizations o where o.id = new.org_id for no key update;
+  if new.parent_id is null then
+    new.depth := 1;
+  else
+    -- The new parent, or any group above it, being this group would make a cycle.
+    if exists (
+      with recursive above as (
+        select g.id, g.parent_id from public.site_groups g where g.org_id = new.org_id and g.id = new.parent_id
+        union all
+        select g.id, g.parent_id from public.site_groups g join above a on g.org_id = new.org_id and g.id = a.parent_id
+      )
+      select 1 from above where above.id = new.id
+    ) then
+      perform private.refuse_site_group_parent('A group cannot be moved inside itself.', 'site_groups_parent_id_check');
+    end if;
+    select g.depth into parent_depth from public.site_groups g where g.org_id = new.org_id and g.id = new.parent_id;
+    new.depth := coalesce(parent_depth, 0) + 1;
+  end if;
+  -- How many levels the group and its descendants span (1 for a group without children).
+  with recursive below as (
+    select g.id, 1 as height from public.site_groups g where g.id = new.id
+    union all
+    select g.id, b.height + 1 from public.site_groups g join below b on g.org_id = new.org_id and g.parent_id = b.id
+    where b.height < 4
+  )
+  select max(height) into subtree_height from below;
+  if new.depth + subtree_height - 1 > 3 then
+    perform private.refuse_site_group_parent('Groups can be at most three levels deep.', 'site_groups_depth_check');
+  end if;
+  return new;
+end;
+$function$;
 
 -- private.note_missed_occurrences(at timestamp with time zone) ------------------------------------
 CREATE OR REPLACE FUNCTION private.note_missed_occurrences(at timestamp with time zone DEFAULT now())
@@ -3476,6 +4053,31 @@ end;
 $function$;
 comment on function private.org_ids_of_current_user(roles public.org_role[]) is 'Ids of the organizations the caller (a signed-in member, or an API key) belongs to, optionally only with one of the given roles.';
 grant execute on function private.org_ids_of_current_user(roles public.org_role[]) to authenticated, service_role;
+
+-- private.org_ids_with_every_site(roles public.org_role[]) ----------------------------------------
+CREATE OR REPLACE FUNCTION private.org_ids_with_every_site(roles public.org_role[] DEFAULT NULL::public.org_role[])
+ RETURNS SETOF uuid
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  uid uuid := auth.uid();
+begin
+  if uid is not null then
+    return query
+      select m.org_id from public.memberships m
+      where m.user_id = uid and not m.site_access_limited and (roles is null or m.role = any (roles));
+  else
+    return query
+      select k.org_id from private.current_api_key() k
+      join public.api_keys a on a.id = k.id
+      where not a.site_access_limited and (roles is null or k.role = any (roles));
+  end if;
+end;
+$function$;
+comment on function private.org_ids_with_every_site(roles public.org_role[]) is 'Organizations where the caller (member or API key) sees every site — not limited to site groups — optionally only with one of the given roles.';
+grant execute on function private.org_ids_with_every_site(roles public.org_role[]) to authenticated, service_role;
 
 -- private.photo_extension(content_type text) ------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.photo_extension(content_type text)
@@ -3938,6 +4540,42 @@ begin
 end;
 $function$;
 
+-- private.prepare_site_group() --------------------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.prepare_site_group()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  group_limit constant integer := 1000;
+  parent_depth smallint;
+begin
+  if private.is_client_request()
+     and (new.org_id is null or new.org_id not in (select private.org_ids_of_current_user('{owner,admin,manager}'))) then
+    new.depth := 1;
+    return new;
+  end if;
+  -- Locking the organization serializes inserts and moves of its groups, so the limit holds and
+  -- two moves at once cannot make a cycle together.
+  perform 1 from public.organizations o where o.id = new.org_id for no key update;
+  if (select count(*) from public.site_groups g where g.org_id = new.org_id) >= group_limit then
+    raise exception 'limit_exceeded' using detail = json_build_object('n', group_limit, 'things', 'site groups')::text;
+  end if;
+  if new.parent_id is null then
+    new.depth := 1;
+  else
+    select g.depth into parent_depth from public.site_groups g where g.org_id = new.org_id and g.id = new.parent_id;
+    -- An unknown parent: the foreign key refuses the row.
+    new.depth := coalesce(parent_depth, 0) + 1;
+    if new.depth > 3 then
+      perform private.refuse_site_group_parent('Groups can be at most three levels deep.', 'site_groups_depth_check');
+    end if;
+  end if;
+  return new;
+end;
+$function$;
+
 -- private.prepare_template() ----------------------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.prepare_template()
  RETURNS trigger
@@ -4130,6 +4768,94 @@ begin
 end;
 $function$;
 comment on function private.queue_reminders(at timestamp with time zone, org uuid) is 'Background run: writes the reminder emails due at `at` (opened, due in 24 hours, missed, the managers'' digest) to the outbox, each once; answers how many of each. `org` limits it to one organization (tests).';
+
+-- private.rebuild_analytics(org uuid) -------------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.rebuild_analytics(org uuid DEFAULT NULL::uuid)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  each_org uuid;
+begin
+  -- Writers wait while the rollups are rebuilt (every trigger adds to them), so none is counted
+  -- twice or lost: what committed before is read from the base tables, what commits after adds
+  -- its change to the rebuilt rows. Readers go on reading.
+  lock table public.analytics_inspection_days, public.analytics_item_days, public.analytics_occurrence_days,
+    public.analytics_action_days in exclusive mode;
+  for each_org in select o.id from public.organizations o where org is null or o.id = org order by o.id loop
+    perform private.recompute_analytics(each_org);
+  end loop;
+  if org is null then
+    -- Rows of organizations since deleted cannot remain (they cascade), so nothing else is left.
+    analyze public.analytics_inspection_days, public.analytics_item_days, public.analytics_occurrence_days,
+      public.analytics_action_days;
+  end if;
+end;
+$function$;
+comment on function private.rebuild_analytics(org uuid) is 'Recomputes every analytics rollup (or one organization''s) from the base tables, holding writers off meanwhile: npm run db:rollups:rebuild.';
+grant execute on function private.rebuild_analytics(org uuid) to service_role;
+
+-- private.recompute_analytics(org uuid, site uuid) ------------------------------------------------
+CREATE OR REPLACE FUNCTION private.recompute_analytics(org uuid, site uuid DEFAULT NULL::uuid)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  inspections public.inspections[];
+  actions public.actions[];
+begin
+  delete from public.analytics_inspection_days r where r.org_id = org and (site is null or r.site_id = site);
+  delete from public.analytics_item_days r where r.org_id = org and (site is null or r.site_id = site);
+  delete from public.analytics_occurrence_days r where r.org_id = org and (site is null or r.site_id = site);
+  delete from public.analytics_action_days r where r.org_id = org and (site is null or r.site_id = site);
+
+  -- In batches, so that an organization of 100,000 inspections (2,000,000 answers) is not held in
+  -- memory at once.
+  for inspections in
+    select array_agg(b.i)
+    from (
+      select i, (row_number() over (order by i.id) - 1) / 5000 as batch
+      from public.inspections i
+      where i.org_id = org and (site is null or i.site_id = site)
+        and (i.status in ('submitted', 'approved') or i.schedule_id is not null)
+    ) b
+    group by b.batch
+  loop
+    perform private.roll_up_inspections('{}', inspections);
+  end loop;
+
+  for actions in
+    select array_agg(b.a)
+    from (
+      select a, (row_number() over (order by a.id) - 1) / 5000 as batch
+      from public.actions a
+      where a.org_id = org and (site is null or a.site_id = site) and a.status <> 'canceled'
+    ) b
+    group by b.batch
+  loop
+    perform private.roll_up_actions('{}', actions);
+  end loop;
+end;
+$function$;
+comment on function private.recompute_analytics(org uuid, site uuid) is 'Recomputes the analytics rollups of one organization (or of one of its sites) from its inspections, answers and actions.';
+
+-- private.recompute_analytics_of_site() -----------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.recompute_analytics_of_site()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  perform private.recompute_analytics(new.org_id, new.id);
+  return null;
+end;
+$function$;
+comment on function private.recompute_analytics_of_site() is 'After-update trigger on a site''s time zone: its rollup rows are on its local days, so they are recomputed.';
 
 -- private.record_action_events() ------------------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.record_action_events()
@@ -4552,6 +5278,27 @@ end;
 $function$;
 grant execute on function private.redeliver_webhook(delivery uuid) to authenticated, service_role;
 
+-- private.redepth_site_group_descendants() --------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.redepth_site_group_descendants()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  with recursive below as (
+    select g.id, new.depth + 1 as depth from public.site_groups g where g.org_id = new.org_id and g.parent_id = new.id
+    union all
+    select g.id, b.depth + 1 from public.site_groups g join below b on g.org_id = new.org_id and g.parent_id = b.id
+    where b.depth < 3
+  )
+  update public.site_groups g set depth = below.depth
+  from below
+  where g.id = below.id and g.depth <> below.depth;
+  return null;
+end;
+$function$;
+
 -- private.refresh_inspection_scores() -------------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.refresh_inspection_scores()
  RETURNS trigger
@@ -4713,6 +5460,23 @@ begin
     perform private.refuse_inspection_move(old.status, new.status);
   end if;
   return new;
+end;
+$function$;
+
+-- private.refuse_site_group_parent(reason text, constraint_name text) -----------------------------
+CREATE OR REPLACE FUNCTION private.refuse_site_group_parent(reason text, constraint_name text)
+ RETURNS void
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+begin
+  raise exception using
+    errcode = 'check_violation',
+    message = reason,
+    schema = 'public',
+    table = 'site_groups',
+    column = 'parent_id',
+    constraint = constraint_name;
 end;
 $function$;
 
@@ -4935,6 +5699,196 @@ AS $function$
 $function$;
 grant execute on function private.retire_expired_invitation(org uuid, address text) to authenticated;
 
+-- private.roll_up_actions(removed public.actions[], added public.actions[]) -----------------------
+CREATE OR REPLACE FUNCTION private.roll_up_actions(removed public.actions[], added public.actions[])
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  perform private.add_to_action_days(array(
+    select row(c.org_id, (e.at at time zone s.timezone)::date, c.site_id, i.template_id, c.priority,
+               case when e.event = 'opened' then c.sign else 0 end,
+               case when e.event = 'resolved' then c.sign else 0 end,
+               case when e.event = 'verified' then c.sign else 0 end,
+               case when e.event = 'due' then c.sign else 0 end,
+               case when e.event = 'due' and c.resolved_at <= c.due_at then c.sign else 0 end
+           )::private.analytics_action_change
+    from (select r.*, -1 as sign from unnest(removed) r union all select a.*, 1 from unnest(added) a) c
+    join public.sites s on s.id = c.site_id
+    left join public.inspections i on i.id = c.inspection_id
+    cross join lateral (
+      values ('opened', c.created_at), ('resolved', c.resolved_at), ('verified', c.verified_at), ('due', c.due_at)
+    ) as e (event, at)
+    where c.status <> 'canceled' and e.at is not null));
+end;
+$function$;
+comment on function private.roll_up_actions(removed public.actions[], added public.actions[]) is 'Takes the analytics contributions of `removed` (action rows as they were) out of analytics_action_days and adds those of `added`: opened, resolved, verified and due, unless canceled.';
+
+-- private.roll_up_changed_actions() ---------------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.roll_up_changed_actions()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  removed public.actions[];
+  added public.actions[];
+begin
+  if tg_op = 'INSERT' then
+    added := array(select n from new_actions n where n.status <> 'canceled');
+    removed := '{}';
+  else
+    select coalesce(array_agg(o), '{}'), coalesce(array_agg(n), '{}') into removed, added
+    from old_actions o
+    join new_actions n on n.id = o.id
+    where (o.status = 'canceled', o.org_id, o.site_id, o.inspection_id, o.priority, o.created_at, o.resolved_at, o.verified_at, o.due_at)
+          is distinct from
+          (n.status = 'canceled', n.org_id, n.site_id, n.inspection_id, n.priority, n.created_at, n.resolved_at, n.verified_at, n.due_at);
+  end if;
+  if cardinality(removed) + cardinality(added) > 0 then
+    perform private.roll_up_actions(removed, added);
+  end if;
+  return null;
+end;
+$function$;
+comment on function private.roll_up_changed_actions() is 'After-statement trigger on actions: hands the rows whose analytics contribution may have changed, as they were and as they are, to private.roll_up_actions.';
+
+-- private.roll_up_changed_inspections() -----------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.roll_up_changed_inspections()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  removed public.inspections[];
+  added public.inspections[];
+begin
+  -- A transition table is only named in the branch of its event (PL/pgSQL plans each query when
+  -- it first runs).
+  if tg_op = 'INSERT' then
+    added := array(select n from new_inspections n where n.status in ('submitted', 'approved') or n.schedule_id is not null);
+    removed := '{}';
+  else
+    select coalesce(array_agg(o), '{}'), coalesce(array_agg(n), '{}') into removed, added
+    from old_inspections o
+    join new_inspections n on n.id = o.id
+    where ((o.status in ('submitted', 'approved') or n.status in ('submitted', 'approved'))
+           and (o.status in ('submitted', 'approved'), o.org_id, o.site_id, o.template_id, o.submitted_at, o.score, o.max_score, o.hidden_item_keys)
+               is distinct from
+               (n.status in ('submitted', 'approved'), n.org_id, n.site_id, n.template_id, n.submitted_at, n.score, n.max_score, n.hidden_item_keys))
+       or ((o.schedule_id is not null or n.schedule_id is not null)
+           and (o.schedule_id, o.status = 'canceled', o.org_id, o.site_id, o.template_id, o.due_at, o.first_submitted_at)
+               is distinct from
+               (n.schedule_id, n.status = 'canceled', n.org_id, n.site_id, n.template_id, n.due_at, n.first_submitted_at));
+  end if;
+  if cardinality(removed) + cardinality(added) > 0 then
+    perform private.roll_up_inspections(removed, added);
+  end if;
+  return null;
+end;
+$function$;
+comment on function private.roll_up_changed_inspections() is 'After-statement trigger on inspections: hands the rows whose analytics contribution may have changed, as they were and as they are, to private.roll_up_inspections.';
+
+-- private.roll_up_deleted_action() ----------------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.roll_up_deleted_action()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  if old.status <> 'canceled' and exists (select 1 from public.organizations o where o.id = old.org_id) then
+    perform private.roll_up_actions(array[old], '{}');
+  end if;
+  return old;
+end;
+$function$;
+comment on function private.roll_up_deleted_action() is 'Before-delete trigger on actions: takes the row''s analytics contribution out.';
+
+-- private.roll_up_deleted_answers() ---------------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.roll_up_deleted_answers()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  perform private.add_to_item_days(array(
+    select row(i.org_id, (i.submitted_at at time zone s.timezone)::date, i.site_id, i.template_id, x.item_key,
+               -1, case when x.failed then -1 else 0 end
+           )::private.analytics_item_change
+    from old_answers x
+    join public.inspections i on i.id = x.inspection_id
+    join public.sites s on s.id = i.site_id
+    where i.status in ('submitted', 'approved') and i.submitted_at is not null
+      and x.failed is not null and x.item_key <> all (i.hidden_item_keys)));
+  return null;
+end;
+$function$;
+comment on function private.roll_up_deleted_answers() is 'After-statement trigger on answers deleted: takes the judged answers of submitted and approved inspections out of analytics_item_days.';
+
+-- private.roll_up_deleted_inspection() ------------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.roll_up_deleted_inspection()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  if (old.status in ('submitted', 'approved') or old.schedule_id is not null)
+     and exists (select 1 from public.organizations o where o.id = old.org_id) then
+    perform private.roll_up_inspections(array[old], '{}');
+  end if;
+  return old;
+end;
+$function$;
+comment on function private.roll_up_deleted_inspection() is 'Before-delete trigger on inspections: takes the row''s analytics contribution out, while its answers are still there.';
+
+-- private.roll_up_inspections(removed public.inspections[], added public.inspections[]) -----------
+CREATE OR REPLACE FUNCTION private.roll_up_inspections(removed public.inspections[], added public.inspections[])
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  perform private.add_to_inspection_days(array(
+    select row(c.org_id, (c.submitted_at at time zone s.timezone)::date, c.site_id, c.template_id,
+               c.sign,
+               case when c.max_score > 0 then c.sign else 0 end,
+               case when c.max_score > 0 then c.sign * 100 * c.score / c.max_score else 0 end
+           )::private.analytics_inspection_change
+    from (select r.*, -1 as sign from unnest(removed) r union all select a.*, 1 from unnest(added) a) c
+    join public.sites s on s.id = c.site_id
+    where c.status in ('submitted', 'approved') and c.submitted_at is not null));
+
+  perform private.add_to_item_days(array(
+    select row(c.org_id, (c.submitted_at at time zone s.timezone)::date, c.site_id, c.template_id, x.item_key,
+               c.sign, case when x.failed then c.sign else 0 end
+           )::private.analytics_item_change
+    from (select r.*, -1 as sign from unnest(removed) r union all select a.*, 1 from unnest(added) a) c
+    join public.sites s on s.id = c.site_id
+    join public.answers x on x.inspection_id = c.id
+    where c.status in ('submitted', 'approved') and c.submitted_at is not null
+      and x.failed is not null and x.item_key <> all (c.hidden_item_keys)));
+
+  perform private.add_to_occurrence_days(array(
+    select row(c.org_id, (c.due_at at time zone s.timezone)::date, c.site_id, c.template_id,
+               c.sign,
+               case when c.first_submitted_at <= c.due_at then c.sign else 0 end,
+               case when c.first_submitted_at > c.due_at then c.sign else 0 end
+           )::private.analytics_occurrence_change
+    from (select r.*, -1 as sign from unnest(removed) r union all select a.*, 1 from unnest(added) a) c
+    join public.sites s on s.id = c.site_id
+    where c.schedule_id is not null and c.status <> 'canceled' and c.due_at is not null));
+end;
+$function$;
+comment on function private.roll_up_inspections(removed public.inspections[], added public.inspections[]) is 'Takes the analytics contributions of `removed` (inspection rows as they were) out of the rollups and adds those of `added`: scores and judged answers of submitted and approved inspections, and occurrences.';
+
 -- private.run_schedules(at timestamp with time zone) ----------------------------------------------
 CREATE OR REPLACE FUNCTION private.run_schedules(at timestamp with time zone DEFAULT now())
  RETURNS jsonb
@@ -5127,6 +6081,53 @@ end;
 $function$;
 grant execute on function private.send_test_webhook(endpoint uuid) to authenticated, service_role;
 
+-- private.set_member_site_access(org uuid, member uuid, group_ids uuid[]) -------------------------
+CREATE OR REPLACE FUNCTION private.set_member_site_access(org uuid, member uuid, group_ids uuid[])
+ RETURNS void
+ LANGUAGE plpgsql
+ SET search_path TO ''
+AS $function$
+declare
+  target_role public.org_role;
+  wanted uuid[] := array(select distinct g from unnest(coalesce(group_ids, '{}')) g where g is not null);
+begin
+  if private.current_org_role(org) is null then
+    raise exception 'not_found' using detail = json_build_object('thing', 'organization')::text;
+  end if;
+  if private.current_org_role(org) not in ('owner', 'admin') then
+    raise exception 'forbidden';
+  end if;
+  select m.role into target_role from public.memberships m where m.org_id = org and m.user_id = member;
+  if target_role is null then
+    raise exception 'not_found' using detail = json_build_object('thing', 'member')::text;
+  end if;
+  if target_role in ('owner', 'admin') then
+    if cardinality(wanted) = 0 then
+      return; -- already org-wide, as they always are
+    end if;
+    raise exception 'validation_failed'
+      using detail = json_build_object('field', 'site_group_ids', 'message', 'Owners and admins always see every site.')::text;
+  end if;
+  if cardinality(wanted) > (select count(*) from public.site_groups g where g.org_id = org and g.id = any (wanted)) then
+    raise exception 'validation_failed'
+      using detail = json_build_object('field', 'site_group_ids', 'message', 'Choose groups of this organization.')::text;
+  end if;
+  update public.memberships m set site_access_limited = cardinality(wanted) > 0
+  where m.org_id = org and m.user_id = member;
+  if not found then
+    -- The memberships policy let the caller read the row but not change it (an admin and an owner).
+    raise exception 'forbidden';
+  end if;
+  delete from public.membership_site_groups g
+  where g.org_id = org and g.user_id = member and g.site_group_id <> all (wanted);
+  insert into public.membership_site_groups (org_id, user_id, site_group_id)
+  select org, member, w from unnest(wanted) w
+  on conflict do nothing;
+end;
+$function$;
+comment on function private.set_member_site_access(org uuid, member uuid, group_ids uuid[]) is 'Limits a member to these site groups (and their descendants), or makes them org-wide with none; as the caller, owners and admins only.';
+grant execute on function private.set_member_site_access(org uuid, member uuid, group_ids uuid[]) to authenticated, service_role;
+
 -- private.set_updated_at() ------------------------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.set_updated_at()
  RETURNS trigger
@@ -5166,6 +6167,8 @@ CREATE OR REPLACE FUNCTION private.site_search_page(org uuid, pattern text, arch
  STABLE SECURITY DEFINER
  SET search_path TO ''
 AS $function$
+declare
+  every_site boolean := org in (select private.org_ids_with_every_site());
 begin
   if not exists (select 1 from private.org_ids_of_current_user() o where o = org) then
     return;
@@ -5176,12 +6179,15 @@ begin
       where s.org_id = $1
         and (s.name || ' ' || coalesce(s.address, '') || ' ' || coalesce(s.external_ref, '')) ilike $2
         and %s
+        and %s
         and ($3::text is null or (s.name, s.id) > ($3, $4))
       order by s.name, s.id
       limit $5
     $q$,
-    case archived when 'all' then 'true' when 'true' then 's.archived_at is not null' else 's.archived_at is null' end
-  ) using org, pattern, after_name, after_id, least(greatest(page_size, 1), 201);
+    case archived when 'all' then 'true' when 'true' then 's.archived_at is not null' else 's.archived_at is null' end,
+    case when every_site then 'true' else 's.group_id = any ($6)' end
+  ) using org, pattern, after_name, after_id, least(greatest(page_size, 1), 201),
+          case when every_site then null else array(select private.limited_site_group_ids()) end;
 end;
 $function$;
 comment on function private.site_search_page(org uuid, pattern text, archived text, after_name text, after_id uuid, page_size integer) is 'One page of ids of the organization''s sites matching an ilike pattern, for a member only; planned with the trigram index (RLS would forbid it). The caller re-reads the rows under RLS.';
