@@ -32,6 +32,7 @@ import { mailNewAssignees } from './action-mail.ts';
 import { actionAttachmentOf, type ActionAttachmentRow } from './action-attachments.ts';
 import { localDayBetween } from './local-days.ts';
 import { orgParams } from './orgs.ts';
+import { inSiteGroup } from './site-groups.ts';
 
 /** An actions row with the names a list shows beside it, as postgres.js returns it. */
 type ActionRow =
@@ -160,6 +161,7 @@ export const listActions = route({
           and ${query.priority ? tx`a.priority in ${tx(query.priority)}` : tx`true`}
           and ${query.assignee_id ? tx`a.assignee_id = ${query.assignee_id}` : tx`true`}
           and ${query.site_id ? tx`a.site_id = ${query.site_id}` : tx`true`}
+          and ${tx.unsafe(inSiteGroup(inline`a.site_id`, params.org, query.site_group_id).text)}
           and ${query.inspection_id ? tx`a.inspection_id = ${query.inspection_id}` : tx`true`}
           and ${query.overdue === undefined ? tx`true` : query.overdue ? overdue : tx`not ${overdue}`}
           -- Inclusive: a change in the same instant as the caller's last sync is not missed.

@@ -30,15 +30,23 @@ interface ApiKeyRow {
   expires_at: Date | null;
   revoked_at: Date | null;
   status: ApiKeyStatus;
+  org_wide: boolean;
+  site_group_ids: string[];
 }
 
 const apiKeyParams = z.strictObject({ org: idSchema, id: idSchema });
 
 type ListedApiKeyRow = ApiKeyRow & { created_key: string };
 
+/** A key's access (docs/site-groups.md), of `public.api_keys k`. */
+const keyAccess = (tx: Tx) => tx`
+  not k.site_access_limited as org_wide,
+  array(select g.site_group_id from public.api_key_site_groups g where g.api_key_id = k.id order by g.site_group_id) as site_group_ids
+`;
+
 const selectApiKeys = (tx: Tx) => tx`
   select k.id, k.name, k.prefix, k.role, k.created_by, k.created_at, k.last_used_at, k.expires_at, k.revoked_at,
-         private.api_key_state(k.revoked_at, k.expires_at) as status,
+         private.api_key_state(k.revoked_at, k.expires_at) as status, ${keyAccess(tx)},
          -- The cursor keeps microseconds: JavaScript dates stop at milliseconds.
          to_char(k.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_key
   from public.api_keys k
@@ -56,6 +64,8 @@ function apiKeyOf(row: ApiKeyRow): ApiKey {
     last_used_at: iso(row.last_used_at),
     expires_at: iso(row.expires_at),
     revoked_at: iso(row.revoked_at),
+    org_wide: row.org_wide,
+    site_group_ids: row.site_group_ids,
   };
 }
 
@@ -96,15 +106,28 @@ export const createApiKey = route({
   keptForRetry: (created: CreatedApiKey) => ({ ...created, secret: null }),
   handler: async ({ params, body, db }): Promise<CreatedApiKey> => {
     const { secret, prefix, hash } = await newApiKeySecret();
+    const groupIds = body.site_group_ids ?? [];
     const row = await db(async (tx) => {
       await requireRole(tx, params.org, MEMBER_MANAGERS);
-      const [created] = await tx<ApiKeyRow[]>`
-        insert into public.api_keys (org_id, name, prefix, secret_hash, role, expires_at)
-        values (${params.org}, ${body.name}, ${prefix}, decode(${hash}, 'hex'), ${body.role}, ${body.expires_at ?? null})
-        returning id, name, prefix, role, created_by, created_at, last_used_at, expires_at, revoked_at,
-                  private.api_key_state(revoked_at, expires_at) as status
+      if (groupIds.length > 0) {
+        const [{ n }] = await tx<{ n: number }[]>`
+          select count(*)::int as n from public.site_groups where org_id = ${params.org} and id = any(${groupIds}::uuid[])
+        `;
+        if (n < groupIds.length) throw ApiError.validation([{ field: 'site_group_ids', message: 'Choose groups of this organization.' }]);
+      }
+      const [created] = await tx<{ id: string }[]>`
+        insert into public.api_keys (org_id, name, prefix, secret_hash, role, expires_at, site_access_limited)
+        values (${params.org}, ${body.name}, ${prefix}, decode(${hash}, 'hex'), ${body.role}, ${body.expires_at ?? null}, ${groupIds.length > 0})
+        returning id
       `;
-      return created;
+      if (groupIds.length > 0) {
+        await tx`
+          insert into public.api_key_site_groups (api_key_id, org_id, site_group_id)
+          select ${created.id}, ${params.org}, unnest(${groupIds}::uuid[])
+        `;
+      }
+      const [read] = await tx<ApiKeyRow[]>`${selectApiKeys(tx)} where k.id = ${created.id}`;
+      return read;
     });
     return { ...apiKeyOf(row), secret };
   },

@@ -3,7 +3,7 @@
 // status, open and overdue ones; and the caller's own work.
 import { route } from '../_shared/http.ts';
 import { ACTION_STATUSES, type ActionStatus } from '../_shared/schemas/actions.ts';
-import { type Dashboard, dashboardSchema } from '../_shared/schemas/dashboard.ts';
+import { type Dashboard, dashboardQuerySchema, dashboardSchema } from '../_shared/schemas/dashboard.ts';
 import { INSPECTION_STATUSES, type InspectionStatus } from '../_shared/schemas/inspections.ts';
 import { inline } from '../_shared/sql-literal.ts';
 import { requireUser, roleAllowed, roleStatement } from './access.ts';
@@ -11,6 +11,7 @@ import { OVERDUE_ACTION } from './actions.ts';
 import { OVERDUE } from './inspections.ts';
 import { orgParams } from './orgs.ts';
 import { COMPLIANCE_COUNTS, COUNTED_OCCURRENCE, figuresOf, type FiguresRow } from './schedules.ts';
+import { inSiteGroup } from './site-groups.ts';
 
 /** Every status with its count, zero for those with none. */
 function countsBy<S extends string>(statuses: readonly S[], rows: { status: S; n: number }[]): Record<S, number> {
@@ -25,37 +26,42 @@ export const getDashboard = route({
   path: '/orgs/:org/dashboard',
   usersOnly: true,
   params: orgParams,
-  handler: async ({ principal, params, read }): Promise<Dashboard> => {
+  query: dashboardQuerySchema,
+  handler: async ({ principal, params, query, read }): Promise<Dashboard> => {
     const user = requireUser(principal);
+    // Every count of one group's sites (and its subgroups'), or of all the caller sees.
+    const inspectionsInGroup = inSiteGroup(inline`i.site_id`, params.org, query.site_group_id);
+    const actionsInGroup = inSiteGroup(inline`a.site_id`, params.org, query.site_group_id);
     // One round trip with the membership check (issue 15): the dashboard is the first screen.
     const [role, inspectionsByStatus, actionsByStatus, [counts], [week]] = await read([
       roleStatement(params.org),
-      inline`select status, count(*)::int as n from public.inspections where org_id = ${params.org} group by status`,
-      inline`select status, count(*)::int as n from public.actions where org_id = ${params.org} group by status`,
+      inline`select status, count(*)::int as n from public.inspections i where org_id = ${params.org} and ${inspectionsInGroup} group by status`,
+      inline`select status, count(*)::int as n from public.actions a where org_id = ${params.org} and ${actionsInGroup} group by status`,
       // "This week" is the last seven days, the same window whatever the viewer's time zone;
       // answers of canceled inspections no longer count, nor those of items hidden since.
       inline`
         select
           (select count(*)::int from public.inspections i
-           where i.org_id = ${params.org} and ${OVERDUE}) as overdue,
+           where i.org_id = ${params.org} and ${OVERDUE} and ${inspectionsInGroup}) as overdue,
           (select count(*)::int from public.answers a join public.inspections i on i.id = a.inspection_id
            where a.org_id = ${params.org} and a.failed and a.answered_at >= now() - interval '7 days'
-             and i.status <> 'canceled' and a.item_key <> all (i.hidden_item_keys)) as failed,
+             and i.status <> 'canceled' and a.item_key <> all (i.hidden_item_keys) and ${inspectionsInGroup}) as failed,
           (select count(*)::int from public.actions a
-           where a.org_id = ${params.org} and ${OVERDUE_ACTION}) as overdue_actions,
+           where a.org_id = ${params.org} and ${OVERDUE_ACTION} and ${actionsInGroup}) as overdue_actions,
           (select count(*)::int from public.inspections i
-           where i.org_id = ${params.org} and i.assignee_id = ${user.userId} and i.status in ('scheduled', 'in_progress')) as my_inspections,
+           where i.org_id = ${params.org} and i.assignee_id = ${user.userId} and i.status in ('scheduled', 'in_progress') and ${inspectionsInGroup}) as my_inspections,
           (select count(*)::int from public.inspections i
-           where i.org_id = ${params.org} and i.assignee_id = ${user.userId} and ${OVERDUE}) as my_overdue_inspections,
+           where i.org_id = ${params.org} and i.assignee_id = ${user.userId} and ${OVERDUE} and ${inspectionsInGroup}) as my_overdue_inspections,
           (select count(*)::int from public.actions a
-           where a.org_id = ${params.org} and a.assignee_id = ${user.userId} and a.status in ('open', 'in_progress')) as my_actions,
+           where a.org_id = ${params.org} and a.assignee_id = ${user.userId} and a.status in ('open', 'in_progress') and ${actionsInGroup}) as my_actions,
           (select count(*)::int from public.actions a
-           where a.org_id = ${params.org} and a.assignee_id = ${user.userId} and ${OVERDUE_ACTION}) as my_overdue_actions
+           where a.org_id = ${params.org} and a.assignee_id = ${user.userId} and ${OVERDUE_ACTION} and ${actionsInGroup}) as my_overdue_actions
       `,
       // Compliance's figures for the occurrences due in the last seven days.
       inline`
         select ${COMPLIANCE_COUNTS} from public.inspections i
         where i.org_id = ${params.org} and ${COUNTED_OCCURRENCE} and i.due_at >= now() - interval '7 days' and i.due_at < now()
+          and ${inspectionsInGroup}
       `,
     ]);
     roleAllowed(role);

@@ -30,6 +30,7 @@ import { answerOf, type AnswerRow } from './answers.ts';
 import { attachmentOf, type AttachmentRow } from './attachments.ts';
 import { localDayBetween } from './local-days.ts';
 import { orgParams } from './orgs.ts';
+import { inSiteGroup } from './site-groups.ts';
 import { SELECT_TEMPLATE_VERSIONS, templateVersionOf, type TemplateVersionRow } from './templates.ts';
 
 /** An inspections row with its site, version and assignee names, as postgres.js returns it. */
@@ -82,6 +83,7 @@ type InspectionFilterQuery = {
   status?: string[];
   q?: string;
   site_id?: string;
+  site_group_id?: string;
   assignee_id?: string;
   overdue?: boolean;
   updated_since?: string;
@@ -111,6 +113,7 @@ function inspectionFilterSql(orgId: string, query: InspectionFilterQuery): Inlin
     and ${query.status ? inline`i.status in ${query.status}` : inline`true`}
     and ${query.q ? inline`(i.title ilike ${containsPattern(query.q)} or s.name ilike ${containsPattern(query.q)})` : inline`true`}
     and ${query.site_id ? inline`i.site_id = ${query.site_id}` : inline`true`}
+    and ${inSiteGroup(inline`i.site_id`, orgId, query.site_group_id)}
     and ${query.assignee_id === 'none' ? inline`i.assignee_id is null` : query.assignee_id ? inline`i.assignee_id = ${query.assignee_id}` : inline`true`}
     and ${query.overdue === undefined ? inline`true` : query.overdue ? OVERDUE : inline`not ${OVERDUE}`}
     and ${query.schedule_id ? inline`i.schedule_id = ${query.schedule_id}` : inline`true`}

@@ -27,7 +27,9 @@ function meStatements(user: UserPrincipal): InlineSql[] {
   return [
     inline`select user_id, display_name, created_at, updated_at from public.profiles where user_id = ${user.userId}`,
     inline`
-      select o.id as org_id, o.slug as org_slug, o.name as org_name, m.role
+      select o.id as org_id, o.slug as org_slug, o.name as org_name, m.role, not m.site_access_limited as org_wide,
+             array(select g.site_group_id from public.membership_site_groups g
+                   where g.org_id = m.org_id and g.user_id = m.user_id order by g.site_group_id) as site_group_ids
       from public.memberships m
       join public.organizations o on o.id = m.org_id
       where m.user_id = ${user.userId}

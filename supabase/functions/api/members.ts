@@ -1,4 +1,5 @@
-// Members: `GET /orgs/{org}/members`, `PATCH·DELETE /orgs/{org}/members/{user_id}`. Owners
+// Members: `GET /orgs/{org}/members`, `GET·PATCH·DELETE /orgs/{org}/members/{user_id}`, `PUT
+// /orgs/{org}/members/{user_id}/access` (the sites a member sees: docs/site-groups.md). Owners
 // manage everyone, admins everyone but owners; anyone may leave. SQL keeps the last owner.
 import { z } from 'zod';
 import type { Tx } from '../_shared/db.ts';
@@ -7,6 +8,7 @@ import { route } from '../_shared/http.ts';
 import { decodeCursor, pageOf } from '../_shared/pagination.ts';
 import { idSchema, pageQuerySchema, type Role } from '../_shared/schemas/common.ts';
 import { type Member, memberSchema, memberUpdateSchema } from '../_shared/schemas/members.ts';
+import { memberAccessSchema } from '../_shared/schemas/site-groups.ts';
 import { iso, MEMBER_MANAGERS, requireRole, requireUser } from './access.ts';
 import { orgParams } from './orgs.ts';
 
@@ -16,17 +18,29 @@ interface MemberRow {
   email: string | null;
   role: Role;
   joined_at: Date;
+  org_wide: boolean;
+  site_group_ids: string[];
 }
 
 const memberParams = z.strictObject({ org: idSchema, user_id: idSchema });
 
 function memberOf(row: MemberRow): Member {
-  return { user_id: row.user_id, display_name: row.display_name, email: row.email, role: row.role, joined_at: iso(row.joined_at) };
+  return {
+    user_id: row.user_id,
+    display_name: row.display_name,
+    email: row.email,
+    role: row.role,
+    joined_at: iso(row.joined_at),
+    org_wide: row.org_wide,
+    site_group_ids: row.site_group_ids,
+  };
 }
 
-/** Members with the name and address their profile shows. */
+/** Members with the name and address their profile shows, and the groups they are limited to. */
 const selectMembers = (tx: Tx) => tx`
-  select m.user_id, p.display_name, p.email, m.role, m.created_at as joined_at
+  select m.user_id, p.display_name, p.email, m.role, m.created_at as joined_at, not m.site_access_limited as org_wide,
+         array(select g.site_group_id from public.membership_site_groups g
+               where g.org_id = m.org_id and g.user_id = m.user_id order by g.site_group_id) as site_group_ids
   from public.memberships m
   join public.profiles p on p.user_id = m.user_id
 `;
@@ -82,10 +96,75 @@ export const updateMember = route({
         update public.memberships set role = ${body.role} where org_id = ${params.org} and user_id = ${params.user_id} returning 1
       `;
       if (updated.length === 0) throw ApiError.forbidden();
-      return memberOf({ ...target, role: body.role });
+      // Read again: becoming an owner or admin ends a limit to groups (a trigger).
+      return memberOf(await readMember(tx, params.org, params.user_id));
     });
   },
 });
+
+export const getMember = route({
+  method: 'GET',
+  response: memberSchema,
+  path: '/orgs/:org/members/:user_id',
+  params: memberParams,
+  handler: async ({ params, db }) => {
+    return await db(async (tx) => {
+      await requireRole(tx, params.org);
+      return memberOf(await readMember(tx, params.org, params.user_id));
+    });
+  },
+});
+
+const OWNERS_AND_ADMINS_SEE_EVERYTHING = 'Owners and admins always see every site.';
+
+export const setMemberAccess = route({
+  method: 'PUT',
+  response: memberSchema,
+  path: '/orgs/:org/members/:user_id/access',
+  usersOnly: true,
+  summary: 'Limit a member to some site groups (and their subgroups), or with an empty list let them see every site (owners and admins)',
+  params: memberParams,
+  body: memberAccessSchema,
+  handler: async ({ params, body, db }) => {
+    const groupIds = body.site_group_ids;
+    return await db(async (tx) => {
+      const callerRole = await requireRole(tx, params.org, MEMBER_MANAGERS);
+      const target = await readMember(tx, params.org, params.user_id);
+      checkOwnerRule(callerRole, target.role);
+      if (groupIds.length > 0 && (target.role === 'owner' || target.role === 'admin')) {
+        throw ApiError.validation([{ field: 'site_group_ids', message: OWNERS_AND_ADMINS_SEE_EVERYTHING }]);
+      }
+      if (groupIds.length > 0) {
+        const [{ n }] = await tx<{ n: number }[]>`
+          select count(*)::int as n from public.site_groups where org_id = ${params.org} and id = any(${groupIds}::uuid[])
+        `;
+        if (n < groupIds.length) throw ApiError.validation([{ field: 'site_group_ids', message: 'Choose groups of this organization.' }]);
+      }
+      await writeMemberAccess(tx, params.org, params.user_id, groupIds);
+      return memberOf(await readMember(tx, params.org, params.user_id));
+    });
+  },
+});
+
+/** A member's access as given: limited to `groupIds`, or org-wide when there are none. */
+async function writeMemberAccess(tx: Tx, orgId: string, userId: string, groupIds: string[]): Promise<void> {
+  const updated = await tx`
+    update public.memberships set site_access_limited = ${groupIds.length > 0}
+    where org_id = ${orgId} and user_id = ${userId} returning 1
+  `;
+  if (updated.length === 0) throw ApiError.forbidden();
+  await tx`
+    delete from public.membership_site_groups
+    where org_id = ${orgId} and user_id = ${userId} and not (site_group_id = any(${groupIds}::uuid[]))
+  `;
+  if (groupIds.length > 0) {
+    await tx`
+      insert into public.membership_site_groups (org_id, user_id, site_group_id)
+      select ${orgId}, ${userId}, unnest(${groupIds}::uuid[])
+      on conflict do nothing
+    `;
+  }
+}
 
 export const removeMember = route({
   method: 'DELETE',

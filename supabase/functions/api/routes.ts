@@ -36,7 +36,7 @@ import {
 } from './inspections.ts';
 import { acceptInvitation, createInvitation, listInvitations, previewInvitation, resendInvitation, revokeInvitation } from './invitations.ts';
 import { getMe, getNotificationPreferences, patchMe, patchNotificationPreferences } from './me.ts';
-import { listMembers, removeMember, updateMember } from './members.ts';
+import { getMember, listMembers, removeMember, setMemberAccess, updateMember } from './members.ts';
 import { createOrganization, deleteOrganization, getOrganization, listOrganizations, updateOrganization } from './orgs.ts';
 import { exportAnswersCsv, exportInspectionsCsv, inspectionReportPdf } from './reports.ts';
 import {
@@ -50,7 +50,8 @@ import {
   resumeSchedule,
   updateSchedule,
 } from './schedules.ts';
-import { archiveSite, createSite, getSite, listSites, updateSite } from './sites.ts';
+import { createSiteGroup, deleteSiteGroup, listSiteGroups, updateSiteGroup } from './site-groups.ts';
+import { archiveSite, createSite, getSite, listSites, moveSites, updateSite } from './sites.ts';
 import {
   createWebhook,
   deleteWebhook,
@@ -83,7 +84,9 @@ export const apiRoutes = {
   updateOrganization,
   deleteOrganization,
   listMembers,
+  getMember,
   updateMember,
+  setMemberAccess,
   removeMember,
   listInvitations,
   createInvitation,
@@ -96,6 +99,11 @@ export const apiRoutes = {
   getSite,
   updateSite,
   archiveSite,
+  moveSites,
+  listSiteGroups,
+  createSiteGroup,
+  updateSiteGroup,
+  deleteSiteGroup,
   listTemplates,
   createTemplate,
   getTemplate,

@@ -34,6 +34,7 @@ import { inline, type InlineSql } from '../_shared/sql-literal.ts';
 import { iso, requireRole, roleAllowed, roleStatement, SITE_MANAGERS } from './access.ts';
 import { inspectionOf, type InspectionRow, OUTCOMES, SELECT_INSPECTIONS } from './inspections.ts';
 import { orgParams } from './orgs.ts';
+import { inSiteGroup } from './site-groups.ts';
 
 /** Who changes schedules (docs/product.md §6): those who manage sites and templates. */
 export const SCHEDULE_MANAGERS = SITE_MANAGERS;
@@ -457,6 +458,7 @@ export const getCompliance = route({
         where i.org_id = ${params.org} and ${COUNTED_OCCURRENCE}
           and i.due_at >= ${query.from}::timestamptz and i.due_at < ${query.to}::timestamptz
           and ${query.site_id ? inline`i.site_id = ${query.site_id}` : inline`true`}
+          and ${inSiteGroup(inline`i.site_id`, params.org, query.site_group_id)}
           and ${query.schedule_id ? inline`i.schedule_id = ${query.schedule_id}` : inline`true`}
           and ${query.template_id ? inline`i.template_id = ${query.template_id}` : inline`true`}
         group by 1

@@ -1,7 +1,10 @@
-// Sites: `GET·POST /orgs/{org}/sites`, `GET·PATCH·DELETE /orgs/{org}/sites/{id}`. Every member
-// reads them; owners, admins and managers change them. DELETE archives, so inspection history
-// keeps its site; PATCH `archived: false` brings a site back.
+// Sites: `GET·POST /orgs/{org}/sites`, `GET·PATCH·DELETE /orgs/{org}/sites/{id}`, `POST
+// /orgs/{org}/sites/move` (several into a group at once). Every member reads the sites they can
+// see (all, or their groups'); owners, admins and managers change them (a limited manager only in
+// their groups: docs/site-groups.md). DELETE archives, so inspection history keeps its site;
+// PATCH `archived: false` brings a site back.
 import { z } from 'zod';
+import type { Principal } from '../_shared/auth.ts';
 import { containsPattern, type Tx } from '../_shared/db.ts';
 import { ApiError } from '../_shared/errors.ts';
 import { inline, type InlineSql } from '../_shared/sql-literal.ts';
@@ -9,8 +12,10 @@ import { route } from '../_shared/http.ts';
 import { decodeCursor, pageOf } from '../_shared/pagination.ts';
 import { idSchema } from '../_shared/schemas/common.ts';
 import { type Site, siteCreateSchema, siteListQuerySchema, siteSchema, siteUpdateSchema } from '../_shared/schemas/sites.ts';
+import { type SitesMoved, sitesMovedSchema, sitesMoveSchema } from '../_shared/schemas/site-groups.ts';
 import { iso, requireRole, roleAllowed, roleStatement, SITE_MANAGERS } from './access.ts';
 import { orgParams } from './orgs.ts';
+import { groupToFill, inSiteGroup, readScope, refuseTopLevel, unknownGroup, withGroupErrors } from './site-groups.ts';
 
 /** A sites row as postgres.js returns it: the API's Site with timestamps still as dates. */
 type SiteRow = Omit<Site, 'archived_at' | 'created_at' | 'updated_at'> & {
@@ -23,7 +28,7 @@ type SiteRow = Omit<Site, 'archived_at' | 'created_at' | 'updated_at'> & {
 
 const siteParams = z.strictObject({ org: idSchema, id: idSchema });
 
-const SITE_COLUMNS = ['name', 'address', 'latitude', 'longitude', 'geofence_m', 'timezone', 'external_ref'] as const;
+const SITE_COLUMNS = ['name', 'address', 'latitude', 'longitude', 'geofence_m', 'timezone', 'external_ref', 'group_id'] as const;
 
 function siteOf(row: SiteRow): Site {
   const site: Site = {
@@ -36,6 +41,7 @@ function siteOf(row: SiteRow): Site {
     geofence_m: row.geofence_m,
     timezone: row.timezone,
     external_ref: row.external_ref,
+    group_id: row.group_id,
     archived_at: iso(row.archived_at),
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),
@@ -48,6 +54,16 @@ async function readSite(tx: Tx, orgId: string, id: string): Promise<SiteRow> {
   const [row] = await tx<SiteRow[]>`select * from public.sites where org_id = ${orgId} and id = ${id}`;
   if (!row) throw ApiError.notFound('site');
   return row;
+}
+
+/**
+ * A site may go in `groupId` (null: in no group) when the caller sees all of that group; a caller
+ * limited to groups keeps every site in one of theirs, so cannot leave a site outside them.
+ */
+async function checkSiteGroup(tx: Tx, principal: Principal, orgId: string, groupId: string | null): Promise<void> {
+  const scope = await readScope(tx, principal, orgId);
+  if (groupId === null) refuseTopLevel(scope, 'Put the site in one of your groups: you only see the sites in them.');
+  else await groupToFill(tx, scope, orgId, groupId, 'group_id');
 }
 
 /** The given fields only: a column left out keeps its value (or the database default). */
@@ -73,19 +89,28 @@ export const listSites = route({
     const search = query.q
       ? inline`(s.name || ' ' || coalesce(s.address, '') || ' ' || coalesce(s.external_ref, '')) ilike ${containsPattern(query.q)}`
       : inline`true`;
+    const inGroup = inSiteGroup(inline`s.id`, params.org, query.site_group_id);
+    // A group's own sites (the web's tree draws its subgroups apart), or those in no group.
+    const ownGroup = query.group_id === undefined
+      ? inline`true`
+      : query.group_id === 'none'
+      ? inline`s.group_id is null`
+      : inline`s.group_id = ${query.group_id}::uuid`;
     let page: InlineSql;
     if (!near) {
       // Under RLS `ilike` cannot use the trigram index (it is not leakproof), so a search first
       // asks private.site_search_page for the page's ids as the index would find them (members
-      // only); the rows are then read here under RLS with every filter again.
-      const searchPage = query.q
+      // only); the rows are then read here under RLS with every filter again. Within a group the
+      // page would come back short (the function knows no groups), so there the group's own
+      // sites (found by their group_id index) are searched as they are.
+      const searchPage = query.q && !query.site_group_id && !query.group_id
         ? inline`and s.id = any(array(select private.site_search_page(
             ${params.org}::uuid, ${containsPattern(query.q)}, ${query.archived ?? 'false'},
             ${after ? (after[0] as string) : null}::text, ${after ? (after[1] as string) : null}::uuid, ${query.limit + 1}::int)))`
         : inline``;
       page = inline`
         select s.* from public.sites s
-        where s.org_id = ${params.org} and ${archived} and ${search} ${searchPage}
+        where s.org_id = ${params.org} and ${archived} and ${search} and ${inGroup} and ${ownGroup} ${searchPage}
           and ${after ? inline`(s.name, s.id) > (${after[0] as string}, ${after[1] as string}::uuid)` : inline`true`}
         order by s.name, s.id
         limit ${query.limit + 1}
@@ -108,7 +133,7 @@ export const listSites = route({
                private.distance_m(${near.latitude}::float8, ${near.longitude}::float8, s.latitude, s.longitude) as distance_m,
                ${chord} as chord
         from public.sites s
-        where s.org_id = ${params.org} and ${archived} and ${search} and ${afterClause}
+        where s.org_id = ${params.org} and ${archived} and ${search} and ${inGroup} and ${ownGroup} and ${afterClause}
         order by ${chord}, s.id
         limit ${query.limit + 1}
       `;
@@ -129,10 +154,14 @@ export const createSite = route({
   params: orgParams,
   body: siteCreateSchema,
   status: 201,
-  handler: async ({ params, body, db }) => {
+  handler: async ({ principal, params, body, db }) => {
     return await db(async (tx) => {
       await requireRole(tx, params.org, SITE_MANAGERS);
-      const [row] = await tx<SiteRow[]>`insert into public.sites ${tx({ org_id: params.org, ...columnsOf(body) })} returning *`;
+      await checkSiteGroup(tx, principal, params.org, body.group_id ?? null);
+      const [row] = await withGroupErrors(
+        () => tx<SiteRow[]>`insert into public.sites ${tx({ org_id: params.org, ...columnsOf(body) })} returning *`,
+        unknownGroup('group_id'),
+      );
       return siteOf(row);
     });
   },
@@ -157,19 +186,21 @@ export const updateSite = route({
   path: '/orgs/:org/sites/:id',
   params: siteParams,
   body: siteUpdateSchema,
-  handler: async ({ params, body, db }) => {
+  handler: async ({ principal, params, body, db }) => {
     return await db(async (tx) => {
       await requireRole(tx, params.org, SITE_MANAGERS);
       const current = await readSite(tx, params.org, params.id);
       const changes: Record<string, unknown> = columnsOf(body);
+      if (body.group_id !== undefined && body.group_id !== current.group_id) await checkSiteGroup(tx, principal, params.org, body.group_id);
       // Archiving an archived site keeps the date it was first archived.
       if (body.archived !== undefined && body.archived !== (current.archived_at !== null)) {
         changes.archived_at = body.archived ? new Date() : null;
       }
       if (Object.keys(changes).length === 0) return siteOf(current);
-      const [row] = await tx<SiteRow[]>`
-        update public.sites set ${tx(changes)} where org_id = ${params.org} and id = ${params.id} returning *
-      `;
+      const [row] = await withGroupErrors(
+        () => tx<SiteRow[]>`update public.sites set ${tx(changes)} where org_id = ${params.org} and id = ${params.id} returning *`,
+        unknownGroup('group_id'),
+      );
       if (!row) throw ApiError.forbidden();
       return siteOf(row);
     });
@@ -191,6 +222,40 @@ export const archiveSite = route({
       `;
       if (!row) throw ApiError.notFound('site');
       return siteOf(row);
+    });
+  },
+});
+
+export const moveSites = route({
+  method: 'POST',
+  response: sitesMovedSchema,
+  path: '/orgs/:org/sites/move',
+  summary: 'Put several sites (up to 500) in one group at once, or in none with group_id null: all of them, or none',
+  params: orgParams,
+  body: sitesMoveSchema,
+  handler: async ({ principal, params, body, db }): Promise<SitesMoved> => {
+    return await db(async (tx) => {
+      await requireRole(tx, params.org, SITE_MANAGERS);
+      await checkSiteGroup(tx, principal, params.org, body.group_id);
+      // Sites the caller cannot see are as unknown as another organization's (docs/site-groups.md).
+      const seen = await tx<{ id: string; group_id: string | null }[]>`
+        select id, group_id from public.sites where org_id = ${params.org} and id = any(${body.site_ids}::uuid[])
+      `;
+      if (seen.length < body.site_ids.length) {
+        const found = new Set(seen.map((site) => site.id));
+        const unknown = body.site_ids.flatMap((id, i) => (found.has(id) ? [] : [i]));
+        throw ApiError.validation(unknown.map((i) => ({ field: `site_ids.${i}`, message: 'Choose sites of this organization.' })));
+      }
+      // Sites already there are left alone: no change, no audit entry, no event.
+      const moving = seen.filter((site) => site.group_id !== body.group_id).map((site) => site.id);
+      if (moving.length > 0) {
+        const moved = await withGroupErrors(
+          () => tx`update public.sites set group_id = ${body.group_id} where org_id = ${params.org} and id = any(${moving}::uuid[]) returning id`,
+          unknownGroup('group_id'),
+        );
+        if (moved.length < moving.length) throw ApiError.forbidden();
+      }
+      return { group_id: body.group_id, site_ids: body.site_ids };
     });
   },
 });

@@ -16,7 +16,7 @@ import { siteQueryOptions } from '../features/sites/api/get-site';
 import { siteKeys } from '../features/sites/api/get-sites';
 import { templateQueryOptions } from '../features/templates/api/get-template';
 import { templateKeys } from '../features/templates/api/get-templates';
-import type { OrgChange, OrgChannelListener } from '../lib/org-channel';
+import type { OrgChange, OrgChannelListener, OrgChannelScope } from '../lib/org-channel';
 import { lazyWatch } from '../lib/lazy-watch';
 import { refreshOrganizations } from './refresh-memberships';
 import type { OrgsRouteState } from './routes/orgs';
@@ -26,6 +26,8 @@ import type { OrgsRouteState } from './routes/orgs';
  * out rather than imported, which would bring that feature into every page's first load.
  */
 const scheduleQueryKey = (orgId: string) => ['schedules', orgId];
+/** The site groups (features/site-groups/api/get-site-groups.ts, siteGroupKeys.all), written out for the same reason. */
+const siteGroupQueryKey = (orgId: string) => ['site-groups', orgId];
 /**
  * Schedule screens read one request per schedule (the calendar, the dashboard), and a schedule made
  * or changed announces each of its occurrences: they are read again at most this often.
@@ -45,6 +47,7 @@ function organizationQueryKeys(orgId: string): QueryKey[] {
     activityKeys.all(orgId),
     dashboardKeys.all(orgId),
     scheduleQueryKey(orgId),
+    siteGroupQueryKey(orgId),
     memberKeys.all(orgId),
     invitationKeys.all(orgId),
     organizationQueryOptions(orgId).queryKey,
@@ -58,7 +61,11 @@ function keysChangedBy(change: OrgChange, userId: string): QueryKey[] {
   const feed = [activityKeys.all(orgId), auditLogKeys.all(orgId)];
   switch (change.entity) {
     case 'site':
-      return [siteKeys.lists(orgId), siteQueryOptions(orgId, change.id).queryKey, ...feed];
+      // A site moved between groups changes the groups' counts.
+      return [siteKeys.lists(orgId), siteQueryOptions(orgId, change.id).queryKey, siteGroupQueryKey(orgId), ...feed];
+    case 'site_group':
+      // A group renamed or moved names the sites in it differently; one deleted filters nothing.
+      return [siteGroupQueryKey(orgId), siteKeys.lists(orgId), ...feed];
     case 'inspection':
       // The run page follows its own topic (inspection:<id>); lists and counts follow the organization's.
       // A submit opens actions in the same transaction; their own events follow. (Schedules'
@@ -74,7 +81,7 @@ function keysChangedBy(change: OrgChange, userId: string): QueryKey[] {
       return [templateKeys.lists(orgId), templateQueryOptions(orgId, change.id).queryKey, ...feed];
 
     case 'member':
-      // Our own role is read from /me (navigation, buttons) and from the organization.
+      // Our own role and site access are read from /me (navigation, buttons, the topics joined) and from the organization.
       return change.user_id === userId
         ? [memberKeys.list(orgId), meQueryOptions().queryKey, organizationQueryOptions(orgId).queryKey]
         : [memberKeys.list(orgId)];
@@ -87,6 +94,14 @@ function keysChangedBy(change: OrgChange, userId: string): QueryKey[] {
 }
 
 /**
+ * A limited member's groups, sorted and joined (`scopeOfMembership` in lib/org-channel.ts, which
+ * is not loaded yet when this runs); null for an org-wide member.
+ */
+function limitedGroupsKey(membership: Membership): string | null {
+  return membership.org_wide === false ? [...membership.site_group_ids].sort().join(',') : null;
+}
+
+/**
  * While a page of the organization is open, keeps its cached data live from `org:<id>`: each change
  * invalidates the queries it touches; losing the organization (deleted, or removed from it) leaves
  * for /orgs with a notice.
@@ -96,6 +111,8 @@ export function useOrgLiveUpdates(membership: Membership | undefined, userId: st
   const navigate = useNavigate();
   const orgId = membership?.org_id;
   const orgName = useRef(membership?.org_name);
+  // The groups a limited member follows, as one string so that the effect re-runs only when they change.
+  const limitedTo = membership ? limitedGroupsKey(membership) : null;
 
   useEffect(() => {
     if (membership) orgName.current = membership.org_name;
@@ -156,11 +173,12 @@ export function useOrgLiveUpdates(membership: Membership | undefined, userId: st
         void queryClient.invalidateQueries({ queryKey: meQueryOptions().queryKey });
       },
     };
-    const watch = lazyWatch(() => import('../lib/org-channel').then(({ watchOrgChannel }) => watchOrgChannel(orgId, userId, listener)));
+    const scope: OrgChannelScope = limitedTo === null ? { orgWide: true } : { orgWide: false, groupIds: limitedTo === '' ? [] : limitedTo.split(',') };
+    const watch = lazyWatch(() => import('../lib/org-channel').then(({ watchOrgChannel }) => watchOrgChannel(orgId, userId, listener, scope)));
     return () => {
       clearTimeout(removal);
       clearTimeout(schedulesChanged);
       watch.stop();
     };
-  }, [orgId, userId, queryClient, navigate]);
+  }, [orgId, userId, limitedTo, queryClient, navigate]);
 }

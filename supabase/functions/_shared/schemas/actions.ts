@@ -83,6 +83,8 @@ export const actionListQuerySchema = pageQuerySchema.extend({
   priority: listOf(ACTION_PRIORITIES).optional(),
   assignee_id: idSchema.optional(),
   site_id: idSchema.optional(),
+  /** Actions at sites in this group or one of its subgroups (docs/site-groups.md). */
+  site_group_id: idSchema.optional(),
   inspection_id: idSchema.optional(),
   overdue: z.enum(['true', 'false'], { error: 'Use overdue=true or false.' }).transform((v) => v === 'true').optional(),
   updated_since: dateTimeSchema('Use an ISO date and time, e.g. 2026-12-01T09:00:00Z.').optional(),

@@ -4,7 +4,11 @@
 import { z } from 'zod';
 import { ACTION_STATUSES } from './action-states.ts';
 import { INSPECTION_STATUSES } from './inspection-states.ts';
+import { idSchema } from './common.ts';
 import { complianceFiguresSchema } from './schedules.ts';
+
+/** `?site_group_id=`: every count narrowed to the sites in a group and its subgroups (docs/site-groups.md). */
+export const dashboardQuerySchema = z.strictObject({ site_group_id: idSchema.optional() });
 
 // --- Responses (components of openapi.json, docs/openapi.md) ----------------------------------
 

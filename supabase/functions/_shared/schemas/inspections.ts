@@ -107,6 +107,8 @@ export const inspectionListQuerySchema = pageQuerySchema.extend({
   q: searchQuerySchema,
   status: statusListSchema.optional(),
   site_id: idSchema.optional(),
+  /** Inspections of sites in this group or one of its subgroups (docs/site-groups.md). */
+  site_group_id: idSchema.optional(),
   /** A member's id, or `none` for the unassigned ones (anyone who may answer can claim them). */
   assignee_id: z.union([idSchema, z.literal('none')], { error: 'Use a member id, or none for unassigned inspections.' }).optional(),
   overdue: z.enum(['true', 'false'], { error: 'Use overdue=true or false.' }).transform((v) => v === 'true').optional(),

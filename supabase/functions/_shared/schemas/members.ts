@@ -30,6 +30,8 @@ export const memberSchema = z.object({
   email: z.string().nullable(),
   role: roleResponseSchema,
   joined_at: z.string(),
+  org_wide: z.boolean().describe('Sees every site of the organization (owners and admins always do); false: only the sites of `site_group_ids` and their subgroups (docs/site-groups.md).'),
+  site_group_ids: z.array(z.string()).describe('The groups a limited member is limited to; empty for an org-wide one.'),
 }).meta({ id: 'Member' });
 
 export const invitationStatusSchema = z.enum(['pending', 'accepted', 'revoked', 'expired']).meta({ id: 'InvitationStatus' });

@@ -27,7 +27,9 @@ export const membershipSchema = z.object({
   org_slug: z.string(),
   org_name: z.string(),
   role: roleResponseSchema,
-}).meta({ id: 'Membership', description: 'An organization the caller belongs to, with their role in it.' });
+  org_wide: z.boolean().describe('The caller sees every site of the organization; false: only those of `site_group_ids` and their subgroups (docs/site-groups.md).'),
+  site_group_ids: z.array(z.string()).describe('The groups the caller is limited to; empty when org-wide.'),
+}).meta({ id: 'Membership', description: 'An organization the caller belongs to, with their role in it and the sites they see.' });
 
 export const meSchema = z.object({
   user_id: z.string(),

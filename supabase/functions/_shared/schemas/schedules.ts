@@ -219,6 +219,8 @@ export const complianceQuerySchema = z
     to: instantSchema,
     group_by: z.enum(COMPLIANCE_GROUPS, { error: 'Use group_by=site, schedule or template.' }),
     site_id: idSchema.optional(),
+    /** Occurrences at sites in this group or one of its subgroups (docs/site-groups.md). */
+    site_group_id: idSchema.optional(),
     schedule_id: idSchema.optional(),
     template_id: idSchema.optional(),
   })

@@ -1,8 +1,9 @@
 // Sites (`/orgs/{org}/sites`): the places an organization inspects. DELETE archives. The database
 // repeats every rule as a constraint on public.sites.
 import { z } from 'zod';
-import { nameSchema, optionalTextSchema, pageQuerySchema, searchQuerySchema } from './common.ts';
+import { idSchema, nameSchema, optionalTextSchema, pageQuerySchema, searchQuerySchema } from './common.ts';
 import { geofenceSchema } from './organizations.ts';
+import { groupIdSchema, siteGroupFilterSchema } from './site-groups.ts';
 
 export const ADDRESS_MAX_LENGTH = 500;
 export const EXTERNAL_REF_MAX_LENGTH = 255;
@@ -49,6 +50,8 @@ const siteFields = {
   geofence_m: geofenceSchema.optional(),
   timezone: timezoneSchema.optional(),
   external_ref: optionalTextSchema(EXTERNAL_REF_MAX_LENGTH).optional(),
+  /** The site's group (docs/site-groups.md); null or absent: in no group. */
+  group_id: groupIdSchema.optional(),
 };
 
 /** Both halves of a position or neither: a map pin needs both. */
@@ -88,6 +91,10 @@ export const siteListQuerySchema = pageQuerySchema.extend({
   near: nearSchema.optional(),
   /** false (default): active sites; true: archived ones; all: both. */
   archived: z.enum(['false', 'true', 'all'], { error: 'Use archived=false, true or all.' }).default('false'),
+  /** Sites in this group or one of its subgroups. */
+  site_group_id: siteGroupFilterSchema,
+  /** Sites directly in this group, not in its subgroups; `none`: the sites in no group (the web's tree of groups). */
+  group_id: z.union([idSchema, z.literal('none')], { error: 'Use a group id, or none for the sites in no group.' }).optional(),
 });
 
 export type SiteCreate = z.infer<typeof siteCreateSchema>;
@@ -106,6 +113,7 @@ export const siteSchema = z.object({
   geofence_m: z.number(),
   timezone: z.string(),
   external_ref: z.string().nullable(),
+  group_id: z.string().nullable().describe('The group the site is in (docs/site-groups.md); null: in no group.'),
   archived_at: z.string().nullable(),
   created_at: z.string(),
   updated_at: z.string(),

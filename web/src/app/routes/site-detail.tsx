@@ -17,6 +17,7 @@ import { SiteDetails } from '@/features/sites/components/site-details';
 import { SiteEditor } from '@/features/sites/components/site-editor';
 import { SiteViewers } from '@/features/sites/components/site-viewers';
 import { describeError } from '@/lib/errors';
+import { scopeOfMembership } from '@/lib/org-channel';
 import { SiteTimeZone } from '@/lib/site-time-zone';
 import { useOrgRoute } from '../org-context';
 import { useMemberChoices, worksActions } from '../use-member-choices';
@@ -70,6 +71,7 @@ function SiteDetail({ siteId }: { siteId: string }) {
       <SiteViewers
         orgId={membership.org_id}
         siteId={site.data.id}
+        groupId={site.data.group_id}
         self={{ userId, displayName: me.data?.display_name || me.data?.email || 'A member' }}
       />
       <section className="panel" aria-labelledby="site-actions-heading">
@@ -102,7 +104,7 @@ function SiteDetail({ siteId }: { siteId: string }) {
         <>
           <section className="panel" aria-labelledby="site-details-heading">
             <h2 id="site-details-heading">Details</h2>
-            <SiteEditor key={site.data.id} orgId={membership.org_id} site={site.data} userId={userId} />
+            <SiteEditor key={site.data.id} orgId={membership.org_id} site={site.data} userId={userId} liveScope={scopeOfMembership(membership)} />
           </section>
           <section className="panel" aria-labelledby="site-archive-heading">
             <h2 id="site-archive-heading">{site.data.archived_at ? 'Archived' : 'Archive'}</h2>

@@ -10,6 +10,10 @@ export interface SiteFilters {
   /** Sort by distance from here. */
   near: { latitude: number; longitude: number } | null;
   archived: ArchivedFilter;
+  /** A group and the groups under it (`site_group_id`); '' for every site. */
+  groupId?: string;
+  /** Only the sites directly in this group, or in none (null): a group's place in the sites page's tree. */
+  inGroup?: string | null;
 }
 
 export const siteKeys = {
@@ -26,7 +30,14 @@ function nearParameter(near: SiteFilters['near']): string | undefined {
 /** `GET /orgs/{org}/sites`: one page of sites, by name or by distance from `near`. */
 export function getSites(orgId: string, filters: SiteFilters, cursor: string | undefined): Promise<Page<Site>> {
   return callApi<Page<Site>>(apiPath('orgs', orgId, 'sites'), {
-    query: { q: filters.q.trim(), near: nearParameter(filters.near), archived: filters.archived, cursor },
+    query: {
+      q: filters.q.trim(),
+      near: nearParameter(filters.near),
+      archived: filters.archived,
+      site_group_id: filters.groupId,
+      group_id: filters.inGroup === undefined ? undefined : (filters.inGroup ?? 'none'),
+      cursor,
+    },
   });
 }
 
@@ -39,7 +50,7 @@ export function sitesQueryOptions(orgId: string, filters: SiteFilters) {
   });
 }
 
-export function useSites(orgId: string, filters: SiteFilters) {
+export function useSites(orgId: string, filters: SiteFilters, options: { enabled?: boolean } = {}) {
   // New filters keep the old rows on screen until the new ones arrive, so the list doesn't flash.
-  return useInfiniteQuery({ ...sitesQueryOptions(orgId, filters), placeholderData: keepPreviousData });
+  return useInfiniteQuery({ ...sitesQueryOptions(orgId, filters), placeholderData: keepPreviousData, enabled: options.enabled });
 }

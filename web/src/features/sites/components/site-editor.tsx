@@ -1,6 +1,7 @@
 import type { Site } from '@schemas/sites';
 import { useState } from 'react';
 import { Button } from '@/components/ui/button';
+import type { OrgChannelScope } from '@/lib/org-channel';
 import { useSiteChangedElsewhere } from '../hooks/use-site-changed-elsewhere';
 import { SiteForm } from './site-form';
 
@@ -8,11 +9,13 @@ interface SiteEditorProps {
   orgId: string;
   site: Site;
   userId: string;
+  /** The organization's topics the user follows (lib/org-channel.ts). */
+  liveScope: OrgChannelScope;
 }
 
 /** The edit form of a site; when someone else changes the site meanwhile, it offers their version instead of overwriting it unseen. */
-export function SiteEditor({ orgId, site, userId }: SiteEditorProps) {
-  const elsewhere = useSiteChangedElsewhere(orgId, site.id, userId);
+export function SiteEditor({ orgId, site, userId, liveScope }: SiteEditorProps) {
+  const elsewhere = useSiteChangedElsewhere(orgId, site.id, userId, liveScope);
   // Filling the form again is a remount: its fields are uncontrolled.
   const [formGeneration, setFormGeneration] = useState(0);
 

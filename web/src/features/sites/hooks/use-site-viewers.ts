@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import { watchOrgChannel, type OrgPresence } from '@/lib/org-channel';
+import { watchSitePresence, type OrgPresence } from '@/lib/org-channel';
 
 export interface SiteViewer {
   userId: string;
@@ -11,19 +11,23 @@ export interface SiteViewerSelf {
   displayName: string;
 }
 
-/** Shares that we are looking at the site on the organization's channel; answers who else is. */
-export function useSiteViewers(orgId: string, siteId: string, self: SiteViewerSelf): SiteViewer[] {
+/**
+ * Shares that we are looking at the site on its topic (its group's, which members limited to that
+ * group may join too, or the organization's for a site in no group); answers who else is.
+ */
+export function useSiteViewers(orgId: string, site: { id: string; groupId: string | null }, self: SiteViewerSelf): SiteViewer[] {
   const [presences, setPresences] = useState<OrgPresence[]>([]);
   const { userId, displayName } = self;
+  const { id: siteId, groupId } = site;
 
   useEffect(() => {
-    const watch = watchOrgChannel(orgId, userId, { onPresence: setPresences });
+    const watch = watchSitePresence(orgId, groupId, userId, setPresences);
     watch.track({ site_id: siteId, user_id: userId, display_name: displayName });
     return () => {
       watch.track(null);
       watch.stop();
     };
-  }, [orgId, siteId, userId, displayName]);
+  }, [orgId, siteId, groupId, userId, displayName]);
 
   return useMemo(() => {
     // One entry per person: the same user may look from several tabs; we are not "also" looking.

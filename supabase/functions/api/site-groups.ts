@@ -1,0 +1,386 @@
+// Site groups: `GET·POST /orgs/{org}/site-groups`, `PATCH·DELETE /orgs/{org}/site-groups/{id}`
+// (docs/site-groups.md). Every member reads the groups they can see; owners, admins and managers
+// manage them, a manager limited to some groups only inside those. RLS decides what the caller
+// sees and may change; the checks here only choose the answer (404, 403 or a field error) and
+// word it, before the database would refuse the same with a less helpful error.
+import { z } from 'zod';
+import type { Principal } from '../_shared/auth.ts';
+import type { Tx } from '../_shared/db.ts';
+import type { FieldError } from '../_shared/schemas/errors.ts';
+import { ApiError } from '../_shared/errors.ts';
+import { route } from '../_shared/http.ts';
+import { idSchema } from '../_shared/schemas/common.ts';
+import {
+  SITE_GROUP_MAX_DEPTH,
+  type SiteGroup,
+  siteGroupCreateSchema,
+  siteGroupSchema,
+  siteGroupUpdateSchema,
+} from '../_shared/schemas/site-groups.ts';
+import { inline, type InlineSql } from '../_shared/sql-literal.ts';
+import { iso, requireRole, roleAllowed, roleStatement, SITE_MANAGERS } from './access.ts';
+import { orgParams } from './orgs.ts';
+
+const siteGroupParams = z.strictObject({ org: idSchema, id: idSchema });
+const noQuery = z.strictObject({});
+
+// --- The subtree filter the lists, the dashboard and compliance share -------------------------
+
+/**
+ * The ids of group `groupId` and of every group below it, as the caller sees them. The tree is
+ * at most three levels deep (the database keeps it so), so two levels below are all there is.
+ */
+export function groupSubtree(orgId: string, groupId: string): InlineSql {
+  return inline`
+    select g.id from public.site_groups g
+    where g.org_id = ${orgId}
+      and (g.id = ${groupId}::uuid or g.parent_id = ${groupId}::uuid
+           or g.parent_id in (select c.id from public.site_groups c where c.org_id = ${orgId} and c.parent_id = ${groupId}::uuid))
+  `;
+}
+
+/**
+ * `?site_group_id=` as a condition on a site id column (`i.site_id`, `s.id`): the site is in the
+ * group or one of its subgroups. Without a group, `true`. An unknown group, or one the caller
+ * cannot see, selects nothing, as an unknown `site_id` does.
+ */
+export function inSiteGroup(siteIdColumn: InlineSql, orgId: string, groupId: string | undefined): InlineSql {
+  if (!groupId) return inline`true`;
+  return inline`${siteIdColumn} in (
+    select fs.id from public.sites fs where fs.org_id = ${orgId} and fs.group_id in (${groupSubtree(orgId, groupId)})
+  )`;
+}
+
+// --- Who sees what -----------------------------------------------------------------------------
+
+/**
+ * The caller's reach in an organization: org-wide (every site), or the groups they are limited to
+ * (a member's or a key's), whose subgroups they see too. Read as the caller.
+ */
+export interface Scope {
+  orgWide: boolean;
+  groupIds: Set<string>;
+}
+
+/** The statement whose one row is the caller's scope in `orgId` (`scopeOf` reads it). */
+export function scopeStatement(principal: Principal, orgId: string): InlineSql {
+  const own = principal.kind === 'user'
+    ? inline`select s.site_group_id from public.membership_site_groups s where s.org_id = ${orgId} and s.user_id = ${principal.userId}`
+    : inline`select s.site_group_id from public.api_key_site_groups s where s.org_id = ${orgId} and s.api_key_id = ${principal.keyId}`;
+  return inline`
+    select exists (select 1 from private.org_ids_with_every_site() as o(id) where o.id = ${orgId}::uuid) as org_wide,
+           array(${own}) as group_ids
+  `;
+}
+
+export function scopeOf(rows: readonly { org_wide: boolean; group_ids: string[] }[]): Scope {
+  const [row] = rows;
+  return { orgWide: row?.org_wide ?? false, groupIds: new Set(row?.group_ids ?? []) };
+}
+
+export async function readScope(tx: Tx, principal: Principal, orgId: string): Promise<Scope> {
+  return scopeOf(await tx.unsafe(scopeStatement(principal, orgId).text) as never);
+}
+
+/**
+ * Whether the caller sees everything in a group: org-wide, or the group or one of its ancestors
+ * (`ancestorIds`, nearest first) is one of theirs.
+ */
+export function fullAccess(scope: Scope, groupId: string, ancestorIds: readonly (string | null)[]): boolean {
+  return scope.orgWide || [groupId, ...ancestorIds].some((id) => id !== null && scope.groupIds.has(id));
+}
+
+// --- Reading groups ----------------------------------------------------------------------------
+
+interface SiteGroupRow {
+  id: string;
+  org_id: string;
+  name: string;
+  parent_id: string | null;
+  depth: number;
+  site_count: number;
+  archived_site_count: number;
+  child_count: number;
+  created_at: Date;
+  updated_at: Date;
+  /** The parent's parent (single reads only), to tell full access from an ancestor's. */
+  grandparent_id?: string | null;
+}
+
+/** A group as one read answers it, with whether the caller sees all of it. */
+export interface GroupRead extends SiteGroupRow {
+  full: boolean;
+}
+
+const SELECT_GROUPS = inline`
+  select g.id, g.org_id, g.name, g.parent_id, g.depth, g.created_at, g.updated_at,
+         coalesce(n.active, 0)::int as site_count, coalesce(n.archived, 0)::int as archived_site_count,
+         (select count(*) from public.site_groups c where c.parent_id = g.id)::int as child_count
+  from public.site_groups g
+  left join lateral (
+    select count(*) filter (where s.archived_at is null) as active, count(*) filter (where s.archived_at is not null) as archived
+    from public.sites s where s.group_id = g.id
+  ) n on true
+`;
+
+function siteGroupOf(row: SiteGroupRow, full: boolean): SiteGroup {
+  return {
+    id: row.id,
+    org_id: row.org_id,
+    name: row.name,
+    parent_id: row.parent_id,
+    depth: row.depth,
+    site_count: row.site_count,
+    archived_site_count: row.archived_site_count,
+    child_count: row.child_count,
+    access: full ? 'full' : 'ancestor',
+    created_at: iso(row.created_at),
+    updated_at: iso(row.updated_at),
+  };
+}
+
+/** One group as the caller sees it, or null when they cannot see it (or it is not the organization's). */
+export async function findGroup(tx: Tx, scope: Scope, orgId: string, id: string): Promise<GroupRead | null> {
+  const [row] = await tx.unsafe<SiteGroupRow[]>(inline`
+    select x.*, p.parent_id as grandparent_id
+    from (${SELECT_GROUPS} where g.org_id = ${orgId} and g.id = ${id}::uuid) x
+    left join public.site_groups p on p.id = x.parent_id
+  `.text);
+  if (!row) return null;
+  return { ...row, full: fullAccess(scope, row.id, [row.parent_id, row.grandparent_id ?? null]) };
+}
+
+async function readGroup(tx: Tx, scope: Scope, orgId: string, id: string): Promise<GroupRead> {
+  const group = await findGroup(tx, scope, orgId, id);
+  if (!group) throw ApiError.notFound('site group');
+  return group;
+}
+
+/**
+ * A group named in a body (a parent, a site's group), which must be one the caller may put things
+ * in: unknown to the caller → a field error (as for another organization's group), seen only as an
+ * ancestor of theirs → 403.
+ */
+export async function groupToFill(tx: Tx, scope: Scope, orgId: string, id: string, field: string): Promise<GroupRead> {
+  const group = await findGroup(tx, scope, orgId, id);
+  if (!group) throw ApiError.validation([unknownGroup(field)]);
+  if (!group.full) throw ApiError.forbidden('You can only use the groups you have access to.');
+  return group;
+}
+
+/** A limited caller never puts anything at the top level (outside every group). */
+export function refuseTopLevel(scope: Scope, detail: string): void {
+  if (!scope.orgWide) throw ApiError.forbidden(detail);
+}
+
+// --- The database's refusals, worded ---------------------------------------------------------
+
+const DEPTH_MESSAGE = `Groups nest at most ${SITE_GROUP_MAX_DEPTH} levels deep.`;
+const CYCLE_MESSAGE = 'A group cannot go inside itself or one of its subgroups.';
+const NOT_EMPTY_MESSAGE = "Move this group's sites and subgroups out before deleting it.";
+
+/** What postgres.js puts on a server error; only the fields read here. */
+interface PgError {
+  name?: string;
+  code?: string;
+  constraint_name?: string;
+  table_name?: string;
+}
+
+/**
+ * Runs `fn` and words the refusals the database makes of group writes that the checks before it
+ * did not foresee (two requests at once): a sibling with the name, a move that would nest too deep
+ * or in itself, and a foreign key (`onForeignKey`: a group deleted while still holding sites or
+ * subgroups, or a group gone before a site was put in it). Anything else goes on to the general
+ * mapping (errors.ts).
+ */
+export async function withGroupErrors<T>(fn: () => Promise<T>, onForeignKey: FieldError): Promise<T> {
+  try {
+    return await fn();
+  } catch (error) {
+    const pg = error as PgError;
+    if (pg?.name !== 'PostgresError') throw error;
+    const constraint = pg.constraint_name ?? '';
+    const aboutGroups = pg.table_name === 'site_groups' || constraint.startsWith('site_groups_');
+    if (pg.code === '23505' && aboutGroups) throw ApiError.duplicate('site group', 'name');
+    if (pg.code === '23514' && aboutGroups && !constraint.includes('name')) {
+      throw ApiError.validation([{ field: 'parent_id', message: /cycle|itself|loop/.test(constraint) ? CYCLE_MESSAGE : DEPTH_MESSAGE }]);
+    }
+    if (pg.code === '23503' && constraint.includes('group')) throw ApiError.validation([onForeignKey]);
+    throw error;
+  }
+}
+
+/** The field error of a group that is not (or no longer) there to be used. */
+export const unknownGroup = (field: string): FieldError => ({ field, message: 'Choose a group of this organization.' });
+
+// --- Routes ------------------------------------------------------------------------------------
+
+export const listSiteGroups = route({
+  method: 'GET',
+  response: { list: siteGroupSchema },
+  path: '/orgs/:org/site-groups',
+  summary: 'Every group the caller can see, parents before children: the whole tree in one answer (at most 1,000 groups)',
+  params: orgParams,
+  query: noQuery,
+  handler: async ({ principal, params, read }) => {
+    // The membership check, the caller's scope and the tree in one round trip.
+    const [role, scopeRows, rows] = await read([
+      roleStatement(params.org),
+      scopeStatement(principal, params.org),
+      inline`${SELECT_GROUPS} where g.org_id = ${params.org} order by g.depth, g.name, g.id`,
+    ]);
+    roleAllowed(role);
+    const scope = scopeOf(scopeRows as never);
+    const groups = rows as SiteGroupRow[];
+    // Parents come first (ordered by depth), so each group's access is known when its children's is asked.
+    const full = new Map<string, boolean>();
+    const data = groups.map((row) => {
+      const parentFull = row.parent_id !== null && (full.get(row.parent_id) ?? false);
+      const isFull = scope.orgWide || scope.groupIds.has(row.id) || parentFull;
+      full.set(row.id, isFull);
+      return siteGroupOf(row, isFull);
+    });
+    // The tree is answered whole (docs/site-groups.md): a tree is not drawn from a page of it.
+    return { data, next_cursor: null };
+  },
+});
+
+export const createSiteGroup = route({
+  method: 'POST',
+  response: siteGroupSchema,
+  path: '/orgs/:org/site-groups',
+  params: orgParams,
+  body: siteGroupCreateSchema,
+  status: 201,
+  handler: async ({ principal, params, body, db }) => {
+    return await db(async (tx) => {
+      await requireRole(tx, params.org, SITE_MANAGERS);
+      const scope = await readScope(tx, principal, params.org);
+      const parentId = body.parent_id ?? null;
+      if (parentId === null) {
+        refuseTopLevel(scope, 'Only members who see every site can add top-level groups.');
+      } else {
+        const parent = await groupToFill(tx, scope, params.org, parentId, 'parent_id');
+        if (parent.depth >= SITE_GROUP_MAX_DEPTH) throw ApiError.validation([{ field: 'parent_id', message: DEPTH_MESSAGE }]);
+      }
+      await refuseSiblingName(tx, params.org, parentId, body.name, null);
+      const [created] = await withGroupErrors(() =>
+        tx<{ id: string }[]>`
+          insert into public.site_groups (org_id, parent_id, name) values (${params.org}, ${parentId}, ${body.name}) returning id
+        `, unknownGroup('parent_id'));
+      return siteGroupOf(await readGroup(tx, scope, params.org, created.id), true);
+    });
+  },
+});
+
+/** Siblings may not share a name (nor may two top-level groups): 409 before the unique index says so. */
+async function refuseSiblingName(tx: Tx, orgId: string, parentId: string | null, name: string, except: string | null) {
+  const [clash] = await tx`
+    select 1 from public.site_groups
+    where org_id = ${orgId} and parent_id is not distinct from ${parentId}::uuid and name = ${name}
+      and id is distinct from ${except}::uuid
+  `;
+  if (clash) throw ApiError.duplicate('site group', 'name');
+}
+
+/**
+ * How many levels a group's subtree spans, itself included (1 for a group without subgroups), so a
+ * move can tell whether its lowest group would end up deeper than three.
+ */
+async function subtreeHeight(tx: Tx, orgId: string, group: GroupRead): Promise<number> {
+  const [row] = await tx.unsafe<{ deepest: number }[]>(inline`
+    select coalesce(max(g.depth), 0)::int as deepest from public.site_groups g where g.id in (${groupSubtree(orgId, group.id)})
+  `.text);
+  return Math.max(row.deepest, group.depth) - group.depth + 1;
+}
+
+/** Whether `candidateId` is `group` itself or a group below it. */
+async function isInSubtree(tx: Tx, orgId: string, group: GroupRead, candidateId: string): Promise<boolean> {
+  const [row] = await tx.unsafe<{ inside: boolean }[]>(inline`
+    select ${candidateId}::uuid in (${groupSubtree(orgId, group.id)}) as inside
+  `.text);
+  return row.inside;
+}
+
+/**
+ * A limited manager manages groups strictly inside their own: the group's parent must be one they
+ * see all of. Their own groups (whose parent is outside their reach, or the top level) are for
+ * members who see more.
+ */
+async function refuseOutsideScope(tx: Tx, scope: Scope, orgId: string, group: GroupRead, verb: string) {
+  if (scope.orgWide) return;
+  if (!group.full) throw ApiError.forbidden(`You can only ${verb} groups inside your own.`);
+  const parent = group.parent_id === null ? null : await findGroup(tx, scope, orgId, group.parent_id);
+  if (!parent?.full) throw ApiError.forbidden(`You can only ${verb} groups inside your own.`);
+}
+
+export const updateSiteGroup = route({
+  method: 'PATCH',
+  response: siteGroupSchema,
+  path: '/orgs/:org/site-groups/:id',
+  summary: 'Rename a group or move it under another (parent_id; null: the top level)',
+  params: siteGroupParams,
+  body: siteGroupUpdateSchema,
+  handler: async ({ principal, params, body, db }) => {
+    return await db(async (tx) => {
+      await requireRole(tx, params.org, SITE_MANAGERS);
+      const scope = await readScope(tx, principal, params.org);
+      const current = await readGroup(tx, scope, params.org, params.id);
+      const moving = body.parent_id !== undefined && body.parent_id !== current.parent_id;
+      const renaming = body.name !== undefined && body.name !== current.name;
+      if (!moving && !renaming) {
+        // Nothing changes; a group the caller may not manage is still refused.
+        if (!current.full) throw ApiError.forbidden('You can only change groups inside your own.');
+        return siteGroupOf(current, current.full);
+      }
+      if (moving) await refuseOutsideScope(tx, scope, params.org, current, 'move');
+      else if (!current.full) throw ApiError.forbidden('You can only rename groups inside your own.');
+      const parentId = moving ? body.parent_id ?? null : current.parent_id;
+      if (moving) {
+        if (parentId === null) {
+          refuseTopLevel(scope, 'Only members who see every site can move groups to the top level.');
+        } else {
+          const parent = await groupToFill(tx, scope, params.org, parentId, 'parent_id');
+          if (await isInSubtree(tx, params.org, current, parent.id)) {
+            throw ApiError.validation([{ field: 'parent_id', message: CYCLE_MESSAGE }]);
+          }
+          if (parent.depth + await subtreeHeight(tx, params.org, current) > SITE_GROUP_MAX_DEPTH) {
+            throw ApiError.validation([{ field: 'parent_id', message: DEPTH_MESSAGE }]);
+          }
+        }
+      }
+      await refuseSiblingName(tx, params.org, parentId, body.name ?? current.name, current.id);
+      const changes: Record<string, unknown> = {};
+      if (renaming) changes.name = body.name;
+      if (moving) changes.parent_id = parentId;
+      const [updated] = await withGroupErrors(() =>
+        tx`update public.site_groups set ${tx(changes)} where org_id = ${params.org} and id = ${params.id} returning id`, unknownGroup('parent_id'));
+      if (!updated) throw ApiError.forbidden();
+      return siteGroupOf(await readGroup(tx, scope, params.org, params.id), true);
+    });
+  },
+});
+
+export const deleteSiteGroup = route({
+  method: 'DELETE',
+  empty: true,
+  path: '/orgs/:org/site-groups/:id',
+  summary: "Delete an empty group (no sites, archived ones included, and no subgroups); its members' access to it ends",
+  params: siteGroupParams,
+  handler: async ({ principal, params, db }) => {
+    await db(async (tx) => {
+      await requireRole(tx, params.org, SITE_MANAGERS);
+      const scope = await readScope(tx, principal, params.org);
+      const current = await readGroup(tx, scope, params.org, params.id);
+      await refuseOutsideScope(tx, scope, params.org, current, 'delete');
+      // The caller sees all of a group they may delete, so these counts are the whole of it.
+      if (current.site_count + current.archived_site_count + current.child_count > 0) {
+        throw ApiError.validation([{ field: 'id', message: NOT_EMPTY_MESSAGE }]);
+      }
+      const deleted = await withGroupErrors(() =>
+        tx`delete from public.site_groups where org_id = ${params.org} and id = ${params.id} returning id`, { field: 'id', message: NOT_EMPTY_MESSAGE });
+      if (deleted.length === 0) throw ApiError.forbidden();
+    });
+  },
+});
