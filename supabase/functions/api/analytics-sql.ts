@@ -102,7 +102,9 @@ function occurrenceDays(scope: AnalyticsScope, from: string = scope.from, to: st
     select o.site_id, o.template_id, o.day, 1, o.on_time::int, o.late::int, o.missed::int
     from (
       select i.site_id, i.template_id, (i.due_at at time zone s.timezone)::date as day,
-             ${OUTCOMES.on_time} as on_time, ${OUTCOMES.late} as late, ${OUTCOMES.missed} as missed
+             -- Each outcome as true or false: "first submitted by its due time" is null, not false, for
+             -- one never submitted, and a null would make a period of missed occurrences' rate null.
+             (${OUTCOMES.on_time}) is true as on_time, (${OUTCOMES.late}) is true as late, (${OUTCOMES.missed}) is true as missed
       from public.inspections i
       join public.sites s on s.id = i.site_id
       where i.org_id = ${scope.org} and i.schedule_id is not null and i.status <> 'canceled'
