@@ -61,6 +61,7 @@ create type private.analytics_inspection_change as (
   day date,
   site_id uuid,
   template_id uuid,
+  template_version_id uuid,
   inspections integer,
   scored integer,
   score_sum numeric
@@ -73,8 +74,8 @@ create type private.analytics_item_change as (
   site_id uuid,
   template_id uuid,
   item_key text,
-  answered integer,
-  failed integer
+  failed integer,
+  unjudged integer
 );
 grant usage on type private.analytics_item_change to public;
 
@@ -418,13 +419,14 @@ create table public.analytics_inspection_days (
   day date not null,
   site_id uuid not null,
   template_id uuid not null,
+  template_version_id uuid not null,
   inspections integer default 0 not null,
   scored integer default 0 not null,
   score_sum numeric default 0 not null,
-  constraint analytics_inspection_days_pkey PRIMARY KEY (org_id, day, site_id, template_id),
+  constraint analytics_inspection_days_pkey PRIMARY KEY (org_id, day, site_id, template_id, template_version_id),
   constraint analytics_inspection_days_org_id_fkey FOREIGN KEY (org_id) REFERENCES public.organizations(id) ON DELETE CASCADE
 );
-comment on table public.analytics_inspection_days is 'Submitted and approved inspections per site, template and local day of their submission, with the sum of their scores in percent (analytics: scores, sites).';
+comment on table public.analytics_inspection_days is 'Submitted and approved inspections per site, template version and local day of their submission, with the sum of their scores in percent (analytics: scores, sites, and the answers of failed items).';
 comment on column public.analytics_inspection_days.inspections is 'Inspections submitted or approved, submitted that day (the latest submission).';
 comment on column public.analytics_inspection_days.scored is 'Of those, the ones with something to score (max_score > 0): what the average score averages.';
 comment on column public.analytics_inspection_days.score_sum is 'The sum of 100 × score ÷ max_score over the scored ones.';
@@ -443,14 +445,14 @@ create table public.analytics_item_days (
   site_id uuid not null,
   template_id uuid not null,
   item_key text not null,
-  answered integer default 0 not null,
   failed integer default 0 not null,
+  unjudged integer default 0 not null,
   constraint analytics_item_days_pkey PRIMARY KEY (org_id, day, site_id, template_id, item_key),
   constraint analytics_item_days_org_id_fkey FOREIGN KEY (org_id) REFERENCES public.organizations(id) ON DELETE CASCADE
 );
-comment on table public.analytics_item_days is 'Judged answers (passed or failed) and failed answers per item of submitted and approved inspections, per site, template and local day of submission; hidden items never count (analytics: failed items).';
-comment on column public.analytics_item_days.answered is 'Answers that passed or failed (failed is not null): n/a and items that cannot fail are not judged.';
-comment on column public.analytics_item_days.failed is 'Answers that failed.';
+comment on table public.analytics_item_days is 'Per scored item of submitted and approved inspections, per site, template and local day of submission: the answers that failed, and the inspections that did not judge the item (hidden by a visibility rule, n/a or not answered). Hidden items never count as answered (analytics: failed items).';
+comment on column public.analytics_item_days.failed is 'Answers that failed (on items shown).';
+comment on column public.analytics_item_days.unjudged is 'Inspections whose version has the item but that did not pass or fail it: hidden, n/a, or not answered.';
 alter table public.analytics_item_days enable row level security;
 CREATE INDEX analytics_item_days_site_id_day_idx ON public.analytics_item_days USING btree (site_id, day);
 create policy "Members can read the item rollups of their organization's sites" on public.analytics_item_days
@@ -1638,16 +1640,17 @@ CREATE OR REPLACE FUNCTION private.add_to_inspection_days(changes private.analyt
  SET search_path TO ''
 AS $function$
 begin
-  insert into public.analytics_inspection_days as t (org_id, day, site_id, template_id, inspections, scored, score_sum)
-  select c.org_id, c.day, c.site_id, c.template_id, sum(c.inspections), sum(c.scored), sum(c.score_sum)
+  insert into public.analytics_inspection_days as t (org_id, day, site_id, template_id, template_version_id, inspections, scored, score_sum)
+  select c.org_id, c.day, c.site_id, c.template_id, c.template_version_id, sum(c.inspections), sum(c.scored), sum(c.score_sum)
   from unnest(changes) c
-  group by c.org_id, c.day, c.site_id, c.template_id
+  group by c.org_id, c.day, c.site_id, c.template_id, c.template_version_id
   having (sum(c.inspections) <> 0 or sum(c.scored) <> 0 or sum(c.score_sum) <> 0)
      and (sum(c.inspections) > 0 or sum(c.scored) > 0 or exists (
        select 1 from public.analytics_inspection_days x
-       where x.org_id = c.org_id and x.day = c.day and x.site_id = c.site_id and x.template_id = c.template_id))
-  order by c.org_id, c.day, c.site_id, c.template_id
-  on conflict (org_id, day, site_id, template_id) do update
+       where x.org_id = c.org_id and x.day = c.day and x.site_id = c.site_id and x.template_id = c.template_id
+         and x.template_version_id = c.template_version_id))
+  order by c.org_id, c.day, c.site_id, c.template_id, c.template_version_id
+  on conflict (org_id, day, site_id, template_id, template_version_id) do update
     set inspections = t.inspections + excluded.inspections,
         scored = t.scored + excluded.scored,
         score_sum = t.score_sum + excluded.score_sum;
@@ -1663,19 +1666,19 @@ CREATE OR REPLACE FUNCTION private.add_to_item_days(changes private.analytics_it
  SET search_path TO ''
 AS $function$
 begin
-  insert into public.analytics_item_days as t (org_id, day, site_id, template_id, item_key, answered, failed)
-  select c.org_id, c.day, c.site_id, c.template_id, c.item_key, sum(c.answered), sum(c.failed)
+  insert into public.analytics_item_days as t (org_id, day, site_id, template_id, item_key, failed, unjudged)
+  select c.org_id, c.day, c.site_id, c.template_id, c.item_key, sum(c.failed), sum(c.unjudged)
   from unnest(changes) c
   group by c.org_id, c.day, c.site_id, c.template_id, c.item_key
-  having (sum(c.answered) <> 0 or sum(c.failed) <> 0)
-     and (sum(c.answered) > 0 or sum(c.failed) > 0 or exists (
+  having (sum(c.failed) <> 0 or sum(c.unjudged) <> 0)
+     and (sum(c.failed) > 0 or sum(c.unjudged) > 0 or exists (
        select 1 from public.analytics_item_days x
        where x.org_id = c.org_id and x.day = c.day and x.site_id = c.site_id and x.template_id = c.template_id
          and x.item_key = c.item_key))
   order by c.org_id, c.day, c.site_id, c.template_id, c.item_key
   on conflict (org_id, day, site_id, template_id, item_key) do update
-    set answered = t.answered + excluded.answered,
-        failed = t.failed + excluded.failed;
+    set failed = t.failed + excluded.failed,
+        unjudged = t.unjudged + excluded.unjudged;
 end;
 $function$;
 comment on function private.add_to_item_days(changes private.analytics_item_change[]) is 'Adds changes, summed per key, to analytics_item_days; never creates a row only to take away from it.';
@@ -5819,17 +5822,19 @@ AS $function$
 begin
   perform private.add_to_item_days(array(
     select row(i.org_id, (i.submitted_at at time zone s.timezone)::date, i.site_id, i.template_id, x.item_key,
-               -1, case when x.failed then -1 else 0 end
+               case when x.failed then -1 else 0 end, 1
            )::private.analytics_item_change
     from old_answers x
     join public.inspections i on i.id = x.inspection_id
     join public.sites s on s.id = i.site_id
+    join public.template_versions v on v.id = i.template_version_id
     where i.status in ('submitted', 'approved') and i.submitted_at is not null
-      and x.failed is not null and x.item_key <> all (i.hidden_item_keys)));
+      and x.failed is not null and x.item_key <> all (i.hidden_item_keys)
+      and x.item_key = any (private.scored_item_keys(v.definition))));
   return null;
 end;
 $function$;
-comment on function private.roll_up_deleted_answers() is 'After-statement trigger on answers deleted: takes the judged answers of submitted and approved inspections out of analytics_item_days.';
+comment on function private.roll_up_deleted_answers() is 'After-statement trigger on answers deleted: a deleted judged answer of a submitted or approved inspection is no longer judged (nor failed) in analytics_item_days.';
 
 -- private.roll_up_deleted_inspection() ------------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.roll_up_deleted_inspection()
@@ -5857,7 +5862,7 @@ CREATE OR REPLACE FUNCTION private.roll_up_inspections(removed public.inspection
 AS $function$
 begin
   perform private.add_to_inspection_days(array(
-    select row(c.org_id, (c.submitted_at at time zone s.timezone)::date, c.site_id, c.template_id,
+    select row(c.org_id, (c.submitted_at at time zone s.timezone)::date, c.site_id, c.template_id, c.template_version_id,
                c.sign,
                case when c.max_score > 0 then c.sign else 0 end,
                case when c.max_score > 0 then c.sign * 100 * c.score / c.max_score else 0 end
@@ -5866,15 +5871,28 @@ begin
     join public.sites s on s.id = c.site_id
     where c.status in ('submitted', 'approved') and c.submitted_at is not null));
 
+  -- Each scored item of each counted inspection's version, with its answer: a row when it failed
+  -- (shown) or was not judged. The versions' scored items are worked out once per version.
   perform private.add_to_item_days(array(
-    select row(c.org_id, (c.submitted_at at time zone s.timezone)::date, c.site_id, c.template_id, x.item_key,
-               c.sign, case when x.failed then c.sign else 0 end
+    with counted as materialized (
+      select r.*, -1 as sign from unnest(removed) r where r.status in ('submitted', 'approved') and r.submitted_at is not null
+      union all
+      select a.*, 1 from unnest(added) a where a.status in ('submitted', 'approved') and a.submitted_at is not null
+    ),
+    versions as materialized (
+      select v.id, private.scored_item_keys(v.definition) as keys
+      from public.template_versions v where v.id in (select c.template_version_id from counted c)
+    )
+    select row(c.org_id, (c.submitted_at at time zone s.timezone)::date, c.site_id, c.template_id, k.key,
+               case when x.failed and k.key <> all (c.hidden_item_keys) then c.sign else 0 end,
+               case when x.failed is null or k.key = any (c.hidden_item_keys) then c.sign else 0 end
            )::private.analytics_item_change
-    from (select r.*, -1 as sign from unnest(removed) r union all select a.*, 1 from unnest(added) a) c
+    from counted c
     join public.sites s on s.id = c.site_id
-    join public.answers x on x.inspection_id = c.id
-    where c.status in ('submitted', 'approved') and c.submitted_at is not null
-      and x.failed is not null and x.item_key <> all (c.hidden_item_keys)));
+    join versions v on v.id = c.template_version_id
+    cross join lateral unnest(v.keys) as k (key)
+    left join public.answers x on x.inspection_id = c.id and x.item_key = k.key
+    where x.failed is distinct from false or k.key = any (c.hidden_item_keys)));
 
   perform private.add_to_occurrence_days(array(
     select row(c.org_id, (c.due_at at time zone s.timezone)::date, c.site_id, c.template_id,
@@ -5887,7 +5905,7 @@ begin
     where c.schedule_id is not null and c.status <> 'canceled' and c.due_at is not null));
 end;
 $function$;
-comment on function private.roll_up_inspections(removed public.inspections[], added public.inspections[]) is 'Takes the analytics contributions of `removed` (inspection rows as they were) out of the rollups and adds those of `added`: scores and judged answers of submitted and approved inspections, and occurrences.';
+comment on function private.roll_up_inspections(removed public.inspections[], added public.inspections[]) is 'Takes the analytics contributions of `removed` (inspection rows as they were) out of the rollups and adds those of `added`: scores, and failed and unjudged items, of submitted and approved inspections, and occurrences.';
 
 -- private.run_schedules(at timestamp with time zone) ----------------------------------------------
 CREATE OR REPLACE FUNCTION private.run_schedules(at timestamp with time zone DEFAULT now())
@@ -6002,6 +6020,21 @@ AS $function$
   select ss.site_id from public.schedule_sites ss where ss.schedule_id = schedule;
 $function$;
 grant execute on function private.schedule_site_ids(schedule uuid) to authenticated, service_role;
+
+-- private.scored_item_keys(definition jsonb) ------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.scored_item_keys(definition jsonb)
+ RETURNS text[]
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO ''
+AS $function$
+  select coalesce(array_agg(item ->> 'key' order by s.position, i.position), '{}')
+  from jsonb_array_elements(coalesce(definition -> 'sections', '[]')) with ordinality as s (section, position),
+       jsonb_array_elements(coalesce(s.section -> 'items', '[]')) with ordinality as i (item, position)
+  where private.template_item_is_scored(i.item);
+$function$;
+comment on function private.scored_item_keys(definition jsonb) is 'Keys of the items of a template definition that can fail (scored items), in definition order: the items analytics counts answers of.';
+grant execute on function private.scored_item_keys(definition jsonb) to authenticated, public, service_role;
 
 -- private.send_answers_saved(saved jsonb) ---------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.send_answers_saved(saved jsonb)

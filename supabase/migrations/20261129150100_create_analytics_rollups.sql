@@ -21,35 +21,41 @@ create table public.analytics_inspection_days (
   day date not null,
   site_id uuid not null,
   template_id uuid not null,
+  -- The version the inspections ran: which items they could have failed (analytics_item_days).
+  template_version_id uuid not null,
   inspections integer not null default 0,
   scored integer not null default 0,
   score_sum numeric not null default 0,
-  primary key (org_id, day, site_id, template_id)
+  primary key (org_id, day, site_id, template_id, template_version_id)
 );
 
 comment on table public.analytics_inspection_days is
-  'Submitted and approved inspections per site, template and local day of their submission, with the sum of their scores in percent (analytics: scores, sites).';
+  'Submitted and approved inspections per site, template version and local day of their submission, with the sum of their scores in percent (analytics: scores, sites, and the answers of failed items).';
 comment on column public.analytics_inspection_days.inspections is 'Inspections submitted or approved, submitted that day (the latest submission).';
 comment on column public.analytics_inspection_days.scored is 'Of those, the ones with something to score (max_score > 0): what the average score averages.';
 comment on column public.analytics_inspection_days.score_sum is 'The sum of 100 × score ÷ max_score over the scored ones.';
 
 create index analytics_inspection_days_site_id_day_idx on public.analytics_inspection_days (site_id, day);
 
+-- Sparse: an inspection adds a row only for an item of its version that can fail (a scored item,
+-- private.scored_item_keys) and that it failed or did not judge (hidden, n/a, not answered). How
+-- many judged an item is then the inspections of the versions that have it, less those that did
+-- not judge it. A checklist mostly passes, so this holds a small share of the answers.
 create table public.analytics_item_days (
   org_id uuid not null references public.organizations (id) on delete cascade,
   day date not null,
   site_id uuid not null,
   template_id uuid not null,
   item_key text not null,
-  answered integer not null default 0,
   failed integer not null default 0,
+  unjudged integer not null default 0,
   primary key (org_id, day, site_id, template_id, item_key)
 );
 
 comment on table public.analytics_item_days is
-  'Judged answers (passed or failed) and failed answers per item of submitted and approved inspections, per site, template and local day of submission; hidden items never count (analytics: failed items).';
-comment on column public.analytics_item_days.answered is 'Answers that passed or failed (failed is not null): n/a and items that cannot fail are not judged.';
-comment on column public.analytics_item_days.failed is 'Answers that failed.';
+  'Per scored item of submitted and approved inspections, per site, template and local day of submission: the answers that failed, and the inspections that did not judge the item (hidden by a visibility rule, n/a or not answered). Hidden items never count as answered (analytics: failed items).';
+comment on column public.analytics_item_days.failed is 'Answers that failed (on items shown).';
+comment on column public.analytics_item_days.unjudged is 'Inspections whose version has the item but that did not pass or fail it: hidden, n/a, or not answered.';
 
 create index analytics_item_days_site_id_day_idx on public.analytics_item_days (site_id, day);
 

@@ -3,9 +3,12 @@
 -- items (analytics_item_days) and scheduled occurrences (analytics_occurrence_days).
 --
 -- What an inspection contributes is a function of its own row (and, for items, of its answers):
---   - submitted or approved ("counted"): one inspection on the local day of submitted_at at its
---     site, its score in percent when it has something to score, and each of its answers that
---     passed or failed, except items its visibility rules hide (hidden_item_keys);
+--   - submitted or approved ("counted"): one inspection of its template version on the local day
+--     of submitted_at at its site, its score in percent when it has something to score, and for
+--     each item of its version that can fail (private.scored_item_keys): a failure when its answer
+--     failed, "not judged" when it did not pass or fail it — hidden by a visibility rule
+--     (hidden_item_keys), n/a, or not answered. Passed answers need no row: an item's answers are
+--     the inspections of the versions that have it less those that did not judge it;
 --   - a schedule's occurrence, not canceled: one occurrence on the local day of due_at, on time when
 --     first submitted by due_at, late when after it.
 -- A write's change is the new rows' contributions minus the old rows', summed per key: one upsert
@@ -20,11 +23,29 @@
 
 -- A change to one rollup row, as the producers below make them; summed per key before writing.
 create type private.analytics_inspection_change as (
-  org_id uuid, day date, site_id uuid, template_id uuid, inspections integer, scored integer, score_sum numeric
+  org_id uuid, day date, site_id uuid, template_id uuid, template_version_id uuid, inspections integer, scored integer, score_sum numeric
 );
 create type private.analytics_item_change as (
-  org_id uuid, day date, site_id uuid, template_id uuid, item_key text, answered integer, failed integer
+  org_id uuid, day date, site_id uuid, template_id uuid, item_key text, failed integer, unjudged integer
 );
+
+-- The items of a template definition that can fail (private.template_item_is_scored), in order:
+-- the items whose answers analytics judges.
+create or replace function private.scored_item_keys(definition jsonb)
+returns text[]
+language sql
+immutable
+parallel safe
+set search_path = ''
+as $$
+  select coalesce(array_agg(item ->> 'key' order by s.position, i.position), '{}')
+  from jsonb_array_elements(coalesce(definition -> 'sections', '[]')) with ordinality as s (section, position),
+       jsonb_array_elements(coalesce(s.section -> 'items', '[]')) with ordinality as i (item, position)
+  where private.template_item_is_scored(i.item);
+$$;
+
+comment on function private.scored_item_keys(jsonb) is
+  'Keys of the items of a template definition that can fail (scored items), in definition order: the items analytics counts answers of.';
 create type private.analytics_occurrence_change as (
   org_id uuid, day date, site_id uuid, template_id uuid, occurrences integer, on_time integer, late integer
 );
@@ -40,16 +61,17 @@ security definer -- writes the rollup, which callers may only read
 set search_path = ''
 as $$
 begin
-  insert into public.analytics_inspection_days as t (org_id, day, site_id, template_id, inspections, scored, score_sum)
-  select c.org_id, c.day, c.site_id, c.template_id, sum(c.inspections), sum(c.scored), sum(c.score_sum)
+  insert into public.analytics_inspection_days as t (org_id, day, site_id, template_id, template_version_id, inspections, scored, score_sum)
+  select c.org_id, c.day, c.site_id, c.template_id, c.template_version_id, sum(c.inspections), sum(c.scored), sum(c.score_sum)
   from unnest(changes) c
-  group by c.org_id, c.day, c.site_id, c.template_id
+  group by c.org_id, c.day, c.site_id, c.template_id, c.template_version_id
   having (sum(c.inspections) <> 0 or sum(c.scored) <> 0 or sum(c.score_sum) <> 0)
      and (sum(c.inspections) > 0 or sum(c.scored) > 0 or exists (
        select 1 from public.analytics_inspection_days x
-       where x.org_id = c.org_id and x.day = c.day and x.site_id = c.site_id and x.template_id = c.template_id))
-  order by c.org_id, c.day, c.site_id, c.template_id
-  on conflict (org_id, day, site_id, template_id) do update
+       where x.org_id = c.org_id and x.day = c.day and x.site_id = c.site_id and x.template_id = c.template_id
+         and x.template_version_id = c.template_version_id))
+  order by c.org_id, c.day, c.site_id, c.template_id, c.template_version_id
+  on conflict (org_id, day, site_id, template_id, template_version_id) do update
     set inspections = t.inspections + excluded.inspections,
         scored = t.scored + excluded.scored,
         score_sum = t.score_sum + excluded.score_sum;
@@ -63,19 +85,19 @@ security definer -- writes the rollup, which callers may only read
 set search_path = ''
 as $$
 begin
-  insert into public.analytics_item_days as t (org_id, day, site_id, template_id, item_key, answered, failed)
-  select c.org_id, c.day, c.site_id, c.template_id, c.item_key, sum(c.answered), sum(c.failed)
+  insert into public.analytics_item_days as t (org_id, day, site_id, template_id, item_key, failed, unjudged)
+  select c.org_id, c.day, c.site_id, c.template_id, c.item_key, sum(c.failed), sum(c.unjudged)
   from unnest(changes) c
   group by c.org_id, c.day, c.site_id, c.template_id, c.item_key
-  having (sum(c.answered) <> 0 or sum(c.failed) <> 0)
-     and (sum(c.answered) > 0 or sum(c.failed) > 0 or exists (
+  having (sum(c.failed) <> 0 or sum(c.unjudged) <> 0)
+     and (sum(c.failed) > 0 or sum(c.unjudged) > 0 or exists (
        select 1 from public.analytics_item_days x
        where x.org_id = c.org_id and x.day = c.day and x.site_id = c.site_id and x.template_id = c.template_id
          and x.item_key = c.item_key))
   order by c.org_id, c.day, c.site_id, c.template_id, c.item_key
   on conflict (org_id, day, site_id, template_id, item_key) do update
-    set answered = t.answered + excluded.answered,
-        failed = t.failed + excluded.failed;
+    set failed = t.failed + excluded.failed,
+        unjudged = t.unjudged + excluded.unjudged;
 end;
 $$;
 
@@ -120,7 +142,7 @@ set search_path = ''
 as $$
 begin
   perform private.add_to_inspection_days(array(
-    select row(c.org_id, (c.submitted_at at time zone s.timezone)::date, c.site_id, c.template_id,
+    select row(c.org_id, (c.submitted_at at time zone s.timezone)::date, c.site_id, c.template_id, c.template_version_id,
                c.sign,
                case when c.max_score > 0 then c.sign else 0 end,
                case when c.max_score > 0 then c.sign * 100 * c.score / c.max_score else 0 end
@@ -129,15 +151,28 @@ begin
     join public.sites s on s.id = c.site_id
     where c.status in ('submitted', 'approved') and c.submitted_at is not null));
 
+  -- Each scored item of each counted inspection's version, with its answer: a row when it failed
+  -- (shown) or was not judged. The versions' scored items are worked out once per version.
   perform private.add_to_item_days(array(
-    select row(c.org_id, (c.submitted_at at time zone s.timezone)::date, c.site_id, c.template_id, x.item_key,
-               c.sign, case when x.failed then c.sign else 0 end
+    with counted as materialized (
+      select r.*, -1 as sign from unnest(removed) r where r.status in ('submitted', 'approved') and r.submitted_at is not null
+      union all
+      select a.*, 1 from unnest(added) a where a.status in ('submitted', 'approved') and a.submitted_at is not null
+    ),
+    versions as materialized (
+      select v.id, private.scored_item_keys(v.definition) as keys
+      from public.template_versions v where v.id in (select c.template_version_id from counted c)
+    )
+    select row(c.org_id, (c.submitted_at at time zone s.timezone)::date, c.site_id, c.template_id, k.key,
+               case when x.failed and k.key <> all (c.hidden_item_keys) then c.sign else 0 end,
+               case when x.failed is null or k.key = any (c.hidden_item_keys) then c.sign else 0 end
            )::private.analytics_item_change
-    from (select r.*, -1 as sign from unnest(removed) r union all select a.*, 1 from unnest(added) a) c
+    from counted c
     join public.sites s on s.id = c.site_id
-    join public.answers x on x.inspection_id = c.id
-    where c.status in ('submitted', 'approved') and c.submitted_at is not null
-      and x.failed is not null and x.item_key <> all (c.hidden_item_keys)));
+    join versions v on v.id = c.template_version_id
+    cross join lateral unnest(v.keys) as k (key)
+    left join public.answers x on x.inspection_id = c.id and x.item_key = k.key
+    where x.failed is distinct from false or k.key = any (c.hidden_item_keys)));
 
   perform private.add_to_occurrence_days(array(
     select row(c.org_id, (c.due_at at time zone s.timezone)::date, c.site_id, c.template_id,
@@ -152,7 +187,7 @@ end;
 $$;
 
 comment on function private.roll_up_inspections(public.inspections[], public.inspections[]) is
-  'Takes the analytics contributions of `removed` (inspection rows as they were) out of the rollups and adds those of `added`: scores and judged answers of submitted and approved inspections, and occurrences.';
+  'Takes the analytics contributions of `removed` (inspection rows as they were) out of the rollups and adds those of `added`: scores, and failed and unjudged items, of submitted and approved inspections, and occurrences.';
 
 -- Triggers. Only rows that contribute, or whose contribution changes, are handed on: an answer
 -- save updates its in-progress inspection's totals, which contributes nothing, so it stops here.
@@ -214,10 +249,11 @@ $$;
 comment on function private.roll_up_deleted_inspection() is
   'Before-delete trigger on inspections: takes the row''s analytics contribution out, while its answers are still there.';
 
--- Answers deleted from a counted inspection (only the service role deletes answers) leave its
--- judged answers. Named to run before answers_refresh_scores_after_delete: the inspection still has
--- the hidden items its answers were counted with; the refresh then changes its totals and hidden
--- items, which private.roll_up_changed_inspections takes from there.
+-- Answers deleted from a counted inspection (only the service role deletes answers): a failed one
+-- is no longer failed, and a judged one (passed or failed, shown) is no longer judged. Named to
+-- run before answers_refresh_scores_after_delete: the inspection still has the hidden items its
+-- answers were counted with; the refresh then changes its totals and hidden items, which
+-- private.roll_up_changed_inspections takes from there.
 create or replace function private.roll_up_deleted_answers()
 returns trigger
 language plpgsql
@@ -227,20 +263,23 @@ as $$
 begin
   perform private.add_to_item_days(array(
     select row(i.org_id, (i.submitted_at at time zone s.timezone)::date, i.site_id, i.template_id, x.item_key,
-               -1, case when x.failed then -1 else 0 end
+               case when x.failed then -1 else 0 end, 1
            )::private.analytics_item_change
     from old_answers x
     join public.inspections i on i.id = x.inspection_id
     join public.sites s on s.id = i.site_id
+    join public.template_versions v on v.id = i.template_version_id
     where i.status in ('submitted', 'approved') and i.submitted_at is not null
-      and x.failed is not null and x.item_key <> all (i.hidden_item_keys)));
+      and x.failed is not null and x.item_key <> all (i.hidden_item_keys)
+      and x.item_key = any (private.scored_item_keys(v.definition))));
   return null;
 end;
 $$;
 
 comment on function private.roll_up_deleted_answers() is
-  'After-statement trigger on answers deleted: takes the judged answers of submitted and approved inspections out of analytics_item_days.';
+  'After-statement trigger on answers deleted: a deleted judged answer of a submitted or approved inspection is no longer judged (nor failed) in analytics_item_days.';
 
+grant execute on function private.scored_item_keys(jsonb) to authenticated, service_role;
 revoke all on function private.add_to_inspection_days(private.analytics_inspection_change[]),
   private.add_to_item_days(private.analytics_item_change[]),
   private.add_to_occurrence_days(private.analytics_occurrence_change[]),

@@ -56,11 +56,11 @@ create function tests.rollup_rows(org uuid)
 returns setof text
 language sql
 as $$
-  select 'inspection ' || concat_ws(' ', day, site_id, template_id, inspections, scored, round(score_sum, 6))
+  select 'inspection ' || concat_ws(' ', day, site_id, template_id, template_version_id, inspections, scored, round(score_sum, 6))
   from public.analytics_inspection_days where org_id = org and (inspections, scored, score_sum) <> (0, 0, 0)
   union all
-  select 'item ' || concat_ws(' ', day, site_id, template_id, item_key, answered, failed)
-  from public.analytics_item_days where org_id = org and (answered, failed) <> (0, 0)
+  select 'item ' || concat_ws(' ', day, site_id, template_id, item_key, failed, unjudged)
+  from public.analytics_item_days where org_id = org and (failed, unjudged) <> (0, 0)
   union all
   select 'occurrence ' || concat_ws(' ', day, site_id, template_id, occurrences, on_time, late)
   from public.analytics_occurrence_days where org_id = org and (occurrences, on_time, late) <> (0, 0, 0)
@@ -88,7 +88,8 @@ begin
 end;
 $$;
 
--- 1. Answers of an inspection in progress cost the rollups nothing; the submit adds it once.
+-- 1. Answers of an inspection in progress cost the rollups nothing; the submit adds it once: its
+-- score, and for each item of its version that can fail, a failure or "not judged" (passes need no row).
 select tests.answer(inspector, cooked, '{"floor":"pass","temp":7.5,"cooks":"yes","core":"fail"}') from actors;
 -- Then "no cooking here": the core item hides, its failed answer stays stored.
 select tests.answer(inspector, cooked, '{"cooks":"no"}') from actors;
@@ -101,9 +102,9 @@ select results_eq(
   $$select (now() at time zone 'UTC')::date, 1, 1, 50::numeric$$,
   'the submit adds one inspection on its site''s day, scored 50 % (floor passed, temperature failed; the hidden core item does not score)');
 select results_eq(
-  $$select item_key, answered, failed from public.analytics_item_days where org_id = (select org_a from actors) order by item_key$$,
-  $$values ('floor', 1, 0), ('temp', 1, 1)$$,
-  'its judged answers count, the failed one as failed; the hidden item never does, nor an item that cannot fail');
+  $$select item_key, failed, unjudged from public.analytics_item_days where org_id = (select org_a from actors) order by item_key$$,
+  $$values ('core', 0, 1), ('temp', 1, 0)$$,
+  'the failed answer counts as failed; the hidden item as not judged (its stored failure never counts); a pass needs no row, nor does an item that cannot fail');
 
 -- 2. Sent back: out of the figures until submitted again; approving changes nothing.
 select tests.set_status(manager, cooked, 'changes_requested') from actors;
@@ -118,9 +119,9 @@ select results_eq(
   $$values (1, 1, 100::numeric)$$,
   'submitted again with the temperature fixed it counts once, at 100 %; approving it keeps it');
 select results_eq(
-  $$select item_key, answered, failed from public.analytics_item_days where org_id = (select org_a from actors) and answered > 0 order by item_key$$,
-  $$values ('floor', 1, 0), ('temp', 1, 0)$$,
-  'and its answers as they are now');
+  $$select item_key, failed, unjudged from public.analytics_item_days where org_id = (select org_a from actors) and (failed, unjudged) <> (0, 0) order by item_key$$,
+  $$values ('core', 0, 1)$$,
+  'and its answers as they are now: the temperature passes, the core item is still hidden');
 
 -- 3. Another site, another time zone: the local day of the submission there.
 select tests.answer(inspector, harbour, '{"floor":"fail","temp":4}') from actors;
@@ -187,8 +188,8 @@ select ok(tests.rollups_equal_a_rebuild((select org_a from actors)), 'and they s
 
 -- 7. Deleting answers of a submitted inspection (the service role only), and an inspection.
 delete from public.answers where inspection_id = (select harbour from actors) and item_key = 'temp';
-select is((select answered from public.analytics_item_days where site_id = (select auckland from actors) and item_key = 'temp'), 0,
-  'a deleted answer of a submitted inspection leaves the item counts');
+select is((select unjudged from public.analytics_item_days where site_id = (select auckland from actors) and item_key = 'temp'), 1,
+  'a deleted (passed) answer of a submitted inspection leaves the item not judged');
 select ok(tests.rollups_equal_a_rebuild((select org_a from actors)), 'and the rollups equal a rebuild');
 delete from public.inspections where id = (select spare from actors);
 select ok(tests.rollups_equal_a_rebuild((select org_a from actors)), 'a deleted inspection leaves them, equal to a rebuild');

@@ -5,10 +5,21 @@
 // everywhere (yesterday and later, UTC) are read from the base tables instead, by the same rule
 // as compliance and the lists; and the medians, which cannot be summed, are read from the actions
 // through their indexes. Each statement answers the measure's final rows, so the JSON routes and
-// the CSV exports (analytics.ts) share it.
+// the CSV exports (analytics.ts) share it; so does the bench (tests/bench/analytics.ts), through
+// measureStatement, which is why this module imports nothing of the routes.
 import { inline, InlineSql } from '../_shared/sql-literal.ts';
-import type { AnalyticsInterval, FailedItemGroupBy, SiteOrder } from '../_shared/schemas/analytics.ts';
-import { OUTCOMES } from './inspections.ts';
+import {
+  type AnalyticsInterval,
+  type AnalyticsMeasure,
+  type AnalyticsQuery,
+  analyticsRange,
+  daysIn,
+  type FailedItemGroupBy,
+  type FailedItemsQuery,
+  type SiteOrder,
+  type SiteRankingQuery,
+} from '../_shared/schemas/analytics.ts';
+import { OUTCOMES } from './occurrence-outcomes.ts';
 
 /** What every measure is asked about: the organization, the local days, the filters. */
 export interface AnalyticsScope {
@@ -135,22 +146,47 @@ export function onTimeStatement(scope: AnalyticsScope, interval: AnalyticsInterv
 
 // --- failed items ------------------------------------------------------------------------------
 
+/**
+ * The most failed items. The item rollup holds only failures and items not judged (hidden, n/a,
+ * not answered); how many judged an item is the inspections of the versions that have it (the
+ * inspection rollup, per version) less those that did not judge it.
+ */
 export function failedItemsStatement(scope: AnalyticsScope, groupBy: FailedItemGroupBy, limit: number): InlineSql {
   const bySite = groupBy === 'site';
+  const site = (alias: string) => (bySite ? sql(`${alias}.site_id`) : sql('null::uuid'));
+  const andSite = (alias: string) => (bySite ? sql(`, ${alias}.site_id`) : sql(''));
   return inline`
+    with failures as (
+      select r.template_id, r.item_key, ${site('r')} as site_id, sum(r.failed)::int as failed, sum(r.unjudged)::int as unjudged
+      from ${rollupRows('analytics_item_days', scope)}
+      group by r.template_id, r.item_key${andSite('r')}
+      having sum(r.failed) > 0
+    ),
+    versions as (
+      select r.template_version_id, ${site('r')} as site_id, sum(r.inspections)::int as inspections
+      from ${rollupRows('analytics_inspection_days', scope)}
+      group by r.template_version_id${andSite('r')}
+    ),
+    -- Inspections whose version has the item (scored items only: the ones that can fail).
+    having_item as (
+      select v.template_id, k.key as item_key, n.site_id, sum(n.inspections)::int as inspections
+      from versions n
+      join public.template_versions v on v.id = n.template_version_id
+      cross join lateral unnest(private.scored_item_keys(v.definition)) as k (key)
+      group by v.template_id, k.key, n.site_id
+    ),
+    ranked as (
+      select f.template_id, f.item_key, f.site_id, f.failed, h.inspections - f.unjudged as answered
+      from failures f
+      join having_item h on h.template_id = f.template_id and h.item_key = f.item_key and h.site_id is not distinct from f.site_id
+      order by f.failed desc, f.failed::numeric / (h.inspections - f.unjudged) desc, f.template_id, f.item_key, f.site_id
+      limit ${limit}
+    )
     select f.template_id, t.name as template_name, f.item_key,
            coalesce(label.text, f.item_key) as item_label,
            f.site_id, site.name as site_name,
            f.failed, f.answered, ${rounded(sql('f.failed::numeric / f.answered'), 4)} as failure_rate
-    from (
-      select r.template_id, r.item_key, ${bySite ? sql('r.site_id') : sql('null::uuid')} as site_id,
-             sum(r.failed)::int as failed, sum(r.answered)::int as answered
-      from ${rollupRows('analytics_item_days', scope)}
-      group by r.template_id, r.item_key${bySite ? sql(', r.site_id') : sql('')}
-      having sum(r.failed) > 0
-      order by 4 desc, sum(r.failed)::numeric / sum(r.answered) desc, r.template_id, r.item_key${bySite ? sql(', r.site_id') : sql('')}
-      limit ${limit}
-    ) f
+    from ranked f
     join public.templates t on t.id = f.template_id
     left join public.sites site on site.id = f.site_id
     -- The label of the newest version that has the item (items keep their key across versions).
@@ -287,4 +323,42 @@ export function sitesStatement(scope: AnalyticsScope, previous: { from: string; 
     join public.sites s on s.id = r.site_id
     order by ${sql(SITE_ORDER[sort])}, s.name, r.site_id
     limit ${limit}`;
+}
+
+// --- a measure's statement from its query ------------------------------------------------------
+
+const DAY_MS = 86_400_000;
+const shiftDays = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+
+/** The organization, the range with its defaults and the filters, as the statements take them. */
+export function scopeOf(org: string, query: AnalyticsQuery): AnalyticsScope {
+  const { from, to } = analyticsRange(query);
+  return { org, from, to, siteId: query.site_id, templateId: query.template_id, siteGroupId: query.site_group_id };
+}
+
+/** The range as long as `scope`'s just before it (the sites' change). */
+export function previousRange(scope: AnalyticsScope): { from: string; to: string } {
+  const days = daysIn(scope);
+  return { from: shiftDays(scope.from, -days), to: shiftDays(scope.from, -1) };
+}
+
+/** The statement of `measure` for `query` (parsed by the measure's schema) in organization `org`. */
+export function measureStatement(measure: AnalyticsMeasure, org: string, query: AnalyticsQuery | FailedItemsQuery | SiteRankingQuery): InlineSql {
+  const scope = scopeOf(org, query);
+  switch (measure) {
+    case 'scores':
+      return scoresStatement(scope, query.interval);
+    case 'on-time':
+      return onTimeStatement(scope, query.interval);
+    case 'actions':
+      return actionsStatement(scope, query.interval);
+    case 'failed-items': {
+      const { group_by, limit } = query as FailedItemsQuery;
+      return failedItemsStatement(scope, group_by, limit);
+    }
+    case 'sites': {
+      const { sort, limit } = query as SiteRankingQuery;
+      return sitesStatement(scope, previousRange(scope), sort, limit);
+    }
+  }
 }

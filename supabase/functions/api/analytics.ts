@@ -14,8 +14,6 @@ import {
   ANALYTICS_CSV_COLUMNS,
   type AnalyticsMeasure,
   analyticsQuerySchema,
-  analyticsRange,
-  daysIn,
   type FailedItems,
   failedItemsQuerySchema,
   failedItemsSchema,
@@ -29,44 +27,11 @@ import {
 } from '../_shared/schemas/analytics.ts';
 import type { InlineSql } from '../_shared/sql-literal.ts';
 import { requireRole, roleAllowed, roleStatement } from './access.ts';
-import {
-  actionsStatement,
-  type AnalyticsScope,
-  failedItemsStatement,
-  onTimeStatement,
-  scoresStatement,
-  sitesStatement,
-} from './analytics-sql.ts';
+import { measureStatement, previousRange, scopeOf } from './analytics-sql.ts';
 import { orgParams } from './orgs.ts';
 import { streamCsv } from './report-csv/stream.ts';
 
 type PeriodQuery = z.output<typeof analyticsQuerySchema>;
-type FailedItemsQuery = z.output<typeof failedItemsQuerySchema>;
-type SitesQuery = z.output<typeof siteRankingQuerySchema>;
-
-const DAY_MS = 86_400_000;
-const shiftDays = (day: string, days: number) => new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
-
-/** The organization, the range with its defaults and the filters, as the statements take them. */
-function scopeOf(org: string, query: PeriodQuery): AnalyticsScope {
-  const { from, to } = analyticsRange(query);
-  return { org, from, to, siteId: query.site_id, templateId: query.template_id, siteGroupId: query.site_group_id };
-}
-
-/** The range as long as `scope`'s just before it (for the sites' change). */
-function previousRange(scope: AnalyticsScope) {
-  const days = daysIn(scope);
-  return { from: shiftDays(scope.from, -days), to: shiftDays(scope.from, -1) };
-}
-
-/** What each measure's statement is, from its query. */
-const STATEMENTS = {
-  scores: (scope: AnalyticsScope, query: PeriodQuery) => scoresStatement(scope, query.interval),
-  'on-time': (scope: AnalyticsScope, query: PeriodQuery) => onTimeStatement(scope, query.interval),
-  actions: (scope: AnalyticsScope, query: PeriodQuery) => actionsStatement(scope, query.interval),
-  'failed-items': (scope: AnalyticsScope, query: FailedItemsQuery) => failedItemsStatement(scope, query.group_by, query.limit),
-  sites: (scope: AnalyticsScope, query: SitesQuery) => sitesStatement(scope, previousRange(scope), query.sort, query.limit),
-} satisfies Record<AnalyticsMeasure, (scope: AnalyticsScope, query: never) => InlineSql>;
 
 /** The measure's rows, with the role check in the same round trip (404 for a non-member). */
 async function measureRows(read: (statements: readonly InlineSql[]) => Promise<Rows[]>, org: string, statement: InlineSql) {
@@ -84,7 +49,7 @@ export const getAnalyticsScores = route({
   query: analyticsQuerySchema,
   handler: async ({ params, query, read }): Promise<Scores> => {
     const scope = scopeOf(params.org, query);
-    const rows = await measureRows(read, params.org, STATEMENTS.scores(scope, query));
+    const rows = await measureRows(read, params.org, measureStatement('scores', params.org, query));
     return { from: scope.from, to: scope.to, interval: query.interval, data: rows as Scores['data'] };
   },
 });
@@ -98,7 +63,7 @@ export const getAnalyticsOnTime = route({
   query: analyticsQuerySchema,
   handler: async ({ params, query, read }): Promise<OnTime> => {
     const scope = scopeOf(params.org, query);
-    const rows = await measureRows(read, params.org, STATEMENTS['on-time'](scope, query));
+    const rows = await measureRows(read, params.org, measureStatement('on-time', params.org, query));
     return { from: scope.from, to: scope.to, interval: query.interval, data: rows as OnTime['data'] };
   },
 });
@@ -112,7 +77,7 @@ export const getAnalyticsFailedItems = route({
   query: failedItemsQuerySchema,
   handler: async ({ params, query, read }): Promise<FailedItems> => {
     const scope = scopeOf(params.org, query);
-    const rows = await measureRows(read, params.org, STATEMENTS['failed-items'](scope, query));
+    const rows = await measureRows(read, params.org, measureStatement('failed-items', params.org, query));
     return { from: scope.from, to: scope.to, group_by: query.group_by, data: rows as FailedItems['data'] };
   },
 });
@@ -126,7 +91,7 @@ export const getAnalyticsActions = route({
   query: analyticsQuerySchema,
   handler: async ({ params, query, read }): Promise<Actions> => {
     const scope = scopeOf(params.org, query);
-    const rows = await measureRows(read, params.org, STATEMENTS.actions(scope, query));
+    const rows = await measureRows(read, params.org, measureStatement('actions', params.org, query));
     return { from: scope.from, to: scope.to, interval: query.interval, data: rows as Actions['data'] };
   },
 });
@@ -141,7 +106,7 @@ export const getAnalyticsSites = route({
   handler: async ({ params, query, read }): Promise<SiteRanking> => {
     const scope = scopeOf(params.org, query);
     const previous = previousRange(scope);
-    const rows = await measureRows(read, params.org, STATEMENTS.sites(scope, query));
+    const rows = await measureRows(read, params.org, measureStatement('sites', params.org, query));
     return { from: scope.from, to: scope.to, previous_from: previous.from, previous_to: previous.to, sort: query.sort, data: rows as SiteRanking['data'] };
   },
 });
@@ -184,7 +149,7 @@ function csvRoute<Q extends typeof analyticsQuerySchema | typeof failedItemsQuer
     query,
     handler: async ({ params, query: values, db, requestId }) => {
       const scope = scopeOf(params.org, values as PeriodQuery);
-      const statement = (STATEMENTS[measure] as (scope: AnalyticsScope, query: unknown) => InlineSql)(scope, values);
+      const statement = measureStatement(measure, params.org, values as PeriodQuery);
       const columns = ANALYTICS_CSV_COLUMNS[measure];
       return await streamCsv<Record<string, unknown>>(
         { db, requestId },

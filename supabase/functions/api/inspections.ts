@@ -29,6 +29,7 @@ import { SELECT_ANSWERS } from './answer-statements.ts';
 import { answerOf, type AnswerRow } from './answers.ts';
 import { attachmentOf, type AttachmentRow } from './attachments.ts';
 import { localDayBetween } from './local-days.ts';
+import { MISSED, OUTCOMES } from './occurrence-outcomes.ts';
 import { orgParams } from './orgs.ts';
 import { inSiteGroup } from './site-groups.ts';
 import { SELECT_TEMPLATE_VERSIONS, templateVersionOf, type TemplateVersionRow } from './templates.ts';
@@ -63,21 +64,8 @@ const inspectionParams = z.strictObject({ org: idSchema, id: idSchema });
 export const OVERDUE = inline`(i.status in ('scheduled', 'in_progress') and i.due_at is not null and i.due_at < now())`;
 export const overdueCondition = (tx: Tx) => tx.unsafe(OVERDUE.text);
 
-/**
- * Missed is derived too (docs/schedules.md): a schedule's occurrence, not canceled, due and never
- * submitted. The same function as compliance and the background run ask (private.occurrence_missed).
- */
-export const MISSED = inline`private.occurrence_missed(i.schedule_id, i.status, i.due_at, i.first_submitted_at, now())`;
-
-/**
- * Compliance's figures as list filters: on time, late (by the first submission), missed. The
- * compliance counts filter by the same (COMPLIANCE_COUNTS in schedules.ts), so the two agree.
- */
-export const OUTCOMES = {
-  on_time: inline`(i.schedule_id is not null and i.status <> 'canceled' and i.first_submitted_at <= i.due_at)`,
-  late: inline`(i.schedule_id is not null and i.status <> 'canceled' and i.first_submitted_at > i.due_at)`,
-  missed: MISSED,
-};
+// Missed, on time and late (occurrence-outcomes.ts): the list's filters, also read from here.
+export { MISSED, OUTCOMES };
 
 type InspectionFilterQuery = {
   status?: string[];
