@@ -194,6 +194,20 @@ create table private.schedule_progress (
 );
 comment on table private.schedule_progress is 'How far each active schedule''s occurrences have been made: all starting before materialised_until exist.';
 
+-- private.site_group_tree -------------------------------------------------------------------------
+create table private.site_group_tree (
+  ancestor_id uuid not null,
+  descendant_id uuid not null,
+  org_id uuid not null,
+  distance smallint not null,
+  constraint site_group_tree_pkey PRIMARY KEY (ancestor_id, descendant_id),
+  constraint site_group_tree_ancestor_id_fkey FOREIGN KEY (ancestor_id) REFERENCES public.site_groups(id) ON DELETE CASCADE,
+  constraint site_group_tree_descendant_id_fkey FOREIGN KEY (descendant_id) REFERENCES public.site_groups(id) ON DELETE CASCADE,
+  constraint site_group_tree_distance_check CHECK (((distance >= 0) AND (distance <= 2)))
+);
+comment on table private.site_group_tree is 'Each site group with each of its ancestors and itself (distance 0 = itself, 1 = parent, 2 = grandparent); kept by triggers on site_groups.';
+CREATE INDEX site_group_tree_descendant_id_idx ON private.site_group_tree USING btree (descendant_id, ancestor_id);
+
 -- public.action_attachments -----------------------------------------------------------------------
 create table public.action_attachments (
   id uuid default gen_random_uuid() not null,
@@ -226,7 +240,9 @@ CREATE TRIGGER action_attachments_prepare BEFORE INSERT ON public.action_attachm
 CREATE TRIGGER action_attachments_write_audit_log AFTER INSERT OR DELETE OR UPDATE ON public.action_attachments FOR EACH ROW EXECUTE FUNCTION private.write_audit_log();
 create policy "Members can read their organization's action photos" on public.action_attachments
   for select to authenticated
-  using ((org_id IN ( SELECT private.org_ids_of_current_user() AS org_ids_of_current_user)));
+  using (((org_id IN ( SELECT private.org_ids_with_every_site() AS org_ids_with_every_site)) OR (( SELECT v.group_id
+   FROM private.site_group_of_action v
+  WHERE (v.action_id = action_attachments.action_id)) IN ( SELECT private.limited_site_group_ids() AS limited_site_group_ids))));
 create policy "People working an action can add photos to it" on public.action_attachments
   for insert to authenticated
   with check (((org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin,manager,inspector}'::public.org_role[]) AS org_ids_of_current_user)) AND private.can_work_action(action_id)));
@@ -276,7 +292,9 @@ CREATE TRIGGER action_events_append_only BEFORE DELETE OR UPDATE ON public.actio
 CREATE TRIGGER action_events_no_truncate BEFORE TRUNCATE ON public.action_events FOR EACH STATEMENT EXECUTE FUNCTION private.refuse_action_event_change();
 create policy "Members can read their organization's action history" on public.action_events
   for select to authenticated
-  using ((org_id IN ( SELECT private.org_ids_of_current_user() AS org_ids_of_current_user)));
+  using (((org_id IN ( SELECT private.org_ids_with_every_site() AS org_ids_with_every_site)) OR (( SELECT v.group_id
+   FROM private.site_group_of_action v
+  WHERE (v.action_id = action_events.action_id)) IN ( SELECT private.limited_site_group_ids() AS limited_site_group_ids))));
 grant select on table public.action_events to authenticated, service_role;
 
 -- public.action_transitions -----------------------------------------------------------------------
@@ -367,6 +385,7 @@ CREATE TRIGGER actions_enqueue_webhook_event AFTER INSERT ON public.actions FOR 
 CREATE TRIGGER actions_enqueue_webhook_event_on_move AFTER UPDATE OF status ON public.actions FOR EACH ROW WHEN ((old.status IS DISTINCT FROM new.status)) EXECUTE FUNCTION private.webhook_event_of_change('action');
 CREATE TRIGGER actions_prepare BEFORE INSERT ON public.actions FOR EACH ROW EXECUTE FUNCTION private.prepare_action();
 CREATE TRIGGER actions_record_events AFTER INSERT OR UPDATE ON public.actions FOR EACH ROW EXECUTE FUNCTION private.record_action_events();
+CREATE TRIGGER actions_require_assignee_to_see_site BEFORE INSERT OR UPDATE OF assignee_id ON public.actions FOR EACH ROW EXECUTE FUNCTION private.require_assignee_to_see_site();
 CREATE TRIGGER actions_roll_up_analytics_after_insert AFTER INSERT ON public.actions REFERENCING NEW TABLE AS new_actions FOR EACH STATEMENT EXECUTE FUNCTION private.roll_up_changed_actions();
 CREATE TRIGGER actions_roll_up_analytics_after_update AFTER UPDATE ON public.actions REFERENCING OLD TABLE AS old_actions NEW TABLE AS new_actions FOR EACH STATEMENT EXECUTE FUNCTION private.roll_up_changed_actions();
 CREATE TRIGGER actions_roll_up_analytics_before_delete BEFORE DELETE ON public.actions FOR EACH ROW EXECUTE FUNCTION private.roll_up_deleted_action();
@@ -374,14 +393,28 @@ CREATE TRIGGER actions_set_updated_at BEFORE UPDATE ON public.actions FOR EACH R
 CREATE TRIGGER actions_write_audit_log AFTER INSERT OR DELETE OR UPDATE ON public.actions FOR EACH ROW EXECUTE FUNCTION private.write_audit_log('transition_note', 'version');
 create policy "Managers change any action, inspectors those assigned to them" on public.actions
   for update to authenticated
-  using (((org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin,manager}'::public.org_role[]) AS org_ids_of_current_user)) OR ((org_id IN ( SELECT private.org_ids_of_current_user('{inspector}'::public.org_role[]) AS org_ids_of_current_user)) AND (assignee_id = ( SELECT auth.uid() AS uid)))))
-  with check (((org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin,manager}'::public.org_role[]) AS org_ids_of_current_user)) OR ((org_id IN ( SELECT private.org_ids_of_current_user('{inspector}'::public.org_role[]) AS org_ids_of_current_user)) AND (assignee_id = ( SELECT auth.uid() AS uid)))));
+  using (((org_id IN ( SELECT private.org_ids_with_every_site('{owner,admin,manager}'::public.org_role[]) AS org_ids_with_every_site)) OR ((org_id IN ( SELECT private.org_ids_with_every_site('{inspector}'::public.org_role[]) AS org_ids_with_every_site)) AND (assignee_id = ( SELECT auth.uid() AS uid))) OR (( SELECT v.group_id
+   FROM private.site_group_of_site v
+  WHERE (v.site_id = actions.site_id)) IN ( SELECT private.limited_site_group_ids('{owner,admin,manager}'::public.org_role[]) AS limited_site_group_ids)) OR ((( SELECT v.group_id
+   FROM private.site_group_of_site v
+  WHERE (v.site_id = actions.site_id)) IN ( SELECT private.limited_site_group_ids('{inspector}'::public.org_role[]) AS limited_site_group_ids)) AND (assignee_id = ( SELECT auth.uid() AS uid)))))
+  with check (((org_id IN ( SELECT private.org_ids_with_every_site('{owner,admin,manager}'::public.org_role[]) AS org_ids_with_every_site)) OR ((org_id IN ( SELECT private.org_ids_with_every_site('{inspector}'::public.org_role[]) AS org_ids_with_every_site)) AND (assignee_id = ( SELECT auth.uid() AS uid))) OR (( SELECT v.group_id
+   FROM private.site_group_of_site v
+  WHERE (v.site_id = actions.site_id)) IN ( SELECT private.limited_site_group_ids('{owner,admin,manager}'::public.org_role[]) AS limited_site_group_ids)) OR ((( SELECT v.group_id
+   FROM private.site_group_of_site v
+  WHERE (v.site_id = actions.site_id)) IN ( SELECT private.limited_site_group_ids('{inspector}'::public.org_role[]) AS limited_site_group_ids)) AND (assignee_id = ( SELECT auth.uid() AS uid)))));
 create policy "Managers open actions for anyone, inspectors for themselves" on public.actions
   for insert to authenticated
-  with check (((org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin,manager}'::public.org_role[]) AS org_ids_of_current_user)) OR ((org_id IN ( SELECT private.org_ids_of_current_user('{inspector}'::public.org_role[]) AS org_ids_of_current_user)) AND (assignee_id = ( SELECT auth.uid() AS uid)))));
+  with check (((org_id IN ( SELECT private.org_ids_with_every_site('{owner,admin,manager}'::public.org_role[]) AS org_ids_with_every_site)) OR ((org_id IN ( SELECT private.org_ids_with_every_site('{inspector}'::public.org_role[]) AS org_ids_with_every_site)) AND (assignee_id = ( SELECT auth.uid() AS uid))) OR (( SELECT v.group_id
+   FROM private.site_group_of_site v
+  WHERE (v.site_id = actions.site_id)) IN ( SELECT private.limited_site_group_ids('{owner,admin,manager}'::public.org_role[]) AS limited_site_group_ids)) OR ((( SELECT v.group_id
+   FROM private.site_group_of_site v
+  WHERE (v.site_id = actions.site_id)) IN ( SELECT private.limited_site_group_ids('{inspector}'::public.org_role[]) AS limited_site_group_ids)) AND (assignee_id = ( SELECT auth.uid() AS uid)))));
 create policy "Members can read their organization's actions" on public.actions
   for select to authenticated
-  using ((org_id IN ( SELECT private.org_ids_of_current_user() AS org_ids_of_current_user)));
+  using (((org_id IN ( SELECT private.org_ids_with_every_site() AS org_ids_with_every_site)) OR (( SELECT v.group_id
+   FROM private.site_group_of_site v
+  WHERE (v.site_id = actions.site_id)) IN ( SELECT private.limited_site_group_ids() AS limited_site_group_ids))));
 grant all on table public.actions to service_role;
 grant select on table public.actions to authenticated;
 grant insert (id, org_id, site_id, inspection_id, item_key, title, description, priority, assignee_id, due_at) on table public.actions to authenticated;
@@ -528,7 +561,9 @@ create policy "Fillers can change answers of the inspections they work on" on pu
   with check (((org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin,manager,inspector}'::public.org_role[]) AS org_ids_of_current_user)) AND private.can_fill_inspection(inspection_id)));
 create policy "Members can read their organization's answers" on public.answers
   for select to authenticated
-  using ((org_id IN ( SELECT private.org_ids_of_current_user() AS org_ids_of_current_user)));
+  using (((org_id IN ( SELECT private.org_ids_with_every_site() AS org_ids_with_every_site)) OR (( SELECT v.group_id
+   FROM private.site_group_of_inspection v
+  WHERE (v.inspection_id = answers.inspection_id)) IN ( SELECT private.limited_site_group_ids() AS limited_site_group_ids))));
 grant all on table public.answers to service_role;
 grant select on table public.answers to authenticated;
 grant insert (org_id, inspection_id, item_key, value, note) on table public.answers to authenticated;
@@ -647,7 +682,9 @@ CREATE TRIGGER attachments_prepare BEFORE INSERT ON public.attachments FOR EACH 
 CREATE TRIGGER attachments_write_audit_log AFTER INSERT OR DELETE OR UPDATE ON public.attachments FOR EACH ROW EXECUTE FUNCTION private.write_audit_log();
 create policy "Members can read their organization's attachments" on public.attachments
   for select to authenticated
-  using ((org_id IN ( SELECT private.org_ids_of_current_user() AS org_ids_of_current_user)));
+  using (((org_id IN ( SELECT private.org_ids_with_every_site() AS org_ids_with_every_site)) OR (( SELECT v.group_id
+   FROM private.site_group_of_inspection v
+  WHERE (v.inspection_id = attachments.inspection_id)) IN ( SELECT private.limited_site_group_ids() AS limited_site_group_ids))));
 create policy "People filling an inspection can add photos to it" on public.attachments
   for insert to authenticated
   with check (((org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin,manager,inspector}'::public.org_role[]) AS org_ids_of_current_user)) AND private.can_fill_inspection(inspection_id)));
@@ -676,12 +713,14 @@ create table public.audit_log (
   before jsonb,
   after jsonb,
   at timestamp with time zone default now() not null,
+  site_id uuid,
   constraint audit_log_pkey PRIMARY KEY (id),
   constraint audit_log_action_check CHECK ((action = ANY (ARRAY['insert'::text, 'update'::text, 'delete'::text]))),
   constraint audit_log_actor_kind_check CHECK ((actor_kind = ANY (ARRAY['user'::text, 'api_key'::text, 'system'::text])))
 );
 comment on table public.audit_log is 'Append-only history of changes to organization data: actor, action, entity, before, after.';
 comment on column public.audit_log.entity is 'The table the row belongs to, e.g. sites.';
+comment on column public.audit_log.site_id is 'The site the entry is about (a site, or what hangs off one: inspection, answer, photo, action); null for what is at no site. Decides who reads it.';
 alter table public.audit_log enable row level security;
 CREATE INDEX audit_log_entity_idx ON public.audit_log USING btree (entity, entity_id);
 CREATE INDEX audit_log_org_id_at_idx ON public.audit_log USING btree (org_id, at DESC, id DESC);
@@ -690,7 +729,17 @@ CREATE TRIGGER audit_log_append_only BEFORE DELETE OR UPDATE ON public.audit_log
 CREATE TRIGGER audit_log_no_truncate BEFORE TRUNCATE ON public.audit_log FOR EACH STATEMENT EXECUTE FUNCTION private.refuse_audit_log_change();
 create policy "Members can read the audit entries of what they may read" on public.audit_log
   for select to authenticated
-  using (((org_id IN ( SELECT private.org_ids_of_current_user() AS org_ids_of_current_user)) AND ((entity <> 'invitations'::text) OR (org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin}'::public.org_role[]) AS org_ids_of_current_user)))));
+  using (((org_id IN ( SELECT private.org_ids_of_current_user() AS org_ids_of_current_user)) AND ((entity <> 'invitations'::text) OR (org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin}'::public.org_role[]) AS org_ids_of_current_user))) AND ((org_id IN ( SELECT private.org_ids_with_every_site() AS org_ids_with_every_site)) OR
+CASE
+    WHEN (site_id IS NOT NULL) THEN (( SELECT v.group_id
+       FROM private.site_group_of_site v
+      WHERE (v.site_id = audit_log.site_id)) IN ( SELECT private.limited_site_group_ids() AS limited_site_group_ids))
+    WHEN (entity = ANY (ARRAY['schedules'::text, 'schedule_sites'::text])) THEN (entity_id IN ( SELECT s.id
+       FROM public.schedules s))
+    WHEN (entity = 'site_groups'::text) THEN (entity_id IN ( SELECT g.id
+       FROM public.site_groups g))
+    ELSE true
+END)));
 grant select on table public.audit_log to authenticated, service_role;
 
 -- public.idempotency_keys -------------------------------------------------------------------------
@@ -823,7 +872,7 @@ CREATE INDEX inspections_org_id_status_idx ON public.inspections USING btree (or
 CREATE INDEX inspections_org_id_updated_at_idx ON public.inspections USING btree (org_id, updated_at);
 CREATE INDEX inspections_reviewed_by_idx ON public.inspections USING btree (reviewed_by);
 CREATE UNIQUE INDEX inspections_schedule_occurrence_key ON public.inspections USING btree (schedule_id, occurrence_at, site_id) WHERE ((schedule_id IS NOT NULL) AND (canceled_reason IS NULL));
-CREATE INDEX inspections_site_id_idx ON public.inspections USING btree (site_id);
+CREATE INDEX inspections_site_id_created_at_idx ON public.inspections USING btree (site_id, created_at DESC, id DESC);
 CREATE INDEX inspections_started_by_idx ON public.inspections USING btree (started_by);
 CREATE INDEX inspections_submitted_by_idx ON public.inspections USING btree (submitted_by);
 CREATE INDEX inspections_template_id_idx ON public.inspections USING btree (template_id);
@@ -838,6 +887,7 @@ CREATE TRIGGER inspections_enqueue_webhook_event_on_move AFTER UPDATE OF status 
 CREATE TRIGGER inspections_open_actions_for_failed_items AFTER UPDATE OF status ON public.inspections FOR EACH ROW WHEN (((new.status = 'submitted'::public.inspection_status) AND (old.status IS DISTINCT FROM 'submitted'::public.inspection_status))) EXECUTE FUNCTION private.open_actions_for_failed_items();
 CREATE TRIGGER inspections_prepare BEFORE INSERT ON public.inspections FOR EACH ROW EXECUTE FUNCTION private.prepare_inspection();
 CREATE TRIGGER inspections_refuse_same_status BEFORE UPDATE OF status ON public.inspections FOR EACH ROW EXECUTE FUNCTION private.refuse_same_status();
+CREATE TRIGGER inspections_require_assignee_to_see_site BEFORE INSERT OR UPDATE OF assignee_id ON public.inspections FOR EACH ROW EXECUTE FUNCTION private.require_assignee_to_see_site();
 CREATE TRIGGER inspections_roll_up_analytics_after_insert AFTER INSERT ON public.inspections REFERENCING NEW TABLE AS new_inspections FOR EACH STATEMENT EXECUTE FUNCTION private.roll_up_changed_inspections();
 CREATE TRIGGER inspections_roll_up_analytics_after_update AFTER UPDATE ON public.inspections REFERENCING OLD TABLE AS old_inspections NEW TABLE AS new_inspections FOR EACH STATEMENT EXECUTE FUNCTION private.roll_up_changed_inspections();
 CREATE TRIGGER inspections_roll_up_analytics_before_delete BEFORE DELETE ON public.inspections FOR EACH ROW EXECUTE FUNCTION private.roll_up_deleted_inspection();
@@ -846,14 +896,26 @@ CREATE TRIGGER inspections_stamp_schedule_columns BEFORE UPDATE ON public.inspec
 CREATE TRIGGER inspections_write_audit_log AFTER INSERT OR DELETE OR UPDATE ON public.inspections FOR EACH ROW EXECUTE FUNCTION private.write_audit_log('score', 'max_score', 'failed_count', 'version', 'hidden_item_keys');
 create policy "Members can read their organization's inspections" on public.inspections
   for select to authenticated
-  using ((org_id IN ( SELECT private.org_ids_of_current_user() AS org_ids_of_current_user)));
+  using (((org_id IN ( SELECT private.org_ids_with_every_site() AS org_ids_with_every_site)) OR (( SELECT v.group_id
+   FROM private.site_group_of_site v
+  WHERE (v.site_id = inspections.site_id)) IN ( SELECT private.limited_site_group_ids() AS limited_site_group_ids))));
 create policy "Members who fill in inspections can update theirs" on public.inspections
   for update to authenticated
-  using (((org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin,manager}'::public.org_role[]) AS org_ids_of_current_user)) OR ((org_id IN ( SELECT private.org_ids_of_current_user('{inspector}'::public.org_role[]) AS org_ids_of_current_user)) AND ((assignee_id IS NULL) OR (assignee_id = ( SELECT auth.uid() AS uid))))))
-  with check (((org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin,manager}'::public.org_role[]) AS org_ids_of_current_user)) OR ((org_id IN ( SELECT private.org_ids_of_current_user('{inspector}'::public.org_role[]) AS org_ids_of_current_user)) AND ((assignee_id IS NULL) OR (assignee_id = ( SELECT auth.uid() AS uid))))));
+  using (((org_id IN ( SELECT private.org_ids_with_every_site('{owner,admin,manager}'::public.org_role[]) AS org_ids_with_every_site)) OR ((org_id IN ( SELECT private.org_ids_with_every_site('{inspector}'::public.org_role[]) AS org_ids_with_every_site)) AND ((assignee_id IS NULL) OR (assignee_id = ( SELECT auth.uid() AS uid)))) OR (( SELECT v.group_id
+   FROM private.site_group_of_site v
+  WHERE (v.site_id = inspections.site_id)) IN ( SELECT private.limited_site_group_ids('{owner,admin,manager}'::public.org_role[]) AS limited_site_group_ids)) OR ((( SELECT v.group_id
+   FROM private.site_group_of_site v
+  WHERE (v.site_id = inspections.site_id)) IN ( SELECT private.limited_site_group_ids('{inspector}'::public.org_role[]) AS limited_site_group_ids)) AND ((assignee_id IS NULL) OR (assignee_id = ( SELECT auth.uid() AS uid))))))
+  with check (((org_id IN ( SELECT private.org_ids_with_every_site('{owner,admin,manager}'::public.org_role[]) AS org_ids_with_every_site)) OR ((org_id IN ( SELECT private.org_ids_with_every_site('{inspector}'::public.org_role[]) AS org_ids_with_every_site)) AND ((assignee_id IS NULL) OR (assignee_id = ( SELECT auth.uid() AS uid)))) OR (( SELECT v.group_id
+   FROM private.site_group_of_site v
+  WHERE (v.site_id = inspections.site_id)) IN ( SELECT private.limited_site_group_ids('{owner,admin,manager}'::public.org_role[]) AS limited_site_group_ids)) OR ((( SELECT v.group_id
+   FROM private.site_group_of_site v
+  WHERE (v.site_id = inspections.site_id)) IN ( SELECT private.limited_site_group_ids('{inspector}'::public.org_role[]) AS limited_site_group_ids)) AND ((assignee_id IS NULL) OR (assignee_id = ( SELECT auth.uid() AS uid))))));
 create policy "Owners, admins and managers can schedule inspections" on public.inspections
   for insert to authenticated
-  with check ((org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin,manager}'::public.org_role[]) AS org_ids_of_current_user)));
+  with check (((org_id IN ( SELECT private.org_ids_with_every_site('{owner,admin,manager}'::public.org_role[]) AS org_ids_with_every_site)) OR (( SELECT v.group_id
+   FROM private.site_group_of_site v
+  WHERE (v.site_id = inspections.site_id)) IN ( SELECT private.limited_site_group_ids('{owner,admin,manager}'::public.org_role[]) AS limited_site_group_ids))));
 grant all on table public.inspections to service_role;
 grant select on table public.inspections to authenticated;
 grant insert (id, org_id, site_id, template_id, template_version_id, title, assignee_id, due_at, external_ref) on table public.inspections to authenticated;
@@ -1105,17 +1167,26 @@ CREATE TRIGGER schedule_sites_check AFTER INSERT ON public.schedule_sites REFERE
 CREATE TRIGGER schedule_sites_copy_org_id BEFORE INSERT ON public.schedule_sites FOR EACH ROW EXECUTE FUNCTION private.prepare_schedule_sites();
 CREATE TRIGGER schedule_sites_enforce_mfa BEFORE INSERT OR DELETE ON public.schedule_sites FOR EACH ROW EXECUTE FUNCTION private.enforce_organization_mfa();
 CREATE TRIGGER schedule_sites_materialise AFTER INSERT ON public.schedule_sites REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION private.materialise_added_schedule_sites();
+CREATE TRIGGER schedule_sites_require_every_site_seen_after_delete AFTER DELETE ON public.schedule_sites REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION private.require_every_site_of_schedule_seen();
+CREATE TRIGGER schedule_sites_require_every_site_seen_after_insert AFTER INSERT ON public.schedule_sites REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION private.require_every_site_of_schedule_seen();
+CREATE TRIGGER schedule_sites_require_people_to_see_them AFTER INSERT ON public.schedule_sites REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION private.require_schedule_people_to_see_its_sites();
 CREATE TRIGGER schedule_sites_write_audit_log_after_delete AFTER DELETE ON public.schedule_sites REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION private.write_schedule_sites_audit_rows();
 CREATE TRIGGER schedule_sites_write_audit_log_after_insert AFTER INSERT ON public.schedule_sites REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION private.write_schedule_sites_audit_rows();
 create policy "Members can read their organization's schedule sites" on public.schedule_sites
   for select to authenticated
-  using ((org_id IN ( SELECT private.org_ids_of_current_user() AS org_ids_of_current_user)));
+  using (((org_id IN ( SELECT private.org_ids_with_every_site() AS org_ids_with_every_site)) OR (( SELECT v.group_id
+   FROM private.site_group_of_site v
+  WHERE (v.site_id = schedule_sites.site_id)) IN ( SELECT private.limited_site_group_ids() AS limited_site_group_ids))));
 create policy "Owners, admins and managers can add sites to schedules" on public.schedule_sites
   for insert to authenticated
-  with check ((org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin,manager}'::public.org_role[]) AS org_ids_of_current_user)));
+  with check (((org_id IN ( SELECT private.org_ids_with_every_site('{owner,admin,manager}'::public.org_role[]) AS org_ids_with_every_site)) OR (( SELECT v.group_id
+   FROM private.site_group_of_site v
+  WHERE (v.site_id = schedule_sites.site_id)) IN ( SELECT private.limited_site_group_ids('{owner,admin,manager}'::public.org_role[]) AS limited_site_group_ids))));
 create policy "Owners, admins and managers can take sites off schedules" on public.schedule_sites
   for delete to authenticated
-  using ((org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin,manager}'::public.org_role[]) AS org_ids_of_current_user)));
+  using (((org_id IN ( SELECT private.org_ids_with_every_site('{owner,admin,manager}'::public.org_role[]) AS org_ids_with_every_site)) OR (( SELECT v.group_id
+   FROM private.site_group_of_site v
+  WHERE (v.site_id = schedule_sites.site_id)) IN ( SELECT private.limited_site_group_ids('{owner,admin,manager}'::public.org_role[]) AS limited_site_group_ids))));
 grant all on table public.schedule_sites to service_role;
 grant select, delete on table public.schedule_sites to authenticated;
 grant insert (schedule_id, site_id) on table public.schedule_sites to authenticated;
@@ -1171,18 +1242,23 @@ CREATE TRIGGER schedules_enforce_mfa BEFORE INSERT OR DELETE OR UPDATE ON public
 CREATE TRIGGER schedules_enqueue_webhook_event AFTER INSERT OR UPDATE ON public.schedules FOR EACH ROW EXECUTE FUNCTION private.webhook_event_of_schedule_change();
 CREATE TRIGGER schedules_guard_change BEFORE UPDATE ON public.schedules FOR EACH ROW EXECUTE FUNCTION private.guard_schedule_change();
 CREATE TRIGGER schedules_prepare BEFORE INSERT ON public.schedules FOR EACH ROW EXECUTE FUNCTION private.prepare_schedule();
+CREATE TRIGGER schedules_require_people_to_see_its_sites AFTER UPDATE OF assignee_id, rotation_user_ids ON public.schedules FOR EACH ROW WHEN (((old.assignee_id IS DISTINCT FROM new.assignee_id) OR (old.rotation_user_ids IS DISTINCT FROM new.rotation_user_ids))) EXECUTE FUNCTION private.require_schedule_people_to_see_its_sites();
 CREATE TRIGGER schedules_set_updated_at BEFORE UPDATE ON public.schedules FOR EACH ROW EXECUTE FUNCTION private.set_updated_at();
 CREATE TRIGGER schedules_write_audit_log AFTER INSERT OR DELETE OR UPDATE ON public.schedules FOR EACH ROW EXECUTE FUNCTION private.write_audit_log('version');
 create policy "Members can read their organization's schedules" on public.schedules
   for select to authenticated
-  using ((org_id IN ( SELECT private.org_ids_of_current_user() AS org_ids_of_current_user)));
+  using (((org_id IN ( SELECT private.org_ids_with_every_site() AS org_ids_with_every_site)) OR (id IN ( SELECT v.schedule_id
+   FROM private.site_group_of_schedule_site v
+  WHERE (v.group_id IN ( SELECT private.limited_site_group_ids() AS limited_site_group_ids)))) OR ((org_id IN ( SELECT private.org_ids_of_current_user() AS org_ids_of_current_user)) AND (NOT (EXISTS ( SELECT 1
+   FROM private.site_group_of_schedule_site v
+  WHERE (v.schedule_id = schedules.id)))))));
 create policy "Owners, admins and managers can add schedules" on public.schedules
   for insert to authenticated
   with check ((org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin,manager}'::public.org_role[]) AS org_ids_of_current_user)));
 create policy "Owners, admins and managers can change, pause and delete schedu" on public.schedules
   for update to authenticated
-  using ((org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin,manager}'::public.org_role[]) AS org_ids_of_current_user)))
-  with check ((org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin,manager}'::public.org_role[]) AS org_ids_of_current_user)));
+  using (((org_id IN ( SELECT private.org_ids_with_every_site('{owner,admin,manager}'::public.org_role[]) AS org_ids_with_every_site)) OR ((org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin,manager}'::public.org_role[]) AS org_ids_of_current_user)) AND private.sees_every_site_of_schedule(id, '{owner,admin,manager}'::public.org_role[]))))
+  with check (((org_id IN ( SELECT private.org_ids_with_every_site('{owner,admin,manager}'::public.org_role[]) AS org_ids_with_every_site)) OR ((org_id IN ( SELECT private.org_ids_of_current_user('{owner,admin,manager}'::public.org_role[]) AS org_ids_of_current_user)) AND private.sees_every_site_of_schedule(id, '{owner,admin,manager}'::public.org_role[]))));
 grant all on table public.schedules to service_role;
 grant select on table public.schedules to authenticated;
 grant insert (id, org_id, name, template_id, rrule, start_date, end_date, time_of_day, due_after, assignee_id, rotation_user_ids, title_pattern) on table public.schedules to authenticated;
@@ -1212,10 +1288,12 @@ comment on column public.site_groups.parent_id is 'The group this one is inside,
 comment on column public.site_groups.depth is 'Level in the tree, 1 at the top; kept by the database from parent_id (at most 3).';
 alter table public.site_groups enable row level security;
 CREATE INDEX site_groups_created_by_idx ON public.site_groups USING btree (created_by);
+CREATE TRIGGER site_groups_add_to_tree AFTER INSERT ON public.site_groups FOR EACH ROW EXECUTE FUNCTION private.add_site_group_to_tree();
+CREATE TRIGGER site_groups_broadcast_change AFTER INSERT OR DELETE OR UPDATE ON public.site_groups FOR EACH ROW EXECUTE FUNCTION private.broadcast_organization_change();
 CREATE TRIGGER site_groups_enforce_mfa BEFORE INSERT OR DELETE OR UPDATE ON public.site_groups FOR EACH ROW EXECUTE FUNCTION private.enforce_organization_mfa();
 CREATE TRIGGER site_groups_move BEFORE UPDATE OF parent_id ON public.site_groups FOR EACH ROW EXECUTE FUNCTION private.move_site_group();
 CREATE TRIGGER site_groups_prepare BEFORE INSERT ON public.site_groups FOR EACH ROW EXECUTE FUNCTION private.prepare_site_group();
-CREATE TRIGGER site_groups_redepth_descendants AFTER UPDATE OF parent_id ON public.site_groups FOR EACH ROW WHEN ((old.depth IS DISTINCT FROM new.depth)) EXECUTE FUNCTION private.redepth_site_group_descendants();
+CREATE TRIGGER site_groups_rearrange_tree AFTER UPDATE OF parent_id ON public.site_groups FOR EACH ROW WHEN ((old.parent_id IS DISTINCT FROM new.parent_id)) EXECUTE FUNCTION private.redepth_site_group_descendants();
 CREATE TRIGGER site_groups_set_updated_at BEFORE UPDATE ON public.site_groups FOR EACH ROW EXECUTE FUNCTION private.set_updated_at();
 CREATE TRIGGER site_groups_write_audit_log AFTER INSERT OR DELETE OR UPDATE ON public.site_groups FOR EACH ROW EXECUTE FUNCTION private.write_audit_log();
 create policy "Managers can add site groups where they see sites" on public.site_groups
@@ -1518,6 +1596,56 @@ grant all on table public.webhook_events to service_role;
 grant select on table public.webhook_events to authenticated;
 
 ----------------------------------------------------------------------------------------------------
+-- Views
+----------------------------------------------------------------------------------------------------
+
+create view private.site_group_of_action as
+ SELECT a.id AS action_id,
+    a.org_id,
+    a.site_id,
+    s.group_id
+   FROM (public.actions a
+     JOIN public.sites s ON ((s.id = a.site_id)))
+  WHERE (a.org_id = ANY (ARRAY( SELECT private.org_ids_of_current_user() AS org_ids_of_current_user)));
+comment on view private.site_group_of_action is 'The site and site group of each corrective action of the caller''s organizations, read past the policies: for the rule in policies.';
+alter table private.site_group_of_action replica identity nothing;
+grant select on table private.site_group_of_action to authenticated, service_role;
+
+create view private.site_group_of_inspection as
+ SELECT i.id AS inspection_id,
+    i.org_id,
+    i.site_id,
+    s.group_id
+   FROM (public.inspections i
+     JOIN public.sites s ON ((s.id = i.site_id)))
+  WHERE (i.org_id = ANY (ARRAY( SELECT private.org_ids_of_current_user() AS org_ids_of_current_user)));
+comment on view private.site_group_of_inspection is 'The site and site group of each inspection of the caller''s organizations, read past the policies: for the rule in policies.';
+alter table private.site_group_of_inspection replica identity nothing;
+grant select on table private.site_group_of_inspection to authenticated, service_role;
+
+create view private.site_group_of_schedule_site as
+ SELECT ss.schedule_id,
+    ss.site_id,
+    ss.org_id,
+    s.group_id
+   FROM (public.schedule_sites ss
+     JOIN public.sites s ON ((s.id = ss.site_id)))
+  WHERE (ss.org_id = ANY (ARRAY( SELECT private.org_ids_of_current_user() AS org_ids_of_current_user)));
+comment on view private.site_group_of_schedule_site is 'Each site of each schedule of the caller''s organizations with its site group, read past the policies: for the schedules policies.';
+alter table private.site_group_of_schedule_site replica identity nothing;
+grant select on table private.site_group_of_schedule_site to authenticated, service_role;
+
+create view private.site_group_of_site as
+ SELECT id AS site_id,
+    org_id,
+    group_id
+   FROM public.sites s
+  WHERE (org_id = ANY (ARRAY( SELECT private.org_ids_of_current_user() AS org_ids_of_current_user)));
+comment on view private.site_group_of_site is 'The group of each site of the caller''s organizations, read past the sites policy: for the rule in other tables'' policies.';
+alter table private.site_group_of_site replica identity nothing;
+grant select on table private.site_group_of_site to authenticated, service_role;
+
+----------------------------------------------------------------------------------------------------
 -- Functions, with their full text
 ----------------------------------------------------------------------------------------------------
 
@@ -1598,6 +1726,24 @@ begin
   if new.created_by is not null then
     insert into public.memberships (org_id, user_id, role) values (new.id, new.created_by, 'owner');
   end if;
+  return null;
+end;
+$function$;
+
+-- private.add_site_group_to_tree() ----------------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.add_site_group_to_tree()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  insert into private.site_group_tree (ancestor_id, descendant_id, org_id, distance)
+  select new.id, new.id, new.org_id, 0
+  union all
+  select t.ancestor_id, new.id, new.org_id, t.distance + 1
+  from private.site_group_tree t
+  where t.descendant_id = new.parent_id;
   return null;
 end;
 $function$;
@@ -2161,6 +2307,8 @@ declare
   action text := case tg_op when 'INSERT' then 'created' when 'UPDATE' then 'updated' else 'deleted' end;
   org uuid := private.org_id_of(tg_table_name, row_data);
   payload jsonb;
+  event text;
+  groups uuid[];
 begin
   if tg_op = 'UPDATE' and tg_nargs > 0 and to_jsonb(new) - tg_argv = to_jsonb(old) - tg_argv then
     return null;
@@ -2187,39 +2335,76 @@ begin
     'action_id', row_data ->> 'action_id',
     'assignee_id', row_data ->> 'assignee_id'
   ));
-  perform realtime.send(payload, entity || '_' || action, 'org:' || org::text, true);
+  event := entity || '_' || action;
+  perform realtime.send(payload, event, 'org:' || org::text, true);
+
+  -- The same event where limited principals listen: the groups of the site it is at (before and
+  -- after, for a move), or the organization's shared topic when it is at no site.
+  groups := case tg_table_name
+    when 'sites' then array[(to_jsonb(old) ->> 'group_id')::uuid, (to_jsonb(new) ->> 'group_id')::uuid]
+    -- A group's own topic and those above it; for a move, the old and the new parent's too (the
+    -- tree is rearranged by a trigger that runs after this one).
+    when 'site_groups' then array[(to_jsonb(old) ->> 'id')::uuid, (to_jsonb(new) ->> 'id')::uuid,
+                                  (to_jsonb(old) ->> 'parent_id')::uuid, (to_jsonb(new) ->> 'parent_id')::uuid]
+    when 'inspections' then array(select s.group_id from public.sites s where s.id = (row_data ->> 'site_id')::uuid)
+    when 'actions' then array(select s.group_id from public.sites s where s.id = (row_data ->> 'site_id')::uuid)
+    when 'action_attachments' then array(
+      select s.group_id from public.actions a join public.sites s on s.id = a.site_id where a.id = (row_data ->> 'action_id')::uuid)
+    when 'schedules' then array(
+      select distinct s.group_id from public.schedule_sites ss join public.sites s on s.id = ss.site_id
+      where ss.schedule_id = (row_data ->> 'id')::uuid)
+  end;
+  if tg_table_name in ('sites', 'site_groups', 'inspections', 'actions', 'action_attachments')
+     or (tg_table_name = 'schedules' and cardinality(groups) > 0) then
+    -- A site in no group: only org-wide principals see it, on org:<org>.
+    perform private.send_to_site_group_topics(payload, event, org, groups);
+  else
+    perform realtime.send(payload, event, 'org:' || org::text || ':shared', true);
+  end if;
   return null;
 end;
 $function$;
-comment on function private.broadcast_organization_change() is 'After-row trigger: broadcasts <entity>_<action> with ids (status, parents, assignee) on org:<id>; arguments name columns whose changes alone are not broadcast.';
+comment on function private.broadcast_organization_change() is 'After-row trigger: broadcasts <entity>_<action> with ids (status, parents, assignee) on org:<id>, and on the site''s group topics (org:<id>:group:<group>, the group and those above it) or, for what is at no site, org:<id>:shared; arguments name columns whose changes alone are not broadcast.';
 
 -- private.can_fill_inspection(inspection uuid) ----------------------------------------------------
 CREATE OR REPLACE FUNCTION private.can_fill_inspection(inspection uuid)
  RETURNS boolean
- LANGUAGE sql
+ LANGUAGE plpgsql
  STABLE SECURITY DEFINER
  SET search_path TO ''
 AS $function$
-  select exists (
-    select 1
-    from public.inspections i
-    where i.id = inspection
-      and (private.current_org_role(i.org_id) in ('owner', 'admin', 'manager')
-           or (private.current_org_role(i.org_id) = 'inspector'
-               and (i.assignee_id is null or i.assignee_id = (select auth.uid()))))
-  );
+declare
+  found_row record;
+  caller_role public.org_role;
+begin
+  select i.org_id, i.assignee_id, s.group_id into found_row
+  from public.inspections i join public.sites s on s.id = i.site_id
+  where i.id = inspection;
+  if not found then
+    return false;
+  end if;
+  caller_role := private.current_org_role(found_row.org_id);
+  -- coalesce: a key has no uid, and a null here must refuse, as the SQL version's where clause did.
+  if not coalesce(caller_role in ('owner', 'admin', 'manager')
+                  or (caller_role = 'inspector' and (found_row.assignee_id is null or found_row.assignee_id = (select auth.uid()))), false) then
+    return false;
+  end if;
+  return private.sees_sites_in_group(found_row.org_id, found_row.group_id);
+end;
 $function$;
-comment on function private.can_fill_inspection(inspection uuid) is 'True when the caller fills this inspection: a manager or above, or an inspector it is assigned to (or unassigned).';
+comment on function private.can_fill_inspection(inspection uuid) is 'True when the caller fills this inspection: a manager or above, or an inspector it is assigned to (or unassigned), who sees its site.';
 grant execute on function private.can_fill_inspection(inspection uuid) to authenticated, service_role;
 
 -- private.can_see_site(site_org uuid, site uuid) --------------------------------------------------
 CREATE OR REPLACE FUNCTION private.can_see_site(site_org uuid, site uuid)
  RETURNS boolean
- LANGUAGE sql
- STABLE
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
  SET search_path TO ''
 AS $function$
-  select private.can_see_site(site_org, site, null);
+begin
+  return private.can_see_site(site_org, site, null);
+end;
 $function$;
 comment on function private.can_see_site(site_org uuid, site uuid) is 'True when the caller (member or API key) sees this site of this organization: org-wide, or the site is in one of its groups or below.';
 grant execute on function private.can_see_site(site_org uuid, site uuid) to authenticated, service_role;
@@ -2227,16 +2412,19 @@ grant execute on function private.can_see_site(site_org uuid, site uuid) to auth
 -- private.can_see_site(site_org uuid, site uuid, roles public.org_role[]) -------------------------
 CREATE OR REPLACE FUNCTION private.can_see_site(site_org uuid, site uuid, roles public.org_role[])
  RETURNS boolean
- LANGUAGE sql
- STABLE
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
  SET search_path TO ''
 AS $function$
-  select site_org in (select private.org_ids_with_every_site(roles))
-      or exists (
-        select 1 from public.sites s
-        where s.id = site and s.org_id = site_org
-          and s.group_id in (select private.limited_site_group_ids(roles))
-      );
+declare
+  site_group uuid;
+begin
+  select s.group_id into site_group from public.sites s where s.id = site and s.org_id = site_org;
+  if not found then
+    return false;
+  end if;
+  return private.sees_sites_in_group(site_org, site_group, roles);
+end;
 $function$;
 comment on function private.can_see_site(site_org uuid, site uuid, roles public.org_role[]) is 'True when the caller (member or API key) sees this site of this organization with one of the given roles (null: any role): org-wide, or the site is in one of its groups or below.';
 grant execute on function private.can_see_site(site_org uuid, site uuid, roles public.org_role[]) to authenticated, service_role;
@@ -2244,19 +2432,29 @@ grant execute on function private.can_see_site(site_org uuid, site uuid, roles p
 -- private.can_work_action(action uuid) ------------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.can_work_action(action uuid)
  RETURNS boolean
- LANGUAGE sql
+ LANGUAGE plpgsql
  STABLE SECURITY DEFINER
  SET search_path TO ''
 AS $function$
-  select exists (
-    select 1
-    from public.actions a
-    where a.id = action
-      and (private.current_org_role(a.org_id) in ('owner', 'admin', 'manager')
-           or (private.current_org_role(a.org_id) = 'inspector' and a.assignee_id = (select auth.uid())))
-  );
+declare
+  found_row record;
+  caller_role public.org_role;
+begin
+  select a.org_id, a.assignee_id, s.group_id into found_row
+  from public.actions a join public.sites s on s.id = a.site_id
+  where a.id = action;
+  if not found then
+    return false;
+  end if;
+  caller_role := private.current_org_role(found_row.org_id);
+  if not coalesce(caller_role in ('owner', 'admin', 'manager')
+                  or (caller_role = 'inspector' and found_row.assignee_id = (select auth.uid())), false) then
+    return false;
+  end if;
+  return private.sees_sites_in_group(found_row.org_id, found_row.group_id);
+end;
 $function$;
-comment on function private.can_work_action(action uuid) is 'True when the caller works on this action: a manager or above of its organization, or the inspector it is assigned to.';
+comment on function private.can_work_action(action uuid) is 'True when the caller works on this action: a manager or above of its organization, or the inspector it is assigned to, who sees its site.';
 grant execute on function private.can_work_action(action uuid) to authenticated, service_role;
 
 -- private.cancel_future_occurrences(schedule uuid, at timestamp with time zone, reason text, only_sites uuid[]) ---
@@ -3558,11 +3756,31 @@ begin
 end;
 $function$;
 
+-- private.limited_site_count(org uuid) ------------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.limited_site_count(org uuid)
+ RETURNS integer
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  if org in (select private.org_ids_with_every_site()) or org not in (select private.org_ids_of_current_user()) then
+    return null;
+  end if;
+  return (
+    select count(*)::integer from public.sites s
+    where s.org_id = org and s.group_id in (select private.limited_site_group_ids())
+  );
+end;
+$function$;
+comment on function private.limited_site_count(org uuid) is 'How many sites the caller sees in the organization when it is limited to site groups there; null when it is org-wide or not a member. For choosing how to read a list (docs/site-groups.md, "Hot paths").';
+grant execute on function private.limited_site_count(org uuid) to authenticated, service_role;
+
 -- private.limited_site_group_ancestor_ids() -------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.limited_site_group_ancestor_ids()
  RETURNS SETOF uuid
  LANGUAGE plpgsql
- STABLE SECURITY DEFINER
+ STABLE SECURITY DEFINER ROWS 10
  SET search_path TO ''
 AS $function$
 declare
@@ -3570,35 +3788,19 @@ declare
 begin
   if uid is not null then
     return query
-      with recursive above as (
-        select p.org_id, p.id, p.parent_id
-        from public.memberships m
-        join public.membership_site_groups g on g.org_id = m.org_id and g.user_id = m.user_id
-        join public.site_groups c on c.org_id = g.org_id and c.id = g.site_group_id
-        join public.site_groups p on p.org_id = c.org_id and p.id = c.parent_id
-        where m.user_id = uid and m.site_access_limited
-        union
-        select p.org_id, p.id, p.parent_id
-        from above a
-        join public.site_groups p on p.org_id = a.org_id and p.id = a.parent_id
-      )
-      select above.id from above;
+      select distinct t.ancestor_id
+      from public.memberships m
+      join public.membership_site_groups g on g.org_id = m.org_id and g.user_id = m.user_id
+      join private.site_group_tree t on t.descendant_id = g.site_group_id and t.distance > 0
+      where m.user_id = uid and m.site_access_limited;
   else
     return query
-      with recursive above as (
-        select p.org_id, p.id, p.parent_id
-        from private.current_api_key() k
-        join public.api_keys a on a.id = k.id
-        join public.api_key_site_groups g on g.api_key_id = k.id and g.org_id = k.org_id
-        join public.site_groups c on c.org_id = g.org_id and c.id = g.site_group_id
-        join public.site_groups p on p.org_id = c.org_id and p.id = c.parent_id
-        where a.site_access_limited
-        union
-        select p.org_id, p.id, p.parent_id
-        from above a
-        join public.site_groups p on p.org_id = a.org_id and p.id = a.parent_id
-      )
-      select above.id from above;
+      select distinct t.ancestor_id
+      from private.current_api_key() k
+      join public.api_keys a on a.id = k.id
+      join public.api_key_site_groups g on g.api_key_id = k.id and g.org_id = k.org_id
+      join private.site_group_tree t on t.descendant_id = g.site_group_id and t.distance > 0
+      where a.site_access_limited;
   end if;
 end;
 $function$;
@@ -3609,7 +3811,7 @@ grant execute on function private.limited_site_group_ancestor_ids() to authentic
 CREATE OR REPLACE FUNCTION private.limited_site_group_ids(roles public.org_role[] DEFAULT NULL::public.org_role[])
  RETURNS SETOF uuid
  LANGUAGE plpgsql
- STABLE SECURITY DEFINER
+ STABLE SECURITY DEFINER ROWS 50
  SET search_path TO ''
 AS $function$
 declare
@@ -3617,31 +3819,19 @@ declare
 begin
   if uid is not null then
     return query
-      with recursive seen as (
-        select g.org_id, g.site_group_id as id
-        from public.memberships m
-        join public.membership_site_groups g on g.org_id = m.org_id and g.user_id = m.user_id
-        where m.user_id = uid and m.site_access_limited and (roles is null or m.role = any (roles))
-        union
-        select c.org_id, c.id
-        from seen s
-        join public.site_groups c on c.org_id = s.org_id and c.parent_id = s.id
-      )
-      select seen.id from seen;
+      select distinct t.descendant_id
+      from public.memberships m
+      join public.membership_site_groups g on g.org_id = m.org_id and g.user_id = m.user_id
+      join private.site_group_tree t on t.ancestor_id = g.site_group_id
+      where m.user_id = uid and m.site_access_limited and (roles is null or m.role = any (roles));
   else
     return query
-      with recursive seen as (
-        select g.org_id, g.site_group_id as id
-        from private.current_api_key() k
-        join public.api_keys a on a.id = k.id
-        join public.api_key_site_groups g on g.api_key_id = k.id and g.org_id = k.org_id
-        where a.site_access_limited and (roles is null or k.role = any (roles))
-        union
-        select c.org_id, c.id
-        from seen s
-        join public.site_groups c on c.org_id = s.org_id and c.parent_id = s.id
-      )
-      select seen.id from seen;
+      select distinct t.descendant_id
+      from private.current_api_key() k
+      join public.api_keys a on a.id = k.id
+      join public.api_key_site_groups g on g.api_key_id = k.id and g.org_id = k.org_id
+      join private.site_group_tree t on t.ancestor_id = g.site_group_id
+      where a.site_access_limited and (roles is null or k.role = any (roles));
   end if;
 end;
 $function$;
@@ -3676,7 +3866,7 @@ begin
     select i.org_id, i.status, i.template_version_id, i.assignee_id
     from public.inspections i
     where i.id = lock_inspection.inspection_id
-      and (not private.is_client_request() or i.org_id in (select private.org_ids_of_current_user()))
+      and (not private.is_client_request() or private.can_see_site(i.org_id, i.site_id))
     for no key update of i;
 end;
 $function$;
@@ -3774,6 +3964,27 @@ end;
 $function$;
 comment on function private.materialise_schedules(at timestamp with time zone, org uuid) is 'Background run: makes every active schedule''s occurrences up to at + 14 days from where it stopped; skips schedules being changed; answers how many.';
 
+-- private.member_sees_site(org uuid, member uuid, site uuid) --------------------------------------
+CREATE OR REPLACE FUNCTION private.member_sees_site(org uuid, member uuid, site uuid)
+ RETURNS boolean
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  select exists (
+    select 1
+    from public.memberships m
+    join public.sites s on s.id = site and s.org_id = org
+    where m.org_id = org and m.user_id = member
+      and (not m.site_access_limited
+           or exists (
+             select 1 from public.membership_site_groups g
+             join private.site_group_tree t on t.ancestor_id = g.site_group_id
+             where g.org_id = org and g.user_id = member and t.descendant_id = s.group_id))
+  );
+$function$;
+comment on function private.member_sees_site(org uuid, member uuid, site uuid) is 'True when this member of the organization sees the site (org-wide, or limited to its group or one above it).';
+
 -- private.missed_digest_ready_at(org uuid, day date) ----------------------------------------------
 CREATE OR REPLACE FUNCTION private.missed_digest_ready_at(org uuid, day date)
  RETURNS timestamp with time zone
@@ -3827,7 +4038,7 @@ CREATE OR REPLACE FUNCTION private.move_site_group()
 AS $function$
 declare
   parent_depth smallint;
-  subtree_height smallint;
+  height smallint;
 begin
   new.depth := old.depth;
   if new.parent_id is not distinct from old.parent_id then
@@ -3837,33 +4048,20 @@ begin
      and new.org_id not in (select private.org_ids_of_current_user('{owner,admin,manager}')) then
     return new;
   end if;
+  -- Locking the organization serializes moves (and inserts) of its groups: two moves at once
+  -- cannot make a cycle together, and the tree below is read as it is.
   perform 1 from public.organizations o where o.id = new.org_id for no key update;
   if new.parent_id is null then
     new.depth := 1;
   else
-    -- The new parent, or any group above it, being this group would make a cycle.
-    if exists (
-      with recursive above as (
-        select g.id, g.parent_id from public.site_groups g where g.org_id = new.org_id and g.id = new.parent_id
-        union all
-        select g.id, g.parent_id from public.site_groups g join above a on g.org_id = new.org_id and g.id = a.parent_id
-      )
-      select 1 from above where above.id = new.id
-    ) then
+    if exists (select 1 from private.site_group_tree t where t.ancestor_id = new.id and t.descendant_id = new.parent_id) then
       perform private.refuse_site_group_parent('A group cannot be moved inside itself.', 'site_groups_parent_id_check');
     end if;
     select g.depth into parent_depth from public.site_groups g where g.org_id = new.org_id and g.id = new.parent_id;
     new.depth := coalesce(parent_depth, 0) + 1;
   end if;
-  -- How many levels the group and its descendants span (1 for a group without children).
-  with recursive below as (
-    select g.id, 1 as height from public.site_groups g where g.id = new.id
-    union all
-    select g.id, b.height + 1 from public.site_groups g join below b on g.org_id = new.org_id and g.parent_id = b.id
-    where b.height < 4
-  )
-  select max(height) into subtree_height from below;
-  if new.depth + subtree_height - 1 > 3 then
+  select max(t.distance) into height from private.site_group_tree t where t.ancestor_id = new.id;
+  if new.depth + coalesce(height, 0) > 3 then
     perform private.refuse_site_group_parent('Groups can be at most three levels deep.', 'site_groups_depth_check');
   end if;
   return new;
@@ -3922,25 +4120,32 @@ CREATE OR REPLACE FUNCTION private.occurrence_reminder_recipients(inspection_ids
  SET search_path TO ''
 AS $function$
   with o as (
-    select i.id, i.org_id, i.site_id, i.assignee_id from public.inspections i where i.id = any (inspection_ids)
-  ), with_inspectors as (
-    select distinct m.org_id from public.memberships m where m.role = 'inspector' and m.org_id in (select o.org_id from o)
+    select i.id, i.org_id, i.site_id, i.assignee_id, s.group_id
+    from public.inspections i join public.sites s on s.id = i.site_id
+    where i.id = any (inspection_ids)
+  ), seeing as materialized (
+    -- The members who see each occurrence's site, with their role.
+    select o.id, o.assignee_id, m.user_id, m.role
+    from o join public.memberships m on m.org_id = o.org_id
+    where not m.site_access_limited
+       or exists (
+         select 1 from public.membership_site_groups g
+         join private.site_group_tree t on t.ancestor_id = g.site_group_id
+         where g.org_id = m.org_id and g.user_id = m.user_id and t.descendant_id = o.group_id)
   ), people as (
-    -- Assigned: the assignee, while they may fill it in (a member who left or became a viewer: nobody).
-    select o.id, m.user_id
-    from o join public.memberships m on m.org_id = o.org_id and m.user_id = o.assignee_id
-    where m.role in ('owner', 'admin', 'manager', 'inspector')
+    -- Assigned: the assignee, while they may fill it in (a member who left, became a viewer or
+    -- no longer sees the site: nobody).
+    select s.id, s.user_id from seeing s
+    where s.user_id = s.assignee_id and s.role in ('owner', 'admin', 'manager', 'inspector')
     union all
     -- Unassigned: the site's inspectors…
-    select o.id, m.user_id
-    from o join public.memberships m on m.org_id = o.org_id
-    where o.assignee_id is null and m.role = 'inspector'
+    select s.id, s.user_id from seeing s
+    where s.assignee_id is null and s.role = 'inspector'
     union all
     -- …or, with none, the others who may fill it in.
-    select o.id, m.user_id
-    from o join public.memberships m on m.org_id = o.org_id
-    where o.assignee_id is null and m.role in ('owner', 'admin', 'manager')
-      and o.org_id not in (select w.org_id from with_inspectors w)
+    select s.id, s.user_id from seeing s
+    where s.assignee_id is null and s.role in ('owner', 'admin', 'manager')
+      and not exists (select 1 from seeing x where x.id = s.id and x.role = 'inspector')
   )
   select people.id, people.user_id
   from people
@@ -3952,7 +4157,7 @@ AS $function$
     when 'missed_digest' then p.missed_digest
   end, true);
 $function$;
-comment on function private.occurrence_reminder_recipients(inspection_ids uuid[], kind public.reminder_kind) is 'Who gets these occurrences'' reminders: the assignee while they may fill it in; unassigned, the site''s inspectors, or with none the owners, admins and managers; with `kind`, only those who have it on.';
+comment on function private.occurrence_reminder_recipients(inspection_ids uuid[], kind public.reminder_kind) is 'Who gets these occurrences'' reminders: the assignee while they may fill it in and see its site; unassigned, the inspectors who see the site, or with none the owners, admins and managers who see it; with `kind`, only those who have it on.';
 
 -- private.occurrence_title(pattern text, site_name text, template_name text, on_date date) --------
 CREATE OR REPLACE FUNCTION private.occurrence_title(pattern text, site_name text, template_name text, on_date date)
@@ -4210,7 +4415,8 @@ begin
     select i.org_id, i.site_id, i.template_version_id into inspection
     from public.inspections i where i.id = new.inspection_id
     for share;
-    if not found or inspection.org_id <> new.org_id then
+    if not found or inspection.org_id <> new.org_id
+       or (client and not private.can_see_site(inspection.org_id, inspection.site_id)) then
       raise exception 'validation_failed'
         using detail = json_build_object('field', 'inspection_id', 'message', 'Choose an inspection of this organization.')::text;
     end if;
@@ -4232,7 +4438,8 @@ begin
   end if;
 
   select s.org_id, s.archived_at into site from public.sites s where s.id = new.site_id;
-  if not found or site.org_id <> new.org_id then
+  if not found or site.org_id <> new.org_id
+     or (client and not private.can_see_site(new.org_id, new.site_id)) then
     raise exception 'validation_failed'
       using detail = json_build_object('field', 'site_id', 'message', 'Choose a site of this organization.')::text;
   end if;
@@ -4389,6 +4596,7 @@ CREATE OR REPLACE FUNCTION private.prepare_inspection()
  SET search_path TO ''
 AS $function$
 declare
+  client boolean := private.is_client_request();
   site record;
   template record;
   version_template uuid;
@@ -4396,13 +4604,14 @@ declare
 begin
   -- A missing org_id counts as not theirs: the checks below would otherwise describe another
   -- organization's site or template to anyone who names its id.
-  if private.is_client_request()
+  if client
      and (new.org_id is null or new.org_id not in (select private.org_ids_of_current_user('{owner,admin,manager}'))) then
     return new;
   end if;
 
   select s.org_id, s.name, s.archived_at into site from public.sites s where s.id = new.site_id;
-  if not found or site.org_id <> new.org_id then
+  if not found or site.org_id <> new.org_id
+     or (client and not private.can_see_site(new.org_id, new.site_id, '{owner,admin,manager}')) then
     raise exception 'validation_failed'
       using detail = json_build_object('field', 'site_id', 'message', 'Choose a site of this organization.')::text;
   end if;
@@ -4511,10 +4720,14 @@ CREATE OR REPLACE FUNCTION private.prepare_schedule_sites()
  SECURITY DEFINER
  SET search_path TO ''
 AS $function$
+declare
+  client boolean := private.is_client_request();
 begin
   new.org_id := (select s.org_id from public.schedules s where s.id = new.schedule_id);
-  if new.org_id is not null and not exists (select 1 from public.sites st where st.id = new.site_id and st.org_id = new.org_id)
-     and (not private.is_client_request() or new.org_id in (select private.org_ids_of_current_user('{owner,admin,manager}'))) then
+  if new.org_id is not null
+     and (not client or new.org_id in (select private.org_ids_of_current_user('{owner,admin,manager}')))
+     and (not exists (select 1 from public.sites st where st.id = new.site_id and st.org_id = new.org_id)
+          or (client and not private.can_see_site(new.org_id, new.site_id, '{owner,admin,manager}'))) then
     raise exception 'validation_failed'
       using detail = json_build_object('field', 'site_ids', 'message', 'Choose sites of this organization.')::text;
   end if;
@@ -4735,7 +4948,7 @@ begin
   -- Grouped first (materialized: asked once per organization and day, when the day's digest is
   -- due, not once per occurrence).
   with recent_missed as (
-    select i.id, i.org_id, i.due_at, (i.due_at at time zone s.timezone)::date as day
+    select i.id, i.org_id, i.due_at, (i.due_at at time zone s.timezone)::date as day, s.group_id
     from public.inspections i
     join public.sites s on s.id = i.site_id
     where i.missed_noted_at is not null and i.missed_noted_at <= at and i.missed_noted_at > at - interval '4 days'
@@ -4748,13 +4961,33 @@ begin
     group by m.org_id, m.day
   ), ready as materialized (
     select d.*, private.missed_digest_ready_at(d.org_id, d.day) as ready_at from days d
-  ), written as (
-    insert into private.reminder_outbox (org_id, user_id, kind, digest_date, digest_inspection_ids, digest_count, queued_at)
-    select r.org_id, m.user_id, 'missed_digest', r.day, r.first_ids, r.missed_count, at
+  ), readers as materialized (
+    select r.org_id, r.day, r.missed_count, r.first_ids, m.user_id, m.site_access_limited
     from ready r
     join public.memberships m on m.org_id = r.org_id and m.role in ('owner', 'admin', 'manager')
     where r.ready_at <= at and r.ready_at > at - grace
       and private.wants_reminder(m.user_id, 'missed_digest')
+  ), limited_digests as (
+    -- A manager limited to site groups hears only of the occurrences at the sites they see
+    -- (issue 27), and of none when they see none of that day's.
+    select rd.org_id, rd.day, rd.user_id, count(*)::integer as missed_count,
+           (array_agg(m.id order by m.due_at, m.id))[1:50] as first_ids
+    from readers rd
+    join recent_missed m on m.org_id = rd.org_id and m.day = rd.day
+    where rd.site_access_limited
+      and exists (
+        select 1 from public.membership_site_groups g
+        join private.site_group_tree t on t.ancestor_id = g.site_group_id
+        where g.org_id = rd.org_id and g.user_id = rd.user_id and t.descendant_id = m.group_id)
+    group by rd.org_id, rd.day, rd.user_id
+  ), written as (
+    insert into private.reminder_outbox (org_id, user_id, kind, digest_date, digest_inspection_ids, digest_count, queued_at)
+    select rd.org_id, rd.user_id, 'missed_digest'::public.reminder_kind, rd.day, rd.first_ids, rd.missed_count, at
+    from readers rd
+    where not rd.site_access_limited
+    union all
+    select l.org_id, l.user_id, 'missed_digest'::public.reminder_kind, l.day, l.first_ids, l.missed_count, at
+    from limited_digests l
     on conflict (user_id, org_id, digest_date) where kind = 'missed_digest' do nothing
     returning 1
   )
@@ -5289,15 +5522,17 @@ CREATE OR REPLACE FUNCTION private.redepth_site_group_descendants()
  SET search_path TO ''
 AS $function$
 begin
-  with recursive below as (
-    select g.id, new.depth + 1 as depth from public.site_groups g where g.org_id = new.org_id and g.parent_id = new.id
-    union all
-    select g.id, b.depth + 1 from public.site_groups g join below b on g.org_id = new.org_id and g.parent_id = b.id
-    where b.depth < 3
-  )
-  update public.site_groups g set depth = below.depth
-  from below
-  where g.id = below.id and g.depth <> below.depth;
+  delete from private.site_group_tree t
+  where t.descendant_id in (select b.descendant_id from private.site_group_tree b where b.ancestor_id = new.id)
+    and t.ancestor_id not in (select b.descendant_id from private.site_group_tree b where b.ancestor_id = new.id);
+  insert into private.site_group_tree (ancestor_id, descendant_id, org_id, distance)
+  select a.ancestor_id, b.descendant_id, new.org_id, a.distance + 1 + b.distance
+  from private.site_group_tree a
+  cross join private.site_group_tree b
+  where a.descendant_id = new.parent_id and b.ancestor_id = new.id;
+  update public.site_groups g set depth = new.depth + b.distance
+  from private.site_group_tree b
+  where b.ancestor_id = new.id and b.distance > 0 and g.id = b.descendant_id and g.depth <> new.depth + b.distance;
   return null;
 end;
 $function$;
@@ -5603,7 +5838,7 @@ declare
   locked public.actions;
 begin
   select * into locked from public.actions a
-  where a.id = action and (not private.is_client_request() or a.org_id in (select private.org_ids_of_current_user()))
+  where a.id = action and (not private.is_client_request() or private.can_see_site(a.org_id, a.site_id))
   for no key update;
   if locked.id is null or locked.status not in ('open', 'in_progress') then
     raise exception 'invalid_transition'
@@ -5614,6 +5849,55 @@ begin
 end;
 $function$;
 grant execute on function private.require_action_workable(action uuid) to authenticated, service_role;
+
+-- private.require_assignee_to_see_site() ----------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.require_assignee_to_see_site()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  if new.assignee_id is null
+     or (tg_op = 'UPDATE' and new.assignee_id is not distinct from old.assignee_id)
+     or not private.is_client_request()
+     or new.org_id not in (select private.org_ids_of_current_user()) then
+    return new;
+  end if;
+  if not private.member_sees_site(new.org_id, new.assignee_id, new.site_id) then
+    raise exception 'validation_failed'
+      using detail = json_build_object('field', 'assignee_id', 'message', 'Choose a member who can see this site.')::text;
+  end if;
+  return new;
+end;
+$function$;
+
+-- private.require_every_site_of_schedule_seen() ---------------------------------------------------
+CREATE OR REPLACE FUNCTION private.require_every_site_of_schedule_seen()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  schedule uuid;
+begin
+  if not private.is_client_request() then
+    return null;
+  end if;
+  for schedule in
+    select distinct c.schedule_id from changed c
+    where c.org_id not in (select private.org_ids_with_every_site('{owner,admin,manager}'))
+      -- Not when the organization is being deleted (its sites and schedules go with it).
+      and exists (select 1 from public.organizations o where o.id = c.org_id)
+  loop
+    if not private.sees_every_site_of_schedule(schedule, '{owner,admin,manager}') then
+      raise exception 'forbidden';
+    end if;
+  end loop;
+  return null;
+end;
+$function$;
 
 -- private.require_inspection_in_progress(inspection uuid) -----------------------------------------
 CREATE OR REPLACE FUNCTION private.require_inspection_in_progress(inspection uuid)
@@ -5653,6 +5937,45 @@ end;
 $function$;
 comment on function private.require_photo_stored_as_declared(object_name text, byte_size bigint, content_type text) is 'Raises validation_failed unless the evidence object is stored with the declared size and type (confirming a photo).';
 grant execute on function private.require_photo_stored_as_declared(object_name text, byte_size bigint, content_type text) to authenticated, service_role;
+
+-- private.require_schedule_people_to_see_its_sites() ----------------------------------------------
+CREATE OR REPLACE FUNCTION private.require_schedule_people_to_see_its_sites()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  added_to record;
+begin
+  if not private.is_client_request() then
+    return null;
+  end if;
+  if tg_table_name = 'schedules' then
+    if new.assignee_id is not null and exists (select private.schedule_people_not_seeing(new.id, array[new.assignee_id])) then
+      raise exception 'validation_failed'
+        using detail = json_build_object('field', 'assignee_id', 'message', 'Choose a member who can see every site of this schedule.')::text;
+    end if;
+    if exists (select private.schedule_people_not_seeing(new.id, new.rotation_user_ids)) then
+      raise exception 'validation_failed'
+        using detail = json_build_object('field', 'rotation_user_ids', 'message', 'Choose members who can see every site of this schedule.')::text;
+    end if;
+    return null;
+  end if;
+  for added_to in
+    select a.schedule_id, array_agg(a.site_id) as site_ids, s.assignee_id, s.rotation_user_ids
+    from added a join public.schedules s on s.id = a.schedule_id
+    group by a.schedule_id, s.assignee_id, s.rotation_user_ids
+  loop
+    if exists (select private.schedule_people_not_seeing(added_to.schedule_id,
+                 array_remove(array_prepend(added_to.assignee_id, added_to.rotation_user_ids), null), added_to.site_ids)) then
+      raise exception 'validation_failed'
+        using detail = json_build_object('field', 'site_ids', 'message', 'Choose sites the schedule''s assignees can see.')::text;
+    end if;
+  end loop;
+  return null;
+end;
+$function$;
 
 -- private.resync_schedule(schedule uuid, at timestamp with time zone, reason text, only_sites uuid[]) ---
 CREATE OR REPLACE FUNCTION private.resync_schedule(schedule uuid, at timestamp with time zone, reason text, only_sites uuid[] DEFAULT NULL::uuid[])
@@ -6010,6 +6333,32 @@ $function$;
 comment on function private.schedule_occurrences(schedule uuid, from_at timestamp with time zone, to_at timestamp with time zone, only_sites uuid[], numbered boolean) is 'A schedule''s occurrences at its sites starting in [from_at, to_at), numbered, with local start, start and due instants (as the caller).';
 grant execute on function private.schedule_occurrences(schedule uuid, from_at timestamp with time zone, to_at timestamp with time zone, only_sites uuid[], numbered boolean) to authenticated, service_role;
 
+-- private.schedule_people_not_seeing(schedule uuid, people uuid[], only_sites uuid[]) -------------
+CREATE OR REPLACE FUNCTION private.schedule_people_not_seeing(schedule uuid, people uuid[], only_sites uuid[] DEFAULT NULL::uuid[])
+ RETURNS SETOF uuid
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  select distinct p.user_id
+  from unnest(people) as p (user_id)
+  join public.schedules sc on sc.id = schedule
+  join public.memberships m on m.org_id = sc.org_id and m.user_id = p.user_id
+  where m.site_access_limited
+    and exists (
+      select 1
+      from public.schedule_sites ss
+      join public.sites s on s.id = ss.site_id
+      where ss.schedule_id = schedule
+        and (only_sites is null or ss.site_id = any (only_sites))
+        and not exists (
+          select 1 from public.membership_site_groups g
+          join private.site_group_tree t on t.ancestor_id = g.site_group_id
+          where g.org_id = m.org_id and g.user_id = m.user_id and t.descendant_id = s.group_id)
+    );
+$function$;
+comment on function private.schedule_people_not_seeing(schedule uuid, people uuid[], only_sites uuid[]) is 'Those of these people (members of the schedule''s organization) who do not see some site of the schedule (or of only_sites among its sites).';
+
 -- private.schedule_site_ids(schedule uuid) --------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.schedule_site_ids(schedule uuid)
  RETURNS SETOF uuid
@@ -6035,6 +6384,82 @@ AS $function$
 $function$;
 comment on function private.scored_item_keys(definition jsonb) is 'Keys of the items of a template definition that can fail (scored items), in definition order: the items analytics counts answers of.';
 grant execute on function private.scored_item_keys(definition jsonb) to authenticated, public, service_role;
+
+-- private.sees_every_site_of_schedule(schedule uuid, roles public.org_role[]) ---------------------
+CREATE OR REPLACE FUNCTION private.sees_every_site_of_schedule(schedule uuid, roles public.org_role[] DEFAULT NULL::public.org_role[])
+ RETURNS boolean
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  org uuid;
+begin
+  select s.org_id into org from public.schedules s where s.id = schedule;
+  if org is null then
+    return false;
+  end if;
+  if org in (select private.org_ids_with_every_site(roles)) then
+    return true;
+  end if;
+  return not exists (
+    select 1
+    from public.schedule_sites ss
+    join public.sites st on st.id = ss.site_id
+    where ss.schedule_id = schedule
+      and (st.group_id is null or st.group_id not in (select private.limited_site_group_ids(roles)))
+  );
+end;
+$function$;
+comment on function private.sees_every_site_of_schedule(schedule uuid, roles public.org_role[]) is 'True when the caller, with one of the given roles (null: any), sees every site of the schedule (org-wide, or each site in its groups).';
+grant execute on function private.sees_every_site_of_schedule(schedule uuid, roles public.org_role[]) to authenticated, service_role;
+
+-- private.sees_sites_in_group(org uuid, site_group uuid, roles public.org_role[]) -----------------
+CREATE OR REPLACE FUNCTION private.sees_sites_in_group(org uuid, site_group uuid, roles public.org_role[] DEFAULT NULL::public.org_role[])
+ RETURNS boolean
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  uid uuid := auth.uid();
+  caller_role public.org_role;
+  limited boolean;
+  key_id uuid;
+begin
+  if uid is not null then
+    select m.role, m.site_access_limited into caller_role, limited
+    from public.memberships m where m.org_id = org and m.user_id = uid;
+  else
+    select k.id, k.role, a.site_access_limited into key_id, caller_role, limited
+    from private.current_api_key() k join public.api_keys a on a.id = k.id
+    where k.org_id = org;
+  end if;
+  if caller_role is null or (roles is not null and not caller_role = any (roles)) then
+    return false;
+  end if;
+  if not limited then
+    return true;
+  end if;
+  if site_group is null then
+    return false;
+  end if;
+  if uid is not null then
+    return exists (
+      select 1 from public.membership_site_groups g
+      join private.site_group_tree t on t.ancestor_id = g.site_group_id
+      where g.org_id = org and g.user_id = uid and t.descendant_id = site_group
+    );
+  end if;
+  return exists (
+    select 1 from public.api_key_site_groups g
+    join private.site_group_tree t on t.ancestor_id = g.site_group_id
+    where g.api_key_id = key_id and g.org_id = org and t.descendant_id = site_group
+  );
+end;
+$function$;
+comment on function private.sees_sites_in_group(org uuid, site_group uuid, roles public.org_role[]) is 'True when the caller (member or key), with one of the given roles (null: any), sees the sites of this group of this organization: org-wide, or limited to it or a group above it. A null group (ungrouped sites): org-wide callers only.';
+grant execute on function private.sees_sites_in_group(org uuid, site_group uuid, roles public.org_role[]) to authenticated, service_role;
 
 -- private.send_answers_saved(saved jsonb) ---------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.send_answers_saved(saved jsonb)
@@ -6114,6 +6539,25 @@ end;
 $function$;
 grant execute on function private.send_test_webhook(endpoint uuid) to authenticated, service_role;
 
+-- private.send_to_site_group_topics(payload jsonb, event text, org uuid, site_groups uuid[]) ------
+CREATE OR REPLACE FUNCTION private.send_to_site_group_topics(payload jsonb, event text, org uuid, site_groups uuid[])
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  topic_group uuid;
+begin
+  for topic_group in
+    select distinct t.ancestor_id from private.site_group_tree t
+    where t.descendant_id = any (site_groups) and t.org_id = org
+  loop
+    perform realtime.send(payload, event, 'org:' || org::text || ':group:' || topic_group::text, true);
+  end loop;
+end;
+$function$;
+
 -- private.set_member_site_access(org uuid, member uuid, group_ids uuid[]) -------------------------
 CREATE OR REPLACE FUNCTION private.set_member_site_access(org uuid, member uuid, group_ids uuid[])
  RETURNS void
@@ -6174,6 +6618,84 @@ end;
 $function$;
 comment on function private.set_updated_at() is 'Before-update trigger: stamps updated_at with the transaction time.';
 grant execute on function private.set_updated_at() to public;
+
+-- private.site_group_and_ancestor_ids(site_group uuid) --------------------------------------------
+CREATE OR REPLACE FUNCTION private.site_group_and_ancestor_ids(site_group uuid)
+ RETURNS SETOF uuid
+ LANGUAGE sql
+ STABLE
+ SET search_path TO ''
+AS $function$
+  select t.ancestor_id from private.site_group_tree t where t.descendant_id = site_group order by t.distance;
+$function$;
+comment on function private.site_group_and_ancestor_ids(site_group uuid) is 'The group itself and its ancestors, nearest first (for the realtime topics of a site''s events).';
+
+-- private.site_group_of_evidence_object(object_name text) -----------------------------------------
+CREATE OR REPLACE FUNCTION private.site_group_of_evidence_object(object_name text)
+ RETURNS uuid
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  folders text[] := storage.foldername(object_name);
+  uuid_pattern constant text := '^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$';
+  found_group uuid;
+begin
+  if folders[1] !~ uuid_pattern then
+    return null;
+  end if;
+  if folders[2] = 'actions' then
+    if folders[3] !~ uuid_pattern then
+      return null;
+    end if;
+    select s.group_id into found_group
+    from public.actions a join public.sites s on s.id = a.site_id
+    where a.id = folders[3]::uuid and a.org_id = folders[1]::uuid;
+  elsif folders[2] ~ uuid_pattern then
+    select s.group_id into found_group
+    from public.inspections i join public.sites s on s.id = i.site_id
+    where i.id = folders[2]::uuid and i.org_id = folders[1]::uuid;
+  end if;
+  return found_group;
+end;
+$function$;
+comment on function private.site_group_of_evidence_object(object_name text) is 'The site group of the inspection or action an evidence object''s path names, or null; for the storage read policy.';
+grant execute on function private.site_group_of_evidence_object(object_name text) to authenticated, service_role;
+
+-- private.site_group_subtree_ids(site_group uuid) -------------------------------------------------
+CREATE OR REPLACE FUNCTION private.site_group_subtree_ids(site_group uuid)
+ RETURNS SETOF uuid
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  return query
+    select t.descendant_id from private.site_group_tree t
+    where t.ancestor_id = site_group and t.org_id in (select private.org_ids_of_current_user());
+end;
+$function$;
+comment on function private.site_group_subtree_ids(site_group uuid) is 'The group and every group below it, when it is of one of the caller''s organizations (else none): for filters by group. What the caller sees of them is RLS''s business.';
+grant execute on function private.site_group_subtree_ids(site_group uuid) to authenticated, service_role;
+
+-- private.site_group_topics_of_current_user() -----------------------------------------------------
+CREATE OR REPLACE FUNCTION private.site_group_topics_of_current_user()
+ RETURNS SETOF text
+ LANGUAGE plpgsql
+ STABLE SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  return query
+    select 'org:' || g.org_id::text || ':group:' || g.id::text
+    from public.site_groups g
+    where g.org_id in (select private.org_ids_with_every_site())
+       or g.id in (select private.limited_site_group_ids());
+end;
+$function$;
+comment on function private.site_group_topics_of_current_user() is 'The realtime topics org:<org>:group:<group> the caller may join.';
+grant execute on function private.site_group_topics_of_current_user() to authenticated, service_role;
 
 -- private.site_point(latitude double precision, longitude double precision) -----------------------
 CREATE OR REPLACE FUNCTION private.site_point(latitude double precision, longitude double precision)
@@ -7109,17 +7631,20 @@ begin
 
   -- Rows in the order the statement wrote them, as the per-row trigger logged them. (A transition
   -- table is only named in the branch of its event: PL/pgSQL plans each query when it first runs.)
+  -- Each with its inspection's site (left join: an inspection deleted with its organization).
   if tg_op = 'INSERT' then
-    insert into public.audit_log (org_id, actor_kind, actor_user_id, actor_api_key_id, action, entity, entity_id, before, after)
-    select n.org_id, kind, actor_user, actor_key, 'insert', tg_table_name, n.id, null, to_jsonb(n)
-    from new_answers n;
+    insert into public.audit_log (org_id, actor_kind, actor_user_id, actor_api_key_id, action, entity, entity_id, before, after, site_id)
+    select n.org_id, kind, actor_user, actor_key, 'insert', tg_table_name, n.id, null, to_jsonb(n), i.site_id
+    from new_answers n
+    left join public.inspections i on i.id = n.inspection_id;
   elsif tg_op = 'UPDATE' then
     -- An answer's id never changes (only value and note may be updated by clients), so it pairs
     -- each row with what it was.
-    insert into public.audit_log (org_id, actor_kind, actor_user_id, actor_api_key_id, action, entity, entity_id, before, after)
-    select changed.org_id, kind, actor_user, actor_key, 'update', tg_table_name, changed.id, changed.before_row, changed.after_row
+    insert into public.audit_log (org_id, actor_kind, actor_user_id, actor_api_key_id, action, entity, entity_id, before, after, site_id)
+    select changed.org_id, kind, actor_user, actor_key, 'update', tg_table_name, changed.id, changed.before_row, changed.after_row,
+           (select i.site_id from public.inspections i where i.id = changed.inspection_id)
     from (
-      select (w.answer).org_id, (w.answer).id, to_jsonb(o) as before_row, to_jsonb(w.answer) as after_row, w.written
+      select (w.answer).org_id, (w.answer).id, (w.answer).inspection_id, to_jsonb(o) as before_row, to_jsonb(w.answer) as after_row, w.written
       from (select n as answer, row_number() over () as written from new_answers n) w
       join old_answers o on o.id = (w.answer).id
     ) changed
@@ -7127,9 +7652,10 @@ begin
     where changed.before_row - 'updated_at' <> changed.after_row - 'updated_at'
     order by changed.written;
   else
-    insert into public.audit_log (org_id, actor_kind, actor_user_id, actor_api_key_id, action, entity, entity_id, before, after)
-    select o.org_id, kind, actor_user, actor_key, 'delete', tg_table_name, o.id, to_jsonb(o), null
-    from old_answers o;
+    insert into public.audit_log (org_id, actor_kind, actor_user_id, actor_api_key_id, action, entity, entity_id, before, after, site_id)
+    select o.org_id, kind, actor_user, actor_key, 'delete', tg_table_name, o.id, to_jsonb(o), null, i.site_id
+    from old_answers o
+    left join public.inspections i on i.id = o.inspection_id;
   end if;
   return null;
 end;
@@ -7147,7 +7673,9 @@ declare
   claims jsonb := nullif(current_setting('request.jwt.claims', true), '')::jsonb;
   before_row jsonb;
   after_row jsonb;
+  row_data jsonb;
   kind text;
+  site uuid;
 begin
   -- tg_argv is null, not empty, when the trigger has no arguments.
   if tg_op <> 'INSERT' then before_row := to_jsonb(old) - coalesce(tg_argv, '{}'); end if;
@@ -7163,9 +7691,19 @@ begin
     else 'system'
   end;
 
-  insert into public.audit_log (org_id, actor_kind, actor_user_id, actor_api_key_id, action, entity, entity_id, before, after)
+  -- The site the entry is about, for who may read it.
+  row_data := coalesce(after_row, before_row);
+  site := case tg_table_name
+    when 'sites' then (row_data ->> 'id')::uuid
+    when 'inspections' then (row_data ->> 'site_id')::uuid
+    when 'actions' then (row_data ->> 'site_id')::uuid
+    when 'attachments' then (select i.site_id from public.inspections i where i.id = (row_data ->> 'inspection_id')::uuid)
+    when 'action_attachments' then (select a.site_id from public.actions a where a.id = (row_data ->> 'action_id')::uuid)
+  end;
+
+  insert into public.audit_log (org_id, actor_kind, actor_user_id, actor_api_key_id, action, entity, entity_id, before, after, site_id)
   values (
-    private.org_id_of(tg_table_name, coalesce(after_row, before_row)),
+    private.org_id_of(tg_table_name, row_data),
     kind,
     case when kind = 'user' then (claims ->> 'sub')::uuid end,
     case when kind = 'api_key' then (claims ->> 'api_key_id')::uuid end,
@@ -7173,7 +7711,8 @@ begin
     tg_table_name,
     coalesce(after_row ->> 'id', before_row ->> 'id')::uuid,
     before_row,
-    after_row
+    after_row,
+    site
   );
   return null;
 end;
@@ -7235,21 +7774,22 @@ grant all on table auth.users to postgres;
 create policy "Members can receive live events of their organization's inspect" on realtime.messages
   for select to authenticated
   using (((extension = ANY (ARRAY['broadcast'::text, 'presence'::text])) AND (EXISTS ( SELECT 1
-   FROM public.inspections i
-  WHERE ((i.id = ( SELECT private.inspection_id_of_topic(realtime.topic()) AS inspection_id_of_topic)) AND (i.org_id IN ( SELECT private.org_ids_of_current_user() AS org_ids_of_current_user)))))));
+   FROM private.site_group_of_inspection v
+  WHERE ((v.inspection_id = ( SELECT private.inspection_id_of_topic(realtime.topic()) AS inspection_id_of_topic)) AND ((v.org_id IN ( SELECT private.org_ids_with_every_site() AS org_ids_with_every_site)) OR (v.group_id IN ( SELECT private.limited_site_group_ids() AS limited_site_group_ids))))))));
 create policy "Members can receive their organization's live events" on realtime.messages
   for select to authenticated
-  using (((extension = ANY (ARRAY['broadcast'::text, 'presence'::text])) AND (( SELECT realtime.topic() AS topic) IN ( SELECT ('org:'::text || org_id.org_id)
-   FROM private.org_ids_of_current_user() org_id(org_id)))));
+  using (((extension = ANY (ARRAY['broadcast'::text, 'presence'::text])) AND ((( SELECT realtime.topic() AS topic) IN ( SELECT ('org:'::text || org_id.org_id)
+   FROM private.org_ids_with_every_site() org_id(org_id))) OR (( SELECT realtime.topic() AS topic) IN ( SELECT (('org:'::text || org_id.org_id) || ':shared'::text)
+   FROM private.org_ids_of_current_user() org_id(org_id))) OR (( SELECT realtime.topic() AS topic) IN ( SELECT private.site_group_topics_of_current_user() AS site_group_topics_of_current_user)))));
 create policy "Members can share presence in their organization" on realtime.messages
   for insert to authenticated
-  with check (((extension = 'presence'::text) AND (( SELECT realtime.topic() AS topic) IN ( SELECT ('org:'::text || org_id.org_id)
-   FROM private.org_ids_of_current_user() org_id(org_id)))));
+  with check (((extension = 'presence'::text) AND ((( SELECT realtime.topic() AS topic) IN ( SELECT ('org:'::text || org_id.org_id)
+   FROM private.org_ids_with_every_site() org_id(org_id))) OR (( SELECT realtime.topic() AS topic) IN ( SELECT private.site_group_topics_of_current_user() AS site_group_topics_of_current_user)))));
 create policy "Members can share presence on their organization's inspections" on realtime.messages
   for insert to authenticated
   with check (((extension = 'presence'::text) AND (EXISTS ( SELECT 1
-   FROM public.inspections i
-  WHERE ((i.id = ( SELECT private.inspection_id_of_topic(realtime.topic()) AS inspection_id_of_topic)) AND (i.org_id IN ( SELECT private.org_ids_of_current_user() AS org_ids_of_current_user)))))));
+   FROM private.site_group_of_inspection v
+  WHERE ((v.inspection_id = ( SELECT private.inspection_id_of_topic(realtime.topic()) AS inspection_id_of_topic)) AND ((v.org_id IN ( SELECT private.org_ids_with_every_site() AS org_ids_with_every_site)) OR (v.group_id IN ( SELECT private.limited_site_group_ids() AS limited_site_group_ids))))))));
 grant all on table realtime.messages to postgres;
 grant select, insert, update on table realtime.messages to anon, authenticated, service_role;
 
@@ -7264,7 +7804,8 @@ CREATE TRIGGER evidence_objects_remove_photo_rows AFTER DELETE ON storage.object
 create policy "Members can read their organization's evidence and exports" on storage.objects
   for select to authenticated
   using (((bucket_id = ANY (ARRAY['evidence'::text, 'exports'::text])) AND ((storage.foldername(name))[1] IN ( SELECT (org_id.org_id)::text AS org_id
-   FROM private.org_ids_of_current_user() org_id(org_id)))));
+   FROM private.org_ids_of_current_user() org_id(org_id))) AND (((storage.foldername(name))[1] IN ( SELECT (org_id.org_id)::text AS org_id
+   FROM private.org_ids_with_every_site() org_id(org_id))) OR ((bucket_id = 'exports'::text) AND ((storage.foldername(name))[2] = (( SELECT private.current_principal_id() AS current_principal_id))::text)) OR ((bucket_id = 'evidence'::text) AND (private.site_group_of_evidence_object(name) IN ( SELECT private.limited_site_group_ids() AS limited_site_group_ids))))));
 create policy "People changing photos can delete them" on storage.objects
   for delete to authenticated
   using (((bucket_id = 'evidence'::text) AND private.photo_object_changeable(name, false)));

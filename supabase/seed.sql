@@ -15,7 +15,11 @@ from (values
   ('d0000000-0000-4000-8000-000000000003'::uuid, 'manager@demo.fieldcheck.test', 'Maya Manager'),
   ('d0000000-0000-4000-8000-000000000004'::uuid, 'inspector@demo.fieldcheck.test', 'Ivan Inspector'),
   ('d0000000-0000-4000-8000-000000000005'::uuid, 'viewer@demo.fieldcheck.test', 'Vera Viewer'),
-  ('d0000000-0000-4000-8000-000000000006'::uuid, 'inspector2@demo.fieldcheck.test', 'Iris Inspector')
+  ('d0000000-0000-4000-8000-000000000006'::uuid, 'inspector2@demo.fieldcheck.test', 'Iris Inspector'),
+  -- Limited to site groups (docs/site-groups.md): an inspector who sees the North region only, a
+  -- manager who sees the South region only.
+  ('d0000000-0000-4000-8000-000000000007'::uuid, 'inspector.north@demo.fieldcheck.test', 'Nina North'),
+  ('d0000000-0000-4000-8000-000000000008'::uuid, 'manager.south@demo.fieldcheck.test', 'Sam South')
 ) as demo (id, email, display_name);
 
 insert into auth.identities (provider_id, user_id, identity_data, provider, last_sign_in_at, created_at, updated_at)
@@ -58,6 +62,32 @@ from (values
 insert into public.sites (org_id, name, address, latitude, longitude, geofence_m, timezone, external_ref, created_by)
 values ('0d000000-0000-4000-8000-000000000001', 'Auckland Viaduct Kitchen', '22 Viaduct Harbour Ave, Auckland 1010, New Zealand',
         -36.8441, 174.7590, 120, 'Pacific/Auckland', 'HF-AKL', 'd0000000-0000-4000-8000-000000000001');
+
+-- Site groups (docs/site-groups.md): two regions, North (with the Seattle area beneath it) and
+-- South; the Auckland kitchen in none. Olivia made them.
+insert into public.site_groups (id, org_id, parent_id, name, created_by)
+values ('6a000000-0000-4000-8000-000000000001', '0d000000-0000-4000-8000-000000000001', null, 'North', 'd0000000-0000-4000-8000-000000000001'),
+       ('6a000000-0000-4000-8000-000000000002', '0d000000-0000-4000-8000-000000000001', null, 'South', 'd0000000-0000-4000-8000-000000000001'),
+       ('6a000000-0000-4000-8000-000000000003', '0d000000-0000-4000-8000-000000000001', '6a000000-0000-4000-8000-000000000001', 'Seattle', 'd0000000-0000-4000-8000-000000000001');
+update public.sites s set group_id = g.group_id
+from (values
+  ('HF-001', '6a000000-0000-4000-8000-000000000003'::uuid), ('HF-002', '6a000000-0000-4000-8000-000000000003'),
+  ('HF-003', '6a000000-0000-4000-8000-000000000003'), ('HF-004', '6a000000-0000-4000-8000-000000000003'),
+  ('HF-005', '6a000000-0000-4000-8000-000000000003'), ('HF-009', '6a000000-0000-4000-8000-000000000003'),
+  ('HF-006', '6a000000-0000-4000-8000-000000000001'), ('HF-007', '6a000000-0000-4000-8000-000000000001'),
+  ('HF-WH2', '6a000000-0000-4000-8000-000000000001'),
+  ('HF-008', '6a000000-0000-4000-8000-000000000002'), ('HF-CK1', '6a000000-0000-4000-8000-000000000002'),
+  ('HF-WH1', '6a000000-0000-4000-8000-000000000002')
+) as g (external_ref, group_id)
+where s.org_id = '0d000000-0000-4000-8000-000000000001' and s.external_ref = g.external_ref;
+
+-- Nina inspects in the North only, Sam manages the South only.
+insert into public.memberships (org_id, user_id, role, site_access_limited)
+values ('0d000000-0000-4000-8000-000000000001', 'd0000000-0000-4000-8000-000000000007', 'inspector', true),
+       ('0d000000-0000-4000-8000-000000000001', 'd0000000-0000-4000-8000-000000000008', 'manager', true);
+insert into public.membership_site_groups (org_id, user_id, site_group_id)
+values ('0d000000-0000-4000-8000-000000000001', 'd0000000-0000-4000-8000-000000000007', '6a000000-0000-4000-8000-000000000001'),
+       ('0d000000-0000-4000-8000-000000000001', 'd0000000-0000-4000-8000-000000000008', '6a000000-0000-4000-8000-000000000002');
 
 -- Templates, inspections and answers are written as the demo people who would write them (JWT
 -- claims set as the api sets them), so their triggers, audit entries and "by" columns read true.

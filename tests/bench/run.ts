@@ -28,9 +28,12 @@
 // 11. Sign-ins (sign-ins.ts, issue 24), only when named: pgbench -S, simple and prepared, before
 //    and after 300 users sign in, the catalog rows written meanwhile, and for scale the same
 //    pgbench under a storm of catalog invalidations (`-- sign-ins --users=50`).
+// 12. Site groups (site-groups.ts, issue 27): the inspections list and a site read at 100k sites in
+//    1k groups, for a member limited to a region beside an org-wide member, through the api and in
+//    SQL, with the plans; and the list for narrower and worst-case limits.
 //
 //   npm run bench             everything, as a readable table
-//   npm run bench -- reads    one part (startup, me, realtime, answers, webhooks, web, reads, reports, schedules, soak, sign-ins)
+//   npm run bench -- reads    one part (startup, me, realtime, answers, webhooks, web, reads, reports, schedules, site-groups, soak, sign-ins)
 //   npm run bench -- web --baseline=main --runs=5
 //                             the web app beside another revision's build, in one run, medians and ratios
 //                             (--pages=run,dashboard for some of the pages only)
@@ -50,6 +53,7 @@ import { benchRequestPath } from './request-path.ts';
 import { benchReports } from './reports.ts';
 import { benchSchedules } from './schedules.ts';
 import { benchSignIns } from './sign-ins.ts';
+import { benchSiteGroups } from './site-groups.ts';
 import { benchSoak, soakOptionsFrom } from './soak.ts';
 
 async function benchStartup(dir: string) {
@@ -165,6 +169,7 @@ try {
   if (wanted('reads')) Object.assign(out, await benchRequestPath({ json }));
   if (wanted('reports') && !json) await benchReports();
   if (wanted('schedules') && !json) await benchSchedules();
+  if (wanted('site-groups')) Object.assign(out, await benchSiteGroups({ json }));
   if (wanted('soak') && !json) await benchSoak(soakOptionsFrom(args));
   if (wanted('sign-ins') && !json) await benchSignIns({ users: Number(args.find((a) => a.startsWith('--users='))?.slice(8) ?? 300) });
   if (wanted('web')) {
