@@ -31,9 +31,12 @@
 // 12. Site groups (site-groups.ts, issue 27): the inspections list and a site read at 100k sites in
 //    1k groups, for a member limited to a region beside an org-wide member, through the api and in
 //    SQL, with the plans; and the list for narrower and worst-case limits.
+// 13. Site groups, the api's routes (site-groups-api.ts, issue 27): the whole tree of 1,000 groups
+//    at 100,000 sites, org-wide and limited, against its statement alone and a sites page; moving
+//    500 sites at once against the same UPDATE.
 //
 //   npm run bench             everything, as a readable table
-//   npm run bench -- reads    one part (startup, me, realtime, answers, webhooks, web, reads, reports, schedules, site-groups, soak, sign-ins)
+//   npm run bench -- reads    one part (startup, me, realtime, answers, webhooks, web, reads, reports, schedules, site-groups, site-groups-api, soak, sign-ins)
 //   npm run bench -- web --baseline=main --runs=5
 //                             the web app beside another revision's build, in one run, medians and ratios
 //                             (--pages=run,dashboard for some of the pages only)
@@ -52,6 +55,7 @@ import { benchWebhooks } from './webhooks.ts';
 import { benchRequestPath } from './request-path.ts';
 import { benchReports } from './reports.ts';
 import { benchSchedules } from './schedules.ts';
+import { benchSiteGroupsApi } from './site-groups-api.ts';
 import { benchSignIns } from './sign-ins.ts';
 import { benchSiteGroups } from './site-groups.ts';
 import { benchSoak, soakOptionsFrom } from './soak.ts';
@@ -170,6 +174,7 @@ try {
   if (wanted('reports') && !json) await benchReports();
   if (wanted('schedules') && !json) await benchSchedules();
   if (wanted('site-groups')) Object.assign(out, await benchSiteGroups({ json }));
+  if (wanted('site-groups-api') && !json) await benchSiteGroupsApi();
   if (wanted('soak') && !json) await benchSoak(soakOptionsFrom(args));
   if (wanted('sign-ins') && !json) await benchSignIns({ users: Number(args.find((a) => a.startsWith('--users='))?.slice(8) ?? 300) });
   if (wanted('web')) {

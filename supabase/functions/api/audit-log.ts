@@ -28,6 +28,11 @@ const selectEntries = (tx: Tx) => tx`
              when 'memberships' then (
                select coalesce(nullif(p.display_name, ''), p.email) from public.profiles p
                where p.user_id = (coalesce(l.after, l.before) ->> 'user_id')::uuid)
+             when 'membership_site_groups' then (
+               select coalesce(nullif(p.display_name, ''), p.email) from public.profiles p
+               where p.user_id = (coalesce(l.after, l.before) ->> 'user_id')::uuid)
+             when 'api_key_site_groups' then (
+               select k.name from public.api_keys k where k.id = (coalesce(l.after, l.before) ->> 'api_key_id')::uuid)
              when 'answers' then (
                select i.title from public.inspections i where i.id = (coalesce(l.after, l.before) ->> 'inspection_id')::uuid)
              when 'attachments' then (
@@ -37,7 +42,8 @@ const selectEntries = (tx: Tx) => tx`
              when 'schedule_sites' then (
                select s.name from public.schedules s where s.id = l.entity_id)
            end,
-           l.after ->> 'title', l.before ->> 'title', l.after ->> 'name', l.before ->> 'name', l.after ->> 'email', l.before ->> 'email'
+           l.after ->> 'title', l.before ->> 'title', l.after ->> 'name', l.before ->> 'name', l.after ->> 'email', l.before ->> 'email',
+           l.after ->> 'url', l.before ->> 'url'
          ) as subject,
          case l.entity
            when 'sites' then coalesce(l.after, l.before) ->> 'timezone'

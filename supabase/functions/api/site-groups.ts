@@ -4,7 +4,6 @@
 // sees and may change; the checks here only choose the answer (404, 403 or a field error) and
 // word it, before the database would refuse the same with a less helpful error.
 import { z } from 'zod';
-import type { Principal } from '../_shared/auth.ts';
 import type { Tx } from '../_shared/db.ts';
 import type { FieldError } from '../_shared/schemas/errors.ts';
 import { ApiError } from '../_shared/errors.ts';
@@ -27,16 +26,12 @@ const noQuery = z.strictObject({});
 // --- The subtree filter the lists, the dashboard and compliance share -------------------------
 
 /**
- * The ids of group `groupId` and of every group below it, as the caller sees them. The tree is
- * at most three levels deep (the database keeps it so), so two levels below are all there is.
+ * The ids of group `groupId` and of every group below it: the database's closure table of the
+ * tree (`private.site_group_subtree_ids`, docs/site-groups.md), none for a group of an
+ * organization the caller is not in. What the caller sees of those groups' sites is RLS's business.
  */
-export function groupSubtree(orgId: string, groupId: string): InlineSql {
-  return inline`
-    select g.id from public.site_groups g
-    where g.org_id = ${orgId}
-      and (g.id = ${groupId}::uuid or g.parent_id = ${groupId}::uuid
-           or g.parent_id in (select c.id from public.site_groups c where c.org_id = ${orgId} and c.parent_id = ${groupId}::uuid))
-  `;
+export function groupSubtree(groupId: string): InlineSql {
+  return inline`select private.site_group_subtree_ids(${groupId}::uuid)`;
 }
 
 /**
@@ -47,48 +42,35 @@ export function groupSubtree(orgId: string, groupId: string): InlineSql {
 export function inSiteGroup(siteIdColumn: InlineSql, orgId: string, groupId: string | undefined): InlineSql {
   if (!groupId) return inline`true`;
   return inline`${siteIdColumn} in (
-    select fs.id from public.sites fs where fs.org_id = ${orgId} and fs.group_id in (${groupSubtree(orgId, groupId)})
+    select fs.id from public.sites fs where fs.org_id = ${orgId} and fs.group_id in (${groupSubtree(groupId)})
   )`;
 }
 
 // --- Who sees what -----------------------------------------------------------------------------
 
 /**
- * The caller's reach in an organization: org-wide (every site), or the groups they are limited to
- * (a member's or a key's), whose subgroups they see too. Read as the caller.
+ * Whether the caller sees every site of an organization (org-wide), or only those of the groups
+ * they (a member or a key) are limited to and their subgroups. Read as the caller.
  */
 export interface Scope {
   orgWide: boolean;
-  groupIds: Set<string>;
 }
 
-/** The statement whose one row is the caller's scope in `orgId` (`scopeOf` reads it). */
-export function scopeStatement(principal: Principal, orgId: string): InlineSql {
-  const own = principal.kind === 'user'
-    ? inline`select s.site_group_id from public.membership_site_groups s where s.org_id = ${orgId} and s.user_id = ${principal.userId}`
-    : inline`select s.site_group_id from public.api_key_site_groups s where s.org_id = ${orgId} and s.api_key_id = ${principal.keyId}`;
-  return inline`
-    select exists (select 1 from private.org_ids_with_every_site() as o(id) where o.id = ${orgId}::uuid) as org_wide,
-           array(${own}) as group_ids
-  `;
-}
-
-export function scopeOf(rows: readonly { org_wide: boolean; group_ids: string[] }[]): Scope {
-  const [row] = rows;
-  return { orgWide: row?.org_wide ?? false, groupIds: new Set(row?.group_ids ?? []) };
-}
-
-export async function readScope(tx: Tx, principal: Principal, orgId: string): Promise<Scope> {
-  return scopeOf(await tx.unsafe(scopeStatement(principal, orgId).text) as never);
+export async function readScope(tx: Tx, orgId: string): Promise<Scope> {
+  const [row] = await tx.unsafe<{ org_wide: boolean }[]>(inline`
+    select exists (select 1 from private.org_ids_with_every_site() as o(id) where o.id = ${orgId}::uuid) as org_wide
+  `.text);
+  return { orgWide: row.org_wide };
 }
 
 /**
- * Whether the caller sees everything in a group: org-wide, or the group or one of its ancestors
- * (`ancestorIds`, nearest first) is one of theirs.
+ * Whether the caller sees all of group `g` (every site in it and below): org-wide, or `g` is one
+ * of their groups or below one (the rule's own helpers, docs/site-groups.md). A group they see
+ * otherwise is an ancestor of theirs, listed so that the tree can be drawn.
  */
-export function fullAccess(scope: Scope, groupId: string, ancestorIds: readonly (string | null)[]): boolean {
-  return scope.orgWide || [groupId, ...ancestorIds].some((id) => id !== null && scope.groupIds.has(id));
-}
+const FULL_ACCESS = inline`(
+  g.org_id in (select private.org_ids_with_every_site()) or g.id in (select private.limited_site_group_ids())
+)`;
 
 // --- Reading groups ----------------------------------------------------------------------------
 
@@ -103,27 +85,43 @@ interface SiteGroupRow {
   child_count: number;
   created_at: Date;
   updated_at: Date;
-  /** The parent's parent (single reads only), to tell full access from an ancestor's. */
-  grandparent_id?: string | null;
-}
-
-/** A group as one read answers it, with whether the caller sees all of it. */
-export interface GroupRead extends SiteGroupRow {
+  /** Whether the caller sees all of it (FULL_ACCESS). */
   full: boolean;
 }
 
-const SELECT_GROUPS = inline`
-  select g.id, g.org_id, g.name, g.parent_id, g.depth, g.created_at, g.updated_at,
-         coalesce(n.active, 0)::int as site_count, coalesce(n.archived, 0)::int as archived_site_count,
-         (select count(*) from public.site_groups c where c.parent_id = g.id)::int as child_count
-  from public.site_groups g
-  left join lateral (
-    select count(*) filter (where s.archived_at is null) as active, count(*) filter (where s.archived_at is not null) as archived
-    from public.sites s where s.group_id = g.id
-  ) n on true
-`;
+/** A group as one read answers it. */
+export type GroupRead = SiteGroupRow;
 
-function siteGroupOf(row: SiteGroupRow, full: boolean): SiteGroup {
+/**
+ * The organization's groups the caller sees (all of them, or `id` alone) with their direct counts
+ * of what the caller sees: two grouped counts joined in, not a count per group, so the whole tree
+ * of 1,000 groups over 100,000 sites is one pass over the sites (docs/site-groups.md, "The API").
+ */
+function selectGroups(orgId: string, id?: string): InlineSql {
+  const [ownSites, ownChildren, itself] = id
+    ? [inline`and s.group_id = ${id}::uuid`, inline`and c.parent_id = ${id}::uuid`, inline`and g.id = ${id}::uuid`]
+    : [inline``, inline``, inline``];
+  return inline`
+    select g.id, g.org_id, g.name, g.parent_id, g.depth, g.created_at, g.updated_at,
+           coalesce(n.active, 0)::int as site_count, coalesce(n.archived, 0)::int as archived_site_count,
+           coalesce(c.children, 0)::int as child_count,
+           ${FULL_ACCESS} as full
+    from public.site_groups g
+    left join (
+      select s.group_id, count(*) filter (where s.archived_at is null) as active, count(*) filter (where s.archived_at is not null) as archived
+      from public.sites s where s.org_id = ${orgId} and s.group_id is not null ${ownSites}
+      group by s.group_id
+    ) n on n.group_id = g.id
+    left join (
+      select c.parent_id, count(*) as children
+      from public.site_groups c where c.org_id = ${orgId} and c.parent_id is not null ${ownChildren}
+      group by c.parent_id
+    ) c on c.parent_id = g.id
+    where g.org_id = ${orgId} ${itself}
+  `;
+}
+
+function siteGroupOf(row: SiteGroupRow): SiteGroup {
   return {
     id: row.id,
     org_id: row.org_id,
@@ -133,25 +131,20 @@ function siteGroupOf(row: SiteGroupRow, full: boolean): SiteGroup {
     site_count: row.site_count,
     archived_site_count: row.archived_site_count,
     child_count: row.child_count,
-    access: full ? 'full' : 'ancestor',
+    access: row.full ? 'full' : 'ancestor',
     created_at: iso(row.created_at),
     updated_at: iso(row.updated_at),
   };
 }
 
 /** One group as the caller sees it, or null when they cannot see it (or it is not the organization's). */
-export async function findGroup(tx: Tx, scope: Scope, orgId: string, id: string): Promise<GroupRead | null> {
-  const [row] = await tx.unsafe<SiteGroupRow[]>(inline`
-    select x.*, p.parent_id as grandparent_id
-    from (${SELECT_GROUPS} where g.org_id = ${orgId} and g.id = ${id}::uuid) x
-    left join public.site_groups p on p.id = x.parent_id
-  `.text);
-  if (!row) return null;
-  return { ...row, full: fullAccess(scope, row.id, [row.parent_id, row.grandparent_id ?? null]) };
+export async function findGroup(tx: Tx, orgId: string, id: string): Promise<GroupRead | null> {
+  const [row] = await tx.unsafe<SiteGroupRow[]>(selectGroups(orgId, id).text);
+  return row ?? null;
 }
 
-async function readGroup(tx: Tx, scope: Scope, orgId: string, id: string): Promise<GroupRead> {
-  const group = await findGroup(tx, scope, orgId, id);
+async function readGroup(tx: Tx, orgId: string, id: string): Promise<GroupRead> {
+  const group = await findGroup(tx, orgId, id);
   if (!group) throw ApiError.notFound('site group');
   return group;
 }
@@ -161,8 +154,8 @@ async function readGroup(tx: Tx, scope: Scope, orgId: string, id: string): Promi
  * in: unknown to the caller → a field error (as for another organization's group), seen only as an
  * ancestor of theirs → 403.
  */
-export async function groupToFill(tx: Tx, scope: Scope, orgId: string, id: string, field: string): Promise<GroupRead> {
-  const group = await findGroup(tx, scope, orgId, id);
+export async function groupToFill(tx: Tx, orgId: string, id: string, field: string): Promise<GroupRead> {
+  const group = await findGroup(tx, orgId, id);
   if (!group) throw ApiError.validation([unknownGroup(field)]);
   if (!group.full) throw ApiError.forbidden('You can only use the groups you have access to.');
   return group;
@@ -175,8 +168,8 @@ export function refuseTopLevel(scope: Scope, detail: string): void {
 
 // --- The database's refusals, worded ---------------------------------------------------------
 
-const DEPTH_MESSAGE = `Groups nest at most ${SITE_GROUP_MAX_DEPTH} levels deep.`;
-const CYCLE_MESSAGE = 'A group cannot go inside itself or one of its subgroups.';
+const DEPTH_MESSAGE = 'Groups can be at most three levels deep.';
+const CYCLE_MESSAGE = 'A group cannot be moved inside itself or one of its subgroups.';
 const NOT_EMPTY_MESSAGE = "Move this group's sites and subgroups out before deleting it.";
 
 /** What postgres.js puts on a server error; only the fields read here. */
@@ -204,7 +197,8 @@ export async function withGroupErrors<T>(fn: () => Promise<T>, onForeignKey: Fie
     const aboutGroups = pg.table_name === 'site_groups' || constraint.startsWith('site_groups_');
     if (pg.code === '23505' && aboutGroups) throw ApiError.duplicate('site group', 'name');
     if (pg.code === '23514' && aboutGroups && !constraint.includes('name')) {
-      throw ApiError.validation([{ field: 'parent_id', message: /cycle|itself|loop/.test(constraint) ? CYCLE_MESSAGE : DEPTH_MESSAGE }]);
+      // private.refuse_site_group_parent names the depth check for too deep, parent_id's for a cycle.
+      throw ApiError.validation([{ field: 'parent_id', message: constraint.includes('depth') ? DEPTH_MESSAGE : CYCLE_MESSAGE }]);
     }
     if (pg.code === '23503' && constraint.includes('group')) throw ApiError.validation([onForeignKey]);
     throw error;
@@ -223,24 +217,14 @@ export const listSiteGroups = route({
   summary: 'Every group the caller can see, parents before children: the whole tree in one answer (at most 1,000 groups)',
   params: orgParams,
   query: noQuery,
-  handler: async ({ principal, params, read }) => {
-    // The membership check, the caller's scope and the tree in one round trip.
-    const [role, scopeRows, rows] = await read([
+  handler: async ({ params, read }) => {
+    // The membership check and the tree in one round trip.
+    const [role, rows] = await read([
       roleStatement(params.org),
-      scopeStatement(principal, params.org),
-      inline`${SELECT_GROUPS} where g.org_id = ${params.org} order by g.depth, g.name, g.id`,
+      inline`${selectGroups(params.org)} order by g.depth, g.name, g.id`,
     ]);
     roleAllowed(role);
-    const scope = scopeOf(scopeRows as never);
-    const groups = rows as SiteGroupRow[];
-    // Parents come first (ordered by depth), so each group's access is known when its children's is asked.
-    const full = new Map<string, boolean>();
-    const data = groups.map((row) => {
-      const parentFull = row.parent_id !== null && (full.get(row.parent_id) ?? false);
-      const isFull = scope.orgWide || scope.groupIds.has(row.id) || parentFull;
-      full.set(row.id, isFull);
-      return siteGroupOf(row, isFull);
-    });
+    const data = (rows as SiteGroupRow[]).map(siteGroupOf);
     // The tree is answered whole (docs/site-groups.md): a tree is not drawn from a page of it.
     return { data, next_cursor: null };
   },
@@ -253,15 +237,15 @@ export const createSiteGroup = route({
   params: orgParams,
   body: siteGroupCreateSchema,
   status: 201,
-  handler: async ({ principal, params, body, db }) => {
+  handler: async ({ params, body, db }) => {
     return await db(async (tx) => {
       await requireRole(tx, params.org, SITE_MANAGERS);
-      const scope = await readScope(tx, principal, params.org);
+      const scope = await readScope(tx, params.org);
       const parentId = body.parent_id ?? null;
       if (parentId === null) {
         refuseTopLevel(scope, 'Only members who see every site can add top-level groups.');
       } else {
-        const parent = await groupToFill(tx, scope, params.org, parentId, 'parent_id');
+        const parent = await groupToFill(tx, params.org, parentId, 'parent_id');
         if (parent.depth >= SITE_GROUP_MAX_DEPTH) throw ApiError.validation([{ field: 'parent_id', message: DEPTH_MESSAGE }]);
       }
       await refuseSiblingName(tx, params.org, parentId, body.name, null);
@@ -269,7 +253,7 @@ export const createSiteGroup = route({
         tx<{ id: string }[]>`
           insert into public.site_groups (org_id, parent_id, name) values (${params.org}, ${parentId}, ${body.name}) returning id
         `, unknownGroup('parent_id'));
-      return siteGroupOf(await readGroup(tx, scope, params.org, created.id), true);
+      return siteGroupOf(await readGroup(tx, params.org, created.id));
     });
   },
 });
@@ -290,15 +274,15 @@ async function refuseSiblingName(tx: Tx, orgId: string, parentId: string | null,
  */
 async function subtreeHeight(tx: Tx, orgId: string, group: GroupRead): Promise<number> {
   const [row] = await tx.unsafe<{ deepest: number }[]>(inline`
-    select coalesce(max(g.depth), 0)::int as deepest from public.site_groups g where g.id in (${groupSubtree(orgId, group.id)})
+    select coalesce(max(g.depth), 0)::int as deepest from public.site_groups g where g.org_id = ${orgId} and g.id in (${groupSubtree(group.id)})
   `.text);
   return Math.max(row.deepest, group.depth) - group.depth + 1;
 }
 
 /** Whether `candidateId` is `group` itself or a group below it. */
-async function isInSubtree(tx: Tx, orgId: string, group: GroupRead, candidateId: string): Promise<boolean> {
+async function isInSubtree(tx: Tx, group: GroupRead, candidateId: string): Promise<boolean> {
   const [row] = await tx.unsafe<{ inside: boolean }[]>(inline`
-    select ${candidateId}::uuid in (${groupSubtree(orgId, group.id)}) as inside
+    select ${candidateId}::uuid in (${groupSubtree(group.id)}) as inside
   `.text);
   return row.inside;
 }
@@ -311,7 +295,7 @@ async function isInSubtree(tx: Tx, orgId: string, group: GroupRead, candidateId:
 async function refuseOutsideScope(tx: Tx, scope: Scope, orgId: string, group: GroupRead, verb: string) {
   if (scope.orgWide) return;
   if (!group.full) throw ApiError.forbidden(`You can only ${verb} groups inside your own.`);
-  const parent = group.parent_id === null ? null : await findGroup(tx, scope, orgId, group.parent_id);
+  const parent = group.parent_id === null ? null : await findGroup(tx, orgId, group.parent_id);
   if (!parent?.full) throw ApiError.forbidden(`You can only ${verb} groups inside your own.`);
 }
 
@@ -322,27 +306,23 @@ export const updateSiteGroup = route({
   summary: 'Rename a group or move it under another (parent_id; null: the top level)',
   params: siteGroupParams,
   body: siteGroupUpdateSchema,
-  handler: async ({ principal, params, body, db }) => {
+  handler: async ({ params, body, db }) => {
     return await db(async (tx) => {
       await requireRole(tx, params.org, SITE_MANAGERS);
-      const scope = await readScope(tx, principal, params.org);
-      const current = await readGroup(tx, scope, params.org, params.id);
+      const scope = await readScope(tx, params.org);
+      const current = await readGroup(tx, params.org, params.id);
       const moving = body.parent_id !== undefined && body.parent_id !== current.parent_id;
       const renaming = body.name !== undefined && body.name !== current.name;
-      if (!moving && !renaming) {
-        // Nothing changes; a group the caller may not manage is still refused.
-        if (!current.full) throw ApiError.forbidden('You can only change groups inside your own.');
-        return siteGroupOf(current, current.full);
-      }
-      if (moving) await refuseOutsideScope(tx, scope, params.org, current, 'move');
-      else if (!current.full) throw ApiError.forbidden('You can only rename groups inside your own.');
+      await refuseOutsideScope(tx, scope, params.org, current, moving ? 'move' : 'rename');
+      // Nothing changes: no write, no audit entry.
+      if (!moving && !renaming) return siteGroupOf(current);
       const parentId = moving ? body.parent_id ?? null : current.parent_id;
       if (moving) {
         if (parentId === null) {
           refuseTopLevel(scope, 'Only members who see every site can move groups to the top level.');
         } else {
-          const parent = await groupToFill(tx, scope, params.org, parentId, 'parent_id');
-          if (await isInSubtree(tx, params.org, current, parent.id)) {
+          const parent = await groupToFill(tx, params.org, parentId, 'parent_id');
+          if (await isInSubtree(tx, current, parent.id)) {
             throw ApiError.validation([{ field: 'parent_id', message: CYCLE_MESSAGE }]);
           }
           if (parent.depth + await subtreeHeight(tx, params.org, current) > SITE_GROUP_MAX_DEPTH) {
@@ -357,7 +337,7 @@ export const updateSiteGroup = route({
       const [updated] = await withGroupErrors(() =>
         tx`update public.site_groups set ${tx(changes)} where org_id = ${params.org} and id = ${params.id} returning id`, unknownGroup('parent_id'));
       if (!updated) throw ApiError.forbidden();
-      return siteGroupOf(await readGroup(tx, scope, params.org, params.id), true);
+      return siteGroupOf(await readGroup(tx, params.org, params.id));
     });
   },
 });
@@ -368,11 +348,11 @@ export const deleteSiteGroup = route({
   path: '/orgs/:org/site-groups/:id',
   summary: "Delete an empty group (no sites, archived ones included, and no subgroups); its members' access to it ends",
   params: siteGroupParams,
-  handler: async ({ principal, params, db }) => {
+  handler: async ({ params, db }) => {
     await db(async (tx) => {
       await requireRole(tx, params.org, SITE_MANAGERS);
-      const scope = await readScope(tx, principal, params.org);
-      const current = await readGroup(tx, scope, params.org, params.id);
+      const scope = await readScope(tx, params.org);
+      const current = await readGroup(tx, params.org, params.id);
       await refuseOutsideScope(tx, scope, params.org, current, 'delete');
       // The caller sees all of a group they may delete, so these counts are the whole of it.
       if (current.site_count + current.archived_site_count + current.child_count > 0) {

@@ -4,7 +4,6 @@
 // their groups: docs/site-groups.md). DELETE archives, so inspection history keeps its site;
 // PATCH `archived: false` brings a site back.
 import { z } from 'zod';
-import type { Principal } from '../_shared/auth.ts';
 import { containsPattern, type Tx } from '../_shared/db.ts';
 import { ApiError } from '../_shared/errors.ts';
 import { inline, type InlineSql } from '../_shared/sql-literal.ts';
@@ -60,10 +59,9 @@ async function readSite(tx: Tx, orgId: string, id: string): Promise<SiteRow> {
  * A site may go in `groupId` (null: in no group) when the caller sees all of that group; a caller
  * limited to groups keeps every site in one of theirs, so cannot leave a site outside them.
  */
-async function checkSiteGroup(tx: Tx, principal: Principal, orgId: string, groupId: string | null): Promise<void> {
-  const scope = await readScope(tx, principal, orgId);
-  if (groupId === null) refuseTopLevel(scope, 'Put the site in one of your groups: you only see the sites in them.');
-  else await groupToFill(tx, scope, orgId, groupId, 'group_id');
+async function checkSiteGroup(tx: Tx, orgId: string, groupId: string | null): Promise<void> {
+  if (groupId === null) refuseTopLevel(await readScope(tx, orgId), 'Put the site in one of your groups: you only see the sites in them.');
+  else await groupToFill(tx, orgId, groupId, 'group_id');
 }
 
 /** The given fields only: a column left out keeps its value (or the database default). */
@@ -154,10 +152,10 @@ export const createSite = route({
   params: orgParams,
   body: siteCreateSchema,
   status: 201,
-  handler: async ({ principal, params, body, db }) => {
+  handler: async ({ params, body, db }) => {
     return await db(async (tx) => {
       await requireRole(tx, params.org, SITE_MANAGERS);
-      await checkSiteGroup(tx, principal, params.org, body.group_id ?? null);
+      await checkSiteGroup(tx, params.org, body.group_id ?? null);
       const [row] = await withGroupErrors(
         () => tx<SiteRow[]>`insert into public.sites ${tx({ org_id: params.org, ...columnsOf(body) })} returning *`,
         unknownGroup('group_id'),
@@ -186,12 +184,12 @@ export const updateSite = route({
   path: '/orgs/:org/sites/:id',
   params: siteParams,
   body: siteUpdateSchema,
-  handler: async ({ principal, params, body, db }) => {
+  handler: async ({ params, body, db }) => {
     return await db(async (tx) => {
       await requireRole(tx, params.org, SITE_MANAGERS);
       const current = await readSite(tx, params.org, params.id);
       const changes: Record<string, unknown> = columnsOf(body);
-      if (body.group_id !== undefined && body.group_id !== current.group_id) await checkSiteGroup(tx, principal, params.org, body.group_id);
+      if (body.group_id !== undefined && body.group_id !== current.group_id) await checkSiteGroup(tx, params.org, body.group_id);
       // Archiving an archived site keeps the date it was first archived.
       if (body.archived !== undefined && body.archived !== (current.archived_at !== null)) {
         changes.archived_at = body.archived ? new Date() : null;
@@ -233,10 +231,10 @@ export const moveSites = route({
   summary: 'Put several sites (up to 500) in one group at once, or in none with group_id null: all of them, or none',
   params: orgParams,
   body: sitesMoveSchema,
-  handler: async ({ principal, params, body, db }): Promise<SitesMoved> => {
+  handler: async ({ params, body, db }): Promise<SitesMoved> => {
     return await db(async (tx) => {
       await requireRole(tx, params.org, SITE_MANAGERS);
-      await checkSiteGroup(tx, principal, params.org, body.group_id);
+      await checkSiteGroup(tx, params.org, body.group_id);
       // Sites the caller cannot see are as unknown as another organization's (docs/site-groups.md).
       const seen = await tx<{ id: string; group_id: string | null }[]>`
         select id, group_id from public.sites where org_id = ${params.org} and id = any(${body.site_ids}::uuid[])

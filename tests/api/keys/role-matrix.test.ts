@@ -30,6 +30,8 @@ const org = () => world.org.id;
 const sitePath = (id: string) => `orgs/${org()}/sites/${id}`;
 const templatePath = (id: string) => `orgs/${org()}/templates/${id}`;
 const actionPath = (id: string) => `orgs/${org()}/actions/${id}`;
+const siteGroup = async () =>
+  expectStatus(await post(world.manager.client, `orgs/${org()}/site-groups`, { name: `Group ${Math.random()}` }), 201);
 const draftTemplate = async () =>
   expectStatus(await post(world.manager.client, `orgs/${org()}/templates`, { name: `Draft ${Math.random()}`, definition: EVERY_KIND_DEFINITION }), 201);
 /** An unassigned inspection in progress with every required item answered, ready to submit. */
@@ -42,11 +44,19 @@ async function readyToSubmit(): Promise<string> {
 const CASES: Case[] = [
   { operation: 'getOrganization', least: 'viewer', run: (key) => call(key.client, `orgs/${org()}`) },
   { operation: 'listMembers', least: 'viewer', run: (key) => call(key.client, `orgs/${org()}/members`) },
+  { operation: 'getMember', least: 'viewer', run: (key) => call(key.client, `orgs/${org()}/members/${world.inspector.userId}`) },
   { operation: 'listSites', least: 'viewer', run: (key) => call(key.client, `orgs/${org()}/sites`) },
   { operation: 'getSite', least: 'viewer', run: (key) => call(key.client, sitePath(world.site.id)) },
   { operation: 'createSite', least: 'manager', run: (key) => post(key.client, `orgs/${org()}/sites`, { name: `Key site ${key.role}` }) },
   { operation: 'updateSite', least: 'manager', run: async (key) => patch(key.client, sitePath((await createGeofencedSite(world.manager, org())).id), { name: 'Renamed' }) },
   { operation: 'archiveSite', least: 'manager', run: async (key) => del(key.client, sitePath((await createGeofencedSite(world.manager, org())).id)) },
+  { operation: 'moveSites', least: 'manager',
+    run: async (key) => post(key.client, `orgs/${org()}/sites/move`, { site_ids: [(await createGeofencedSite(world.manager, org())).id], group_id: null }) },
+  // Site groups (issue 27): read by every role, managed by managers (docs/product.md §6).
+  { operation: 'listSiteGroups', least: 'viewer', run: (key) => call(key.client, `orgs/${org()}/site-groups`) },
+  { operation: 'createSiteGroup', least: 'manager', run: (key) => post(key.client, `orgs/${org()}/site-groups`, { name: `Key group ${Math.random()}` }) },
+  { operation: 'updateSiteGroup', least: 'manager', run: async (key) => patch(key.client, `orgs/${org()}/site-groups/${(await siteGroup()).id}`, { name: `Renamed ${Math.random()}` }) },
+  { operation: 'deleteSiteGroup', least: 'manager', run: async (key) => del(key.client, `orgs/${org()}/site-groups/${(await siteGroup()).id}`) },
   { operation: 'listTemplates', least: 'viewer', run: (key) => call(key.client, `orgs/${org()}/templates`) },
   { operation: 'getTemplate', least: 'viewer', run: (key) => call(key.client, templatePath(world.template.id)) },
   { operation: 'getTemplateVersion', least: 'viewer', run: (key) => call(key.client, `${templatePath(world.template.id)}/versions/1`) },
@@ -147,7 +157,7 @@ it('every route in openapi.json that a key may call is in this table, and the re
   expect(keyRoutes.sort()).toEqual([...CASES.map((c) => c.operation), ...photoRoutes].sort());
   expect(userRoutes.sort()).toEqual(['acceptInvitation', 'createApiKey', 'createInvitation', 'createOrganization', 'deleteOrganization', 'getDashboard',
     'getMe', 'getNotificationPreferences', 'patchNotificationPreferences', 'listApiKeys', 'listInvitations', 'listOrganizations', 'patchMe', 'previewInvitation', 'removeMember', 'revokeApiKey',
-    'revokeInvitation', 'resendInvitation', 'updateMember', 'updateOrganization', 'listWebhooks', 'createWebhook', 'updateWebhook', 'deleteWebhook',
+    'revokeInvitation', 'resendInvitation', 'updateMember', 'setMemberAccess', 'updateOrganization', 'listWebhooks', 'createWebhook', 'updateWebhook', 'deleteWebhook',
     'rotateWebhookSecret', 'sendTestWebhook', 'listWebhookDeliveries', 'redeliverWebhook'].sort());
   expect(keyRoutes.length + userRoutes.length).toBe(Object.values<any>(document.paths).reduce((n, ops) => n + Object.keys(ops).length, 0));
 });

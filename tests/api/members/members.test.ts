@@ -17,7 +17,11 @@ describe('GET /orgs/{org}/members', () => {
   it('lists every member by display name with email, role and join time, to every role', async () => {
     const expected = ['admin', 'inspector', 'manager', 'owner', 'viewer'].map((role) => {
       const user = fixture.byRole[role as keyof typeof fixture.byRole];
-      return { user_id: user.userId, display_name: user.displayName, email: user.email, role, joined_at: expect.stringMatching(ISO_TIMESTAMP) };
+      return {
+        user_id: user.userId, display_name: user.displayName, email: user.email, role, joined_at: expect.stringMatching(ISO_TIMESTAMP),
+        // Nobody here is limited to site groups (tests/api/site-groups/access.test.ts).
+        org_wide: true, site_group_ids: [],
+      };
     });
     for (const user of Object.values(fixture.byRole)) {
       const page = expectStatus(await call(user.client, membersPath(fixture.org.id)), 200);
@@ -67,6 +71,8 @@ describe('PATCH /orgs/{org}/members/{user_id}', () => {
       email: viewer.email,
       role: 'inspector',
       joined_at: expect.stringMatching(ISO_TIMESTAMP),
+      org_wide: true,
+      site_group_ids: [],
     });
     const [row] = await db()`select role from public.memberships where org_id = ${org.id} and user_id = ${viewer.userId}`;
     expect(row.role).toBe('inspector');

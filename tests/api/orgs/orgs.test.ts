@@ -29,7 +29,7 @@ describe('POST /orgs', () => {
     const memberships = await db()`select user_id, role from public.memberships where org_id = ${body.id}`;
     expect([...memberships]).toEqual([{ user_id: creator.userId, role: 'owner' }]);
     const me = expectStatus(await call(creator.client, 'me'), 200);
-    expect(me.memberships).toEqual([{ org_id: body.id, org_slug: body.slug, org_name: body.name, role: 'owner' }]);
+    expect(me.memberships).toEqual([{ org_id: body.id, org_slug: body.slug, org_name: body.name, role: 'owner', org_wide: true, site_group_ids: [] }]);
   });
 
   it('stores a given slug and settings', async () => {

@@ -33,6 +33,7 @@ describe('POST /orgs/{org}/sites', () => {
       geofence_m: 150,
       timezone: 'UTC',
       external_ref: null,
+      group_id: null,
       archived_at: null,
       created_at: expect.stringMatching(ISO_TIMESTAMP),
       updated_at: expect.stringMatching(ISO_TIMESTAMP),

@@ -69,6 +69,16 @@ describe('response schemas', () => {
     await check('get', '/orgs/{org}/dashboard', call(m, `orgs/${org}/dashboard`));
     await check('get', '/orgs/{org}/sites', call(m, `orgs/${org}/sites`));
     await check('get', '/orgs/{org}/sites/{id}', call(m, `orgs/${org}/sites/${world.site.id}`));
+    // Site groups and access (issue 27).
+    const region = expectStatus(await post(m, `orgs/${org}/site-groups`, { name: 'Schema region' }), 201);
+    await check('post', '/orgs/{org}/site-groups', post(m, `orgs/${org}/site-groups`, { name: 'Schema area', parent_id: region.id }));
+    await check('get', '/orgs/{org}/site-groups', call(m, `orgs/${org}/site-groups`));
+    await check('patch', '/orgs/{org}/site-groups/{id}', call(m, `orgs/${org}/site-groups/${region.id}`, { method: 'PATCH', body: { name: 'Schema region 2' } }));
+    await check('post', '/orgs/{org}/sites/move', post(m, `orgs/${org}/sites/move`, { site_ids: [world.site.id], group_id: region.id }));
+    await check('get', '/orgs/{org}/members/{user_id}', call(m, `orgs/${org}/members/${world.inspector.userId}`));
+    await check('put', '/orgs/{org}/members/{user_id}/access',
+      call(o, `orgs/${org}/members/${world.viewer.userId}/access`, { method: 'PUT', body: { site_group_ids: [region.id] } }));
+    await check('post', '/orgs/{org}/api-keys', post(o, `orgs/${org}/api-keys`, { name: 'Schema check, limited', role: 'viewer', site_group_ids: [region.id] }));
     await check('get', '/orgs/{org}/templates', call(m, `orgs/${org}/templates`));
     await check('get', '/orgs/{org}/templates/{id}', call(m, `orgs/${org}/templates/${world.template.id}`));
     await check('get', '/orgs/{org}/templates/{id}/versions/{n}', call(m, `orgs/${org}/templates/${world.template.id}/versions/1`));

@@ -1,5 +1,6 @@
 // API keys (`/orgs/{org}/api-keys`, docs/api-keys.md): a name, the role the key acts with, an
-// optional expiry and optionally the site groups it is limited to. The secret exists in one answer only: the one that creates the key.
+// optional expiry and optionally the site groups it is limited to. The secret exists in one answer
+// only: the one that creates the key.
 import { z } from 'zod';
 import { nameSchema } from './common.ts';
 import { dateTimeSchema } from './inspections.ts';

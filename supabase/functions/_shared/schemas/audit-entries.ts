@@ -21,6 +21,11 @@ export const AUDIT_ENTITIES = [
   'action_attachments',
   'schedules',
   'schedule_sites',
+  'api_keys',
+  'webhook_endpoints',
+  'site_groups',
+  'membership_site_groups',
+  'api_key_site_groups',
 ] as const;
 export type AuditEntity = (typeof AUDIT_ENTITIES)[number];
 
@@ -39,6 +44,11 @@ export const AUDIT_ENTITY_LABELS: Record<AuditEntity, string> = {
   action_attachments: 'Action photos',
   schedules: 'Schedules',
   schedule_sites: 'Schedule sites',
+  api_keys: 'API keys',
+  webhook_endpoints: 'Webhooks',
+  site_groups: 'Site groups',
+  membership_site_groups: "Members' site access",
+  api_key_site_groups: "API keys' site access",
 };
 
 type Row = Record<string, unknown>;
@@ -65,7 +75,10 @@ function phraseOf(entry: AuditEntry): string {
     case 'memberships':
       if (entry.action === 'insert') return entry.actor_id === after.user_id ? `joined as ${roleName(after.role)}` : `added {subject} as ${roleName(after.role)}`;
       if (entry.action === 'delete') return entry.actor_id === before.user_id ? 'left the organization' : 'removed {subject} from the organization';
-      return `made {subject} ${roleName(after.role)}`;
+      if (changed(entry, 'role')) return `made {subject} ${roleName(after.role)}`;
+      // Access by site group (docs/site-groups.md).
+      if (changed(entry, 'site_access_limited')) return after.site_access_limited ? 'limited {subject} to site groups' : 'let {subject} see every site';
+      return "changed {subject}'s site access";
     case 'invitations':
       if (entry.action === 'insert') return `invited {subject} as ${roleName(after.role)}`;
       if (after.accepted_at && !before.accepted_at) return 'accepted the invitation for {subject}';
@@ -141,6 +154,24 @@ function phraseOf(entry: AuditEntry): string {
       const sites = (n: number) => (n === 1 ? '1 site' : `${n} sites`);
       return entry.action === 'insert' ? `added ${sites(count(after))} to schedule {subject}` : `took ${sites(count(before))} off schedule {subject}`;
     }
+    case 'api_keys':
+      if (entry.action === 'insert') return 'created API key {subject}';
+      if (changed(entry, 'revoked_at') && after.revoked_at) return 'revoked API key {subject}';
+      return 'changed API key {subject}';
+    case 'webhook_endpoints':
+      if (entry.action === 'insert') return 'added webhook {subject}';
+      if (entry.action === 'delete') return 'deleted webhook {subject}';
+      if (changed(entry, 'enabled')) return after.enabled ? 'turned on webhook {subject}' : 'turned off webhook {subject}';
+      return 'changed webhook {subject}';
+    case 'site_groups':
+      if (entry.action === 'insert') return 'added group {subject}';
+      if (entry.action === 'delete') return 'deleted group {subject}';
+      if (changed(entry, 'parent_id')) return 'moved group {subject}';
+      return 'renamed group {subject}';
+    case 'membership_site_groups':
+      return entry.action === 'insert' ? 'gave {subject} access to a site group' : 'took a site group from {subject}';
+    case 'api_key_site_groups':
+      return 'limited API key {subject} to a site group';
   }
   return entry.action === 'insert' ? 'added {subject}' : entry.action === 'delete' ? 'removed {subject}' : 'changed {subject}';
 }

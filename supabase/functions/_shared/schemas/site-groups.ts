@@ -12,7 +12,7 @@ export const SITE_GROUPS_PER_ORGANIZATION = 1_000;
 export const SITES_MOVED_AT_ONCE = 500;
 
 /** A group's parent: another group of the organization, or null for a top-level group. */
-const parentIdSchema = z.union([idSchema, z.null()], { error: 'Choose a group, or null for the top level.' });
+const parentIdSchema = idSchema.nullable();
 
 export const siteGroupCreateSchema = z.strictObject({
   name: nameSchema('a group name'),
@@ -24,7 +24,7 @@ export const siteGroupUpdateSchema = z
   .refine((value) => Object.keys(value).length > 0, { error: 'Change at least one field.' });
 
 /** A site's group in a body: a group's id, or null for no group. */
-export const groupIdSchema = z.union([idSchema, z.null()], { error: 'Choose a group, or null for no group.' });
+export const groupIdSchema = idSchema.nullable();
 
 /** Ids of groups, each once: a member's or a key's access (empty: every site). */
 export const siteGroupIdsSchema = z
