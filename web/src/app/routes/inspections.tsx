@@ -8,6 +8,7 @@ import { useAllPages } from '@/features/inspections/hooks/use-all-pages';
 import { InspectionList, type Choice } from '@/features/inspections/components/inspection-list';
 import { ScheduleInspectionForm } from '@/features/inspections/components/schedule-inspection-form';
 import { useMembers } from '@/features/members/api/get-members';
+import { useGroupTree } from '@/features/site-groups/hooks/use-group-tree';
 import { useTemplates } from '@/features/templates/api/get-templates';
 import { useOrgRoute } from '../org-context';
 import { useSiteSearch } from '../use-site-search';
@@ -23,6 +24,7 @@ export function InspectionsRoute() {
   const filterSites = useSiteSearch(orgId);
   const scheduleSites = useSiteSearch(orgId);
   const members = useMembers(orgId);
+  const groups = useGroupTree(orgId).choices;
   const templates = useTemplates(orgId, { q: '', status: 'published' });
   // Members and published templates are few enough to list completely.
   useAllPages(members);
@@ -75,7 +77,7 @@ export function InspectionsRoute() {
         </section>
       ) : null}
       <section className={scheduling ? 'panel' : undefined} aria-label="Inspection list">
-        <InspectionList orgId={orgId} orgSlug={membership.org_slug} userId={userId} sites={filterSites} assignees={assigneeChoices} />
+        <InspectionList orgId={orgId} orgSlug={membership.org_slug} userId={userId} sites={filterSites} assignees={assigneeChoices} groups={groups} />
       </section>
     </ContentLayout>
   );

@@ -1,11 +1,13 @@
 import { can } from '@schemas/roles';
 import { INVITATION_LIFETIME_DAYS } from '@schemas/members';
 import { useQueryClient } from '@tanstack/react-query';
-import { useNavigate } from 'react-router-dom';
+import { Link, useNavigate } from 'react-router-dom';
 import { ContentLayout } from '@/components/layouts/content-layout';
 import { InviteMemberForm } from '@/features/invitations/components/invite-member-form';
 import { PendingInvitations } from '@/features/invitations/components/pending-invitations';
-import { MembersTable } from '@/features/members/components/members-table';
+import { MembersTable, type SiteAccessColumn } from '@/features/members/components/members-table';
+import { MemberAccessEditor, memberAccessText } from '@/features/site-groups/components/member-access-editor';
+import { useGroupTree } from '@/features/site-groups/hooks/use-group-tree';
 import { useOrgRoute } from '../org-context';
 import { refreshOrganizations } from '../refresh-memberships';
 import type { OrgsRouteState } from './orgs';
@@ -14,6 +16,26 @@ export function MembersRoute() {
   const { membership, userId } = useOrgRoute();
   const queryClient = useQueryClient();
   const navigate = useNavigate();
+  const { tree } = useGroupTree(membership.org_id);
+  const siteAccess: SiteAccessColumn = {
+    describe: (member) => memberAccessText(member, tree),
+    editor: can.manageMembers(membership.role)
+      ? (member, name, close) => (
+          <MemberAccessEditor
+            orgId={membership.org_id}
+            member={member}
+            name={name}
+            tree={tree}
+            noGroups={
+              <>
+                This organization has no site groups yet. <Link to={`/o/${membership.org_slug}/sites`}>Make them on the Sites page.</Link>
+              </>
+            }
+            onDone={close}
+          />
+        )
+      : undefined,
+  };
 
   function onOwnMembershipChanged(left: boolean) {
     if (left) {
@@ -33,6 +55,7 @@ export function MembersRoute() {
           role={membership.role}
           currentUserId={userId}
           onOwnMembershipChanged={onOwnMembershipChanged}
+          siteAccess={siteAccess}
         />
       </section>
       {can.manageMembers(membership.role) ? (

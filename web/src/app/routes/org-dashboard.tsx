@@ -2,26 +2,40 @@ import { can } from '@schemas/roles';
 import { ArrowRight, ClipboardCheck, MapPin, Repeat } from 'lucide-react';
 import { Link } from 'react-router-dom';
 import { ContentLayout } from '@/components/layouts/content-layout';
+import { GroupFilterField, GroupFilterNotFound } from '@/components/ui/group-filter-field';
 import { ActivityFeed } from '@/features/audit/components/activity-feed';
 import { ActionCounts, DashboardCounts, MyWork } from '@/features/dashboard/components/dashboard-counts';
 import { ComplianceTiles } from '@/features/schedules/components/compliance-figures';
 import { MyOccurrences } from '@/features/schedules/components/my-occurrences';
+import { useGroupTree } from '@/features/site-groups/hooks/use-group-tree';
+import { useGroupParam } from '@/lib/group-param';
 import { roleWithArticle } from '@/lib/roles';
 import { useOrgRoute } from '../org-context';
 
 /**
  * `/o/:org`: my work, what opens for me today and this week, this week's schedule compliance,
- * inspection and action counts (each a link to its list), the live activity feed, where to go next.
+ * inspection and action counts (each a link to its list), the live activity feed, where to go next;
+ * the counts of one site group when the address says (`?group=<id>`).
  */
 export function OrgDashboardRoute() {
   const { membership, userId } = useOrgRoute();
   const base = `/o/${membership.org_slug}`;
+  const { choices } = useGroupTree(membership.org_id);
+  const [groupId, setGroupId] = useGroupParam();
   return (
     <ContentLayout title={membership.org_name} description={`You're ${roleWithArticle(membership.role)} here.`}>
+      {/*
+        Always in the page, at its height from the first paint, so nothing below moves when the groups
+        arrive; with no group to choose it only says what the counts cover.
+      */}
+      <div className="dashboard-filter" role="search" aria-label="Which sites the counts cover">
+        <GroupFilterField choices={choices} value={groupId} onChange={setGroupId} label="Sites" disabled={choices !== undefined && choices.length === 0 && groupId === ''} />
+      </div>
+      <GroupFilterNotFound choices={choices} value={groupId} onClear={() => setGroupId('')} />
       {membership.role !== 'viewer' ? (
         <section className="panel" aria-labelledby="my-work-heading">
           <h2 id="my-work-heading">My work</h2>
-          <MyWork orgId={membership.org_id} orgPath={base} />
+          <MyWork orgId={membership.org_id} orgPath={base} groupId={groupId} />
         </section>
       ) : null}
       {membership.role !== 'viewer' ? (
@@ -35,16 +49,16 @@ export function OrgDashboardRoute() {
         // The managers' figures (and a viewer's, who reads everything): this week's on-time rate and missed.
         <section className="panel" aria-labelledby="compliance-heading">
           <h2 id="compliance-heading">Schedules this week</h2>
-          <ComplianceTiles orgId={membership.org_id} orgSlug={membership.org_slug} />
+          <ComplianceTiles orgId={membership.org_id} orgSlug={membership.org_slug} groupId={groupId} />
         </section>
       ) : null}
       <section className="panel" aria-labelledby="inspections-heading">
         <h2 id="inspections-heading">Inspections</h2>
-        <DashboardCounts orgId={membership.org_id} orgPath={base} />
+        <DashboardCounts orgId={membership.org_id} orgPath={base} groupId={groupId} />
       </section>
       <section className="panel" aria-labelledby="actions-heading">
         <h2 id="actions-heading">Corrective actions</h2>
-        <ActionCounts orgId={membership.org_id} orgPath={base} />
+        <ActionCounts orgId={membership.org_id} orgPath={base} groupId={groupId} />
       </section>
       <section className="panel" aria-labelledby="activity-heading">
         <h2 id="activity-heading">Latest activity</h2>

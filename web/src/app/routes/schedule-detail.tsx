@@ -20,9 +20,11 @@ import { ScheduleSummary, UpcomingOccurrences } from '@/features/schedules/compo
 import type { SiteFinder } from '@/features/schedules/components/site-picker';
 import { canManageSchedules } from '@/features/schedules/utils/schedule-access';
 import { todayIn } from '@/features/schedules/utils/schedule-time';
+import { useGroupTree } from '@/features/site-groups/hooks/use-group-tree';
 import { useSites } from '@/features/sites/api/get-sites';
 import { useTemplates } from '@/features/templates/api/get-templates';
 import { describeError } from '@/lib/errors';
+import { useGroupParam } from '@/lib/group-param';
 import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { deviceTimeZone } from '@/lib/zoned-time';
 import { useOrgRoute } from '../org-context';
@@ -230,7 +232,7 @@ function ScheduleDetailPage({ scheduleId }: { scheduleId: string }) {
           </section>
           <section className="panel" aria-labelledby="compliance-heading">
             <h2 id="compliance-heading">Compliance</h2>
-            <ComplianceTable orgId={membership.org_id} orgSlug={membership.org_slug} groupBy="site" scheduleId={data.id} />
+            <ScheduleCompliance orgId={membership.org_id} orgSlug={membership.org_slug} scheduleId={data.id} />
           </section>
           {canManage ? (
             <section className="panel" aria-labelledby="pause-heading">
@@ -250,4 +252,11 @@ function ScheduleDetailPage({ scheduleId }: { scheduleId: string }) {
       <BackToSchedules orgSlug={membership.org_slug} />
     </ContentLayout>
   );
+}
+
+/** A schedule's compliance by site, of one site group's sites when the page's address says (`?group=<id>`). */
+function ScheduleCompliance({ orgId, orgSlug, scheduleId }: { orgId: string; orgSlug: string; scheduleId: string }) {
+  const { choices } = useGroupTree(orgId);
+  const [groupId, setGroupId] = useGroupParam();
+  return <ComplianceTable orgId={orgId} orgSlug={orgSlug} groupBy="site" scheduleId={scheduleId} siteGroups={{ choices, groupId, onChange: setGroupId }} />;
 }

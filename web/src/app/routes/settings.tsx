@@ -5,7 +5,11 @@ import { Link, useNavigate } from 'react-router-dom';
 import { ContentLayout } from '@/components/layouts/content-layout';
 import { LoadingScreen } from '@/components/ui/loading-screen';
 import { organizationQueryOptions, useOrganization } from '@/features/organizations/api/get-organization';
-import { ApiKeysPanel } from '@/features/api-keys/components/api-keys-panel';
+import { ApiKeysPanel, type KeySiteAccess } from '@/features/api-keys/components/api-keys-panel';
+import { NO_GROUP_CHOSEN } from '@/features/site-groups/components/member-access-editor';
+import { SiteAccessField } from '@/features/site-groups/components/site-access-field';
+import { useGroupTree } from '@/features/site-groups/hooks/use-group-tree';
+import { accessSummary, normalizeSelection } from '@/features/site-groups/utils/group-tree';
 import { AuditLog } from '@/features/audit/components/audit-log';
 import { WebhooksPanel } from '@/features/webhooks/components/webhooks-panel';
 import { DeleteOrganizationPanel } from '@/features/settings/components/delete-organization-panel';
@@ -24,6 +28,30 @@ export function SettingsRoute() {
   const queryClient = useQueryClient();
   const navigate = useNavigate();
   const people = useMemberChoices(membership.org_id);
+  const { tree } = useGroupTree(membership.org_id);
+  const keySites: KeySiteAccess = {
+    field: (value, onChange, error) => (
+      <SiteAccessField
+        legend="Sites the key sees"
+        name="site_group_ids"
+        tree={tree}
+        value={value}
+        onChange={onChange}
+        error={error}
+        noGroups={
+          <>
+            Every key sees every site until the organization has site groups. <Link to={`/o/${membership.org_slug}/sites`}>Make them on the Sites page.</Link>
+          </>
+        }
+      />
+    ),
+    idsOf: (value) => {
+      if (!value.limited) return { ids: [] };
+      const ids = tree ? normalizeSelection(tree, value.groupIds) : [];
+      return ids.length > 0 ? { ids } : { problem: NO_GROUP_CHOSEN };
+    },
+    describe: (key) => (key.org_wide ? 'All sites' : tree ? accessSummary(tree, key.site_group_ids) : `${key.site_group_ids.length} groups`),
+  };
 
   if (organization.isPending) return <LoadingScreen />;
   if (organization.isError && !organization.data) {
@@ -74,7 +102,7 @@ export function SettingsRoute() {
       {can.manageSettings(membership.role) ? (
         <section className="panel" aria-labelledby="api-keys-heading">
           <h2 id="api-keys-heading">API keys</h2>
-          <ApiKeysPanel orgId={membership.org_id} />
+          <ApiKeysPanel orgId={membership.org_id} siteAccess={keySites} />
         </section>
       ) : null}
       {can.manageSettings(membership.role) ? (

@@ -11,6 +11,9 @@ import { SiteActions } from '@/features/actions/components/site-actions';
 import { SiteInspectionHistory } from '@/features/inspections/components/site-inspection-history';
 import { ComplianceTable } from '@/features/schedules/components/compliance-figures';
 import { useMe } from '@/features/profile/api/get-me';
+import { useGroupTree } from '@/features/site-groups/hooks/use-group-tree';
+import { useSiteFormGroups } from '@/features/site-groups/hooks/use-site-form-groups';
+import { groupPathText } from '@/features/site-groups/utils/group-tree';
 import { useSite } from '@/features/sites/api/get-site';
 import { SiteArchiveControl } from '@/features/sites/components/site-archive-control';
 import { SiteDetails } from '@/features/sites/components/site-details';
@@ -50,6 +53,8 @@ function SiteDetail({ siteId }: { siteId: string }) {
   const me = useMe();
   const site = useSite(membership.org_id, siteId);
   const assignees = useMemberChoices(membership.org_id, worksActions);
+  const { tree } = useGroupTree(membership.org_id);
+  const groups = useSiteFormGroups(membership.org_id, { orgWide: membership.org_wide, groupIds: membership.site_group_ids });
   const notice = (location.state as SiteRouteState | null)?.notice;
   const sitesPath = `/o/${membership.org_slug}/sites`;
 
@@ -104,7 +109,7 @@ function SiteDetail({ siteId }: { siteId: string }) {
         <>
           <section className="panel" aria-labelledby="site-details-heading">
             <h2 id="site-details-heading">Details</h2>
-            <SiteEditor key={site.data.id} orgId={membership.org_id} site={site.data} userId={userId} liveScope={scopeOfMembership(membership)} />
+            <SiteEditor key={site.data.id} orgId={membership.org_id} site={site.data} userId={userId} liveScope={scopeOfMembership(membership)} groups={groups} />
           </section>
           <section className="panel" aria-labelledby="site-archive-heading">
             <h2 id="site-archive-heading">{site.data.archived_at ? 'Archived' : 'Archive'}</h2>
@@ -114,7 +119,7 @@ function SiteDetail({ siteId }: { siteId: string }) {
       ) : (
         <section className="panel" aria-labelledby="site-details-heading">
           <h2 id="site-details-heading">Details</h2>
-          <SiteDetails site={site.data} />
+          <SiteDetails site={site.data} group={tree && tree.roots.length > 0 ? groupPathText(tree, site.data.group_id) : undefined} />
         </section>
       )}
       <p>

@@ -11,26 +11,11 @@ import { GroupEditor, NewGroupForm, type ParentOptions } from '@/features/site-g
 import { GroupTreeView } from '@/features/site-groups/components/group-tree-view';
 import { MoveSitesBar } from '@/features/site-groups/components/move-sites-bar';
 import { useGroupTree } from '@/features/site-groups/hooks/use-group-tree';
-import { groupPathText, parentChoices, subtreeIds, type GroupNode, type GroupTree } from '@/features/site-groups/utils/group-tree';
+import { groupPathText, managedGroupIds, parentChoices, type GroupNode } from '@/features/site-groups/utils/group-tree';
 import { SiteList, SitesInGroup } from '@/features/sites/components/site-list';
 import { useGroupParam } from '@/lib/group-param';
 import { scopeOfMembership } from '@/lib/org-channel';
 import { useOrgRoute } from '../org-context';
-
-/**
- * Where a manager may put groups and sites: anywhere when org-wide; a limited manager only inside
- * the groups it was given and below them (never at the top, never its own groups themselves:
- * the database's rule, docs/site-groups.md).
- */
-function managedGroupIds(tree: GroupTree | undefined, scope: ReturnType<typeof scopeOfMembership>): Set<string> | 'all' {
-  if (scope.orgWide) return 'all';
-  const ids = new Set<string>();
-  for (const groupId of scope.groupIds) {
-    const node = tree?.byId.get(groupId);
-    if (node) for (const id of subtreeIds(node)) ids.add(id);
-  }
-  return ids;
-}
 
 /** `/o/:org/sites`: the sites in their groups (a tree), or found by a search, a filter or distance; managers arrange them. */
 export function SitesRoute() {

@@ -14,18 +14,19 @@ interface GroupFilterFieldProps {
   value: string;
   onChange: (groupId: string) => void;
   label?: string;
+  disabled?: boolean;
 }
 
 /**
  * "Group": every site, or one group and the groups under it (`?group=<id>` in the screen's URL,
  * docs/site-groups.md "Screens"). While the groups load, a chosen group holds its place.
  */
-export function GroupFilterField({ choices, value, onChange, label = 'Group' }: GroupFilterFieldProps) {
+export function GroupFilterField({ choices, value, onChange, label = 'Group', disabled }: GroupFilterFieldProps) {
   const options = [{ value: '', label: 'All sites' }, ...(choices ?? [])];
   if (value !== '' && !options.some((option) => option.value === value)) {
-    options.push({ value, label: choices ? 'A group not found' : 'Loading groups…' });
+    options.push({ value, label: choices ? 'Unknown group' : 'Loading groups…' });
   }
-  return <SelectField label={label} name="group" options={options} value={value} onChange={(event) => onChange(event.target.value)} />;
+  return <SelectField label={label} name="group" options={options} value={value} disabled={disabled} onChange={(event) => onChange(event.target.value)} />;
 }
 
 const groupNotFound = formatWording(errorCatalogue.not_found.title, { thing: 'group' });

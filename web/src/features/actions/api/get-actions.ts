@@ -9,9 +9,11 @@ export interface ActionFilters {
   priorities: ActionPriority[];
   assigneeId: string;
   siteId: string;
+  /** A site group and the groups under it; '' for every site. */
+  groupId?: string;
   inspectionId: string;
   overdue: boolean;
-  /** What an analytics figure counts (docs/analytics.md, "Screens"): `template_id`, `site_group_id`, `opened|resolved|verified|due_day_from|to`, `missed_due` (set from the URL only). */
+  /** What an analytics figure counts (docs/analytics.md, "Screens"): `template_id`, `opened|resolved|verified|due_day_from|to`, `missed_due` (set from the URL only). */
   analytics?: Record<string, string>;
 }
 
@@ -33,6 +35,7 @@ export function getActions(orgId: string, filters: ActionFilters, cursor: string
       priority: filters.priorities.join(','),
       assignee_id: filters.assigneeId,
       site_id: filters.siteId,
+      site_group_id: filters.groupId,
       inspection_id: filters.inspectionId,
       overdue: filters.overdue ? 'true' : undefined,
       ...filters.analytics,

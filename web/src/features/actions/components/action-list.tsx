@@ -4,7 +4,9 @@ import { isCalendarDate } from '@schemas/template-items';
 import { Link, useSearchParams } from 'react-router-dom';
 import { CheckboxField } from '@/components/ui/checkbox-field';
 import { SelectField } from '@/components/ui/select-field';
+import { GroupFilterField, GroupFilterNotFound, type GroupFilterChoice } from '@/components/ui/group-filter-field';
 import { ListScreen, LoadMoreButton } from '@/components/ui/paged-list';
+import { groupParamOf } from '@/lib/group-param';
 import { useActions, type ActionFilters } from '../api/get-actions';
 import type { Choice } from './action-form';
 import { ActionRows } from './action-rows';
@@ -32,11 +34,10 @@ const DAY_FILTERS = ['opened', 'resolved', 'verified', 'due'].flatMap((day) => [
 
 /**
  * What an analytics figure counts (its link, docs/analytics.md "Screens"), each checked as the api
- * would; `group` is the site group, as every screen's group filter names it (`site_group_id` to the api).
+ * would (the site group is the list's own `group` filter).
  */
 const ANALYTICS_FILTERS: Record<string, [apiName: string, valid: (value: string) => boolean]> = {
   template_id: ['template_id', isId],
-  group: ['site_group_id', isId],
   missed_due: ['missed_due', (value) => value === 'true' || value === 'false'],
   ...Object.fromEntries(DAY_FILTERS.map((name) => [name, [name, isCalendarDate] as [string, (value: string) => boolean]])),
 };
@@ -47,7 +48,6 @@ const dayWords = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateStrin
 function analyticsFilterWords(analytics: Record<string, string>): string {
   const parts: string[] = [];
   if (analytics.template_id) parts.push('from inspections of one template');
-  if (analytics.site_group_id) parts.push('at the sites of one group');
   for (const day of ['opened', 'resolved', 'verified', 'due']) {
     const from = analytics[`${day}_day_from`];
     const to = analytics[`${day}_day_to`];
@@ -60,7 +60,7 @@ function analyticsFilterWords(analytics: Record<string, string>): string {
   return `As an analytics figure counts them: actions ${parts.join(', ')}, by each site's own calendar.`;
 }
 
-/** Filters live in the URL (`?status=open,in_progress&assignee=me&overdue=true&site=<id>`), so a tile can link to a filtered list. */
+/** Filters live in the URL (`?status=open,in_progress&assignee=me&overdue=true&site=<id>&group=<id>`), so a tile can link to a filtered list. */
 export function filtersFromSearch(search: URLSearchParams, userId: string): ActionFilters {
   const list = <T extends string>(value: string | null, allowed: readonly T[]) =>
     (value ?? '').split(',').filter((part): part is T => (allowed as readonly string[]).includes(part));
@@ -75,6 +75,7 @@ export function filtersFromSearch(search: URLSearchParams, userId: string): Acti
     priorities: list(search.get('priority'), ACTION_PRIORITIES),
     assigneeId: assignee === 'me' ? userId : assignee,
     siteId: search.get('site') ?? '',
+    groupId: groupParamOf(search),
     inspectionId: search.get('inspection') ?? '',
     overdue: search.get('overdue') === 'true',
     ...(Object.keys(analytics).length > 0 ? { analytics } : {}),
@@ -87,10 +88,12 @@ interface ActionListProps {
   userId: string;
   /** Members who work actions, to filter by. */
   assignees: Choice[];
+  /** The site groups to filter by (the route reads them); undefined while they load. */
+  groups: GroupFilterChoice[] | undefined;
 }
 
 /** Every action of the organization, newest first, filtered by the URL; kept live by org-live-updates. */
-export function ActionList({ orgId, orgSlug, userId, assignees }: ActionListProps) {
+export function ActionList({ orgId, orgSlug, userId, assignees, groups }: ActionListProps) {
   const [search, setSearch] = useSearchParams();
   const filters = filtersFromSearch(search, userId);
   const actions = useActions(orgId, filters);
@@ -134,12 +137,17 @@ export function ActionList({ orgId, orgSlug, userId, assignees }: ActionListProp
             value={priorityValue}
             onChange={(event) => setParam('priority', event.target.value)}
           />
+          {/* The group filter is offered once the organization has groups (or the address names one). */}
+          {(groups?.length ?? 0) > 0 || filters.groupId ? (
+            <GroupFilterField choices={groups} value={filters.groupId ?? ''} onChange={(groupId) => setParam('group', groupId)} />
+          ) : null}
           <SelectField label="Assignee" name="assignee" options={assigneeOptions} value={assigneeValue} onChange={(event) => setParam('assignee', event.target.value)} />
           <CheckboxField label="Overdue only" name="overdue" checked={filters.overdue} onChange={(event) => setParam('overdue', event.target.checked ? 'true' : '')} />
         </>
       }
       notes={
         <>
+          <GroupFilterNotFound choices={groups} value={filters.groupId ?? ''} onClear={() => setParam('group', '')} />
           {filters.siteId || filters.inspectionId ? (
             <p className="muted">
               {filters.siteId ? 'At one site' : 'From one inspection'}

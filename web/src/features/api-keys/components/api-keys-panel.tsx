@@ -1,5 +1,5 @@
 import { API_KEY_ROLES, type ApiKey, type CreatedApiKey } from '@schemas/api-keys';
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { z } from 'zod';
 import { Button } from '@/components/ui/button';
 import { ConfirmButton } from '@/components/ui/confirm-button';
@@ -36,13 +36,29 @@ const ROLE_OPTIONS = API_KEY_ROLES.map((role) => ({ value: role, label: roleLabe
 const ROLE_HINTS: Record<(typeof API_KEY_ROLES)[number], string> = {
   manager: 'creates sites and templates, schedules and reviews inspections, works actions',
   inspector: 'starts, answers and submits unassigned inspections',
-  viewer: 'reads everything, changes nothing',
+  viewer: 'reads everything at its sites, changes nothing',
 };
 
 const STATUS_LABELS: Record<ApiKey['status'], string> = { active: 'Active', revoked: 'Revoked', expired: 'Expired' };
 
+/** Which sites a new key sees: every one, or the chosen site groups' (and their subgroups'). */
+export interface KeySites {
+  limited: boolean;
+  groupIds: string[];
+}
+
+/** The choice of a key's sites, which the settings page brings from the site groups. */
+export interface KeySiteAccess {
+  /** The form's field for it. */
+  field: (value: KeySites, onChange: (value: KeySites) => void, error: string | undefined) => ReactNode;
+  /** The `site_group_ids` to send (empty: every site), or why the choice can't be sent. */
+  idsOf: (value: KeySites) => { ids: string[] } | { problem: string };
+  /** "All sites", "North, South". */
+  describe: (key: ApiKey) => string;
+}
+
 /** Owners and admins: make keys for other services (the secret shown once), see them, revoke them. */
-export function ApiKeysPanel({ orgId }: { orgId: string }) {
+export function ApiKeysPanel({ orgId, siteAccess }: { orgId: string; siteAccess?: KeySiteAccess }) {
   const [created, setCreated] = useState<CreatedApiKey | null>(null);
   return (
     <div className="stack">
@@ -51,29 +67,36 @@ export function ApiKeysPanel({ orgId }: { orgId: string }) {
         organization with its role, like a member with that role; it never manages members, keys or settings. Each key may make
         600 requests a minute. This organization's id, which the API's paths take, is <code>{orgId}</code>.
       </p>
-      {created ? <NewKeySecret created={created} onDone={() => setCreated(null)} /> : <CreateKeyForm orgId={orgId} onCreated={setCreated} />}
-      <ApiKeyList orgId={orgId} />
+      {created ? <NewKeySecret created={created} onDone={() => setCreated(null)} /> : <CreateKeyForm orgId={orgId} onCreated={setCreated} siteAccess={siteAccess} />}
+      <ApiKeyList orgId={orgId} siteAccess={siteAccess} />
     </div>
   );
 }
 
-function CreateKeyForm({ orgId, onCreated }: { orgId: string; onCreated: (key: CreatedApiKey) => void }) {
+function CreateKeyForm({ orgId, onCreated, siteAccess }: { orgId: string; onCreated: (key: CreatedApiKey) => void; siteAccess?: KeySiteAccess }) {
   const createKey = useCreateApiKey();
   const idempotency = useIdempotencyKey();
   const [role, setRole] = useState<(typeof API_KEY_ROLES)[number]>('viewer');
-  const { failure, handleSubmit } = useValidatedSubmit(createKeyFormSchema, (body, { form, fail }) =>
+  const [sites, setSites] = useState<KeySites>({ limited: false, groupIds: [] });
+  const [sitesProblem, setSitesProblem] = useState<string | undefined>();
+  const { failure, handleSubmit } = useValidatedSubmit(createKeyFormSchema, (fields, { form, fail }) => {
+    const chosen = siteAccess ? siteAccess.idsOf(sites) : { ids: [] };
+    if ('problem' in chosen) return setSitesProblem(chosen.problem);
+    // Keys are immutable: the groups are given now or never (docs/site-groups.md).
+    const body = chosen.ids.length > 0 ? { ...fields, site_group_ids: chosen.ids } : fields;
     createKey.mutate(
       { orgId, body, idempotencyKey: idempotency.keyFor(body) },
       {
         onSuccess: (key) => {
           idempotency.reset();
           form.reset();
+          setSites({ limited: false, groupIds: [] });
           onCreated(key);
         },
         onError: fail,
       },
-    ),
-  );
+    );
+  });
   return (
     <form className="form" onSubmit={handleSubmit} noValidate aria-label="Create an API key">
       <FormAlert message={failure?.message} />
@@ -90,6 +113,14 @@ function CreateKeyForm({ orgId, onCreated }: { orgId: string; onCreated: (key: C
         />
         <TextField label="Expires on (optional)" name="expires_on" type="date" error={failure?.fieldErrors.expires_on ?? failure?.fieldErrors.expires_at} />
       </div>
+      {siteAccess?.field(
+        sites,
+        (next) => {
+          setSites(next);
+          setSitesProblem(undefined);
+        },
+        sitesProblem ?? failure?.fieldErrors.site_group_ids,
+      )}
       <div>
         <Button type="submit" pending={createKey.isPending}>
           Create key
@@ -114,7 +145,7 @@ function NewKeySecret({ created, onDone }: { created: CreatedApiKey; onDone: () 
   return <SecretShownOnce made={`The key "${created.name}" was created.`} label="Your new key" secretName="key" secret={created.secret} onDone={onDone} />;
 }
 
-function ApiKeyList({ orgId }: { orgId: string }) {
+function ApiKeyList({ orgId, siteAccess }: { orgId: string; siteAccess?: KeySiteAccess }) {
   const keys = useApiKeys(orgId);
   const revoke = useRevokeApiKey();
   const [error, setError] = useState<string | undefined>();
@@ -139,6 +170,7 @@ function ApiKeyList({ orgId }: { orgId: string }) {
                 <span className="muted">
                   {' '}
                   · <code>{key.prefix}…</code> · {roleLabel(key.role)} · {STATUS_LABELS[key.status]}
+                  {siteAccess ? ` · ${siteAccess.describe(key)}` : null}
                 </span>
                 <div className="muted">
                   {key.last_used_at ? `Last used ${formatDateTime(key.last_used_at)}` : 'Never used'}

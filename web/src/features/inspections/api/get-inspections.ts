@@ -9,11 +9,13 @@ export interface InspectionFilters {
   /** One status, or a comma list of them (`submitted,approved`, as an analytics figure counts); empty: every status. */
   status: InspectionStatus | string;
   siteId: string;
+  /** A site group and the groups under it; '' for every site. */
+  groupId?: string;
   assigneeId: string;
   overdue: boolean;
   /** A schedule's occurrences as compliance counts them: `schedule_id`, `missed`, `outcome`, `due_from`, `due_to` (set from the URL only). */
   occurrences?: Record<string, string>;
-  /** What an analytics figure counts (docs/analytics.md, "Screens"): `template_id`, `submitted_day_from|to`, `due_day_from|to`, `failed_item`, `site_group_id` (set from the URL only). */
+  /** What an analytics figure counts (docs/analytics.md, "Screens"): `template_id`, `submitted_day_from|to`, `due_day_from|to`, `failed_item` (set from the URL only). */
   analytics?: Record<string, string>;
 }
 
@@ -25,12 +27,13 @@ export const inspectionKeys = {
   attachmentUrl: (orgId: string, attachmentId: string) => ['inspections', orgId, 'attachment-url', attachmentId] as const,
 };
 
-/** The filters as the list and the CSV exports take them (`?q=&status=&site_id=&assignee_id=&overdue=`, and the occurrences'). */
+/** The filters as the list and the CSV exports take them (`?q=&status=&site_id=&site_group_id=&assignee_id=&overdue=`, and the occurrences'). */
 export function inspectionFilterQuery(filters: InspectionFilters) {
   return {
     q: filters.q.trim(),
     status: filters.status,
     site_id: filters.siteId,
+    site_group_id: filters.groupId,
     assignee_id: filters.assigneeId,
     overdue: filters.overdue ? 'true' : undefined,
     ...filters.occurrences,

@@ -14,6 +14,8 @@ import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { formatDateTime } from '@/lib/format';
 import { inspectionFilterQuery, useInspections, type InspectionFilters } from '../api/get-inspections';
 import { DownloadButton } from '@/components/ui/download-button';
+import { GroupFilterField, GroupFilterNotFound, type GroupFilterChoice } from '@/components/ui/group-filter-field';
+import { groupParamOf } from '@/lib/group-param';
 import { apiPath } from '@/lib/api';
 import type { InspectionStatus } from '../types';
 import { formatScore } from '../utils/inspection-format';
@@ -35,6 +37,8 @@ interface InspectionListProps {
   sites: SiteSearch;
   /** Members who can be assigned (the route reads them). */
   assignees: Choice[];
+  /** The site groups to filter by (the route reads them); undefined while they load. */
+  groups: GroupFilterChoice[] | undefined;
 }
 
 const statusOptions: Choice[] = [{ value: '', label: 'Any status' }, ...INSPECTION_STATUSES.map((status) => ({ value: status, label: STATUS_LABELS[status] }))];
@@ -53,11 +57,10 @@ const isItemKey = (value: string) => /^[a-z0-9][a-z0-9_-]{0,63}$/.test(value);
 
 /**
  * What an analytics figure counts (its link, docs/analytics.md "Screens"), each checked as the api
- * would; `group` is the site group, as every screen's group filter names it (`site_group_id` to the api).
+ * would (the site group is the list's own `group` filter).
  */
 const ANALYTICS_FILTERS: Record<string, [apiName: string, valid: (value: string) => boolean]> = {
   template_id: ['template_id', isId],
-  group: ['site_group_id', isId],
   submitted_day_from: ['submitted_day_from', isDay],
   submitted_day_to: ['submitted_day_to', isDay],
   due_day_from: ['due_day_from', isDay],
@@ -72,7 +75,7 @@ function statusOf(value: string): string {
 }
 
 /**
- * Filters live in the URL (`?status=submitted&assignee=me&overdue=true&site=<id>`), so a dashboard
+ * Filters live in the URL (`?status=submitted&assignee=me&overdue=true&site=<id>&group=<id>`), so a dashboard
  * tile can link to the list it counts; so do a schedule's occurrences as compliance counts them
  * (`?schedule_id=<id>&missed=true&outcome=late&due_from=…&due_to=…`), which have no field here.
  */
@@ -92,6 +95,7 @@ function filtersFromSearch(search: URLSearchParams, userId: string): InspectionF
     q: search.get('q') ?? '',
     status: statusOf(search.get('status') ?? ''),
     siteId: search.get('site') ?? '',
+    groupId: groupParamOf(search),
     assigneeId: assignee === 'me' ? userId : assignee,
     overdue: search.get('overdue') === 'true',
     ...(Object.keys(occurrences).length > 0 ? { occurrences } : {}),
@@ -126,7 +130,6 @@ function analyticsFilterWords(analytics: Record<string, string>): string {
   const span = (from: string | undefined, to: string | undefined) =>
     from && to ? (from === to ? `on ${dayWords(from)}` : `from ${dayWords(from)} to ${dayWords(to)}`) : from ? `from ${dayWords(from)}` : `until ${dayWords(to!)}`;
   if (analytics.template_id) parts.push('of one template');
-  if (analytics.site_group_id) parts.push('at the sites of one group');
   if (analytics.failed_item) parts.push(`where the item "${analytics.failed_item}" failed`);
   if (analytics.submitted_day_from || analytics.submitted_day_to) parts.push(`submitted ${span(analytics.submitted_day_from, analytics.submitted_day_to)}`);
   if (analytics.due_day_from || analytics.due_day_to) parts.push(`due ${span(analytics.due_day_from, analytics.due_day_to)}`);
@@ -134,7 +137,7 @@ function analyticsFilterWords(analytics: Record<string, string>): string {
 }
 
 /** Inspections newest first, filtered; kept live by the organization's channel (org-live-updates). */
-export function InspectionList({ orgId, orgSlug, userId, sites, assignees }: InspectionListProps) {
+export function InspectionList({ orgId, orgSlug, userId, sites, assignees, groups }: InspectionListProps) {
   const [search, setSearch] = useSearchParams();
   const filters = filtersFromSearch(search, userId);
   function setFilters(next: InspectionFilters) {
@@ -142,6 +145,7 @@ export function InspectionList({ orgId, orgSlug, userId, sites, assignees }: Ins
     if (next.q.trim()) params.set('q', next.q.trim());
     if (next.status) params.set('status', next.status);
     if (next.siteId) params.set('site', next.siteId);
+    if (next.groupId) params.set('group', next.groupId);
     if (next.assigneeId) params.set('assignee', next.assigneeId === userId ? 'me' : next.assigneeId);
     if (next.overdue) params.set('overdue', 'true');
     for (const [name, value] of Object.entries(next.occurrences ?? {})) params.set(name, value);
@@ -163,7 +167,10 @@ export function InspectionList({ orgId, orgSlug, userId, sites, assignees }: Ins
   const inspections = useInspections(orgId, filters);
   const onDevice = useInspectionsOnDevice(useQueryClient(), orgId);
   const filtered =
-    filters.q !== '' || filters.status !== '' || filters.siteId !== '' || filters.assigneeId !== '' || filters.overdue || filters.occurrences !== undefined || filters.analytics !== undefined;
+    filters.q !== '' || filters.status !== '' || filters.siteId !== '' || filters.groupId !== '' || filters.assigneeId !== '' || filters.overdue ||
+    filters.occurrences !== undefined || filters.analytics !== undefined;
+  // The group filter is offered once the organization has groups (or the address names one).
+  const showGroups = (groups?.length ?? 0) > 0 || filters.groupId !== '';
 
   const assigneeOptions: Choice[] = [
     { value: '', label: 'Anyone' },
@@ -196,6 +203,7 @@ export function InspectionList({ orgId, orgSlug, userId, sites, assignees }: Ins
               setFilters({ ...filters, siteId });
             }}
           />
+          {showGroups ? <GroupFilterField choices={groups} value={filters.groupId ?? ''} onChange={(groupId) => setFilters({ ...filters, groupId })} /> : null}
           <SelectField
             label="Assignee"
             name="assignee_id"
@@ -213,6 +221,7 @@ export function InspectionList({ orgId, orgSlug, userId, sites, assignees }: Ins
       }
       notes={
         <>
+        <GroupFilterNotFound choices={groups} value={filters.groupId ?? ''} onClear={() => setFilters({ ...filters, groupId: '' })} />
         {filters.occurrences ? (
           <div className="form-alert form-alert-info occurrence-filter-note">
             <p>{occurrenceFilterWords(filters.occurrences)}</p>

@@ -1,6 +1,6 @@
 import { can, type Role } from '@schemas/roles';
 import type { Member } from '@schemas/members';
-import { useState } from 'react';
+import { Fragment, useState, type ReactNode } from 'react';
 import { ConfirmButton } from '@/components/ui/confirm-button';
 import { FormAlert } from '@/components/ui/form-alert';
 import { LoadMoreButton } from '@/components/ui/paged-list';
@@ -19,6 +19,16 @@ interface MembersTableProps {
   currentUserId: string;
   /** The user's own membership changed (new role) or ended (left): memberships must be re-read. */
   onOwnMembershipChanged: (left: boolean) => void;
+  /** The sites each member sees (the members page brings it from the site groups). */
+  siteAccess?: SiteAccessColumn;
+}
+
+/** A column of the sites each member sees, and for owners and admins an editor of them. */
+export interface SiteAccessColumn {
+  /** "All sites", "North, South". */
+  describe: (member: Member) => string;
+  /** The member's editor (when the caller may change what they see), closed with a notice once saved. */
+  editor?: (member: Member, name: string, close: (notice?: string) => void) => ReactNode;
 }
 
 /** Which roles the caller may give `member` (none: the role is shown as text). */
@@ -33,12 +43,18 @@ function displayName(member: Member): string {
   return member.display_name || member.email || 'Unnamed member';
 }
 
-export function MembersTable({ orgId, orgName, role, currentUserId, onOwnMembershipChanged }: MembersTableProps) {
+/** Whether the caller may limit `member` to site groups: owners and admins, of members who are neither. */
+function mayChangeAccess(callerRole: Role, member: Member): boolean {
+  return can.manageMembers(callerRole) && member.role !== 'owner' && member.role !== 'admin';
+}
+
+export function MembersTable({ orgId, orgName, role, currentUserId, onOwnMembershipChanged, siteAccess }: MembersTableProps) {
   const members = useMembers(orgId);
   const updateRole = useUpdateMemberRole();
   const removeMember = useRemoveMember();
   const [error, setError] = useState<string | undefined>();
   const [notice, setNotice] = useState<string | undefined>();
+  const [editingAccess, setEditingAccess] = useState<string | null>(null);
 
   if (members.isPending) return <p className="muted">Loading members…</p>;
   if (members.isError) return <QueryError error={members.error} onRetry={() => members.refetch()} />;
@@ -88,6 +104,7 @@ export function MembersTable({ orgId, orgName, role, currentUserId, onOwnMembers
               <th scope="col">Name</th>
               <th scope="col">Email</th>
               <th scope="col">Role</th>
+              {siteAccess ? <th scope="col">Sites</th> : null}
               <th scope="col">
                 <span className="visually-hidden">Actions</span>
               </th>
@@ -101,59 +118,90 @@ export function MembersTable({ orgId, orgName, role, currentUserId, onOwnMembers
               const pendingRole =
                 updateRole.isPending && updateRole.variables.userId === member.user_id ? updateRole.variables.role : undefined;
               const removing = removeMember.isPending && removeMember.variables.userId === member.user_id;
+              const accessEditor = siteAccess?.editor && mayChangeAccess(role, member) ? siteAccess.editor : undefined;
               return (
-                <tr key={member.user_id}>
-                  <th scope="row">
-                    {name}
-                    {isSelf ? <span className="muted"> (you)</span> : null}
-                  </th>
-                  <td data-label="Email">{member.email ?? '—'}</td>
-                  <td data-label="Role">
-                    {roles.length > 0 ? (
-                      <select
-                        className="inline-select"
-                        aria-label={`Role of ${name}`}
-                        value={pendingRole ?? member.role}
-                        disabled={pendingRole !== undefined}
-                        onChange={(event) => changeRole(member, event.target.value as Role)}
-                      >
-                        {/* An owner seen by an admin keeps its label even though admins can't grant it. */}
-                        {roleOptions
-                          .filter((option) => roles.includes(option.value) || option.value === member.role)
-                          .map((option) => (
-                            <option key={option.value} value={option.value}>
-                              {option.label}
-                            </option>
-                          ))}
-                      </select>
-                    ) : (
-                      <span className="badge">{roleLabel(member.role)}</span>
-                    )}
-                  </td>
-                  <td className="table-actions">
-                    {isSelf ? (
-                      <ConfirmButton
-                        variant="secondary"
-                        question={`Leave ${orgName}?`}
-                        confirmText="Yes, leave"
-                        pending={removing}
-                        onConfirm={() => remove(member)}
-                      >
-                        Leave
-                      </ConfirmButton>
-                    ) : roles.length > 0 ? (
-                      <ConfirmButton
-                        label={`Remove ${name}`}
-                        question={`Remove ${name} from ${orgName}?`}
-                        confirmText="Yes, remove"
-                        pending={removing}
-                        onConfirm={() => remove(member)}
-                      >
-                        Remove
-                      </ConfirmButton>
+                <Fragment key={member.user_id}>
+                  <tr>
+                    <th scope="row">
+                      {name}
+                      {isSelf ? <span className="muted"> (you)</span> : null}
+                    </th>
+                    <td data-label="Email">{member.email ?? '—'}</td>
+                    <td data-label="Role">
+                      {roles.length > 0 ? (
+                        <select
+                          className="inline-select"
+                          aria-label={`Role of ${name}`}
+                          value={pendingRole ?? member.role}
+                          disabled={pendingRole !== undefined}
+                          onChange={(event) => changeRole(member, event.target.value as Role)}
+                        >
+                          {/* An owner seen by an admin keeps its label even though admins can't grant it. */}
+                          {roleOptions
+                            .filter((option) => roles.includes(option.value) || option.value === member.role)
+                            .map((option) => (
+                              <option key={option.value} value={option.value}>
+                                {option.label}
+                              </option>
+                            ))}
+                        </select>
+                      ) : (
+                        <span className="badge">{roleLabel(member.role)}</span>
+                      )}
+                    </td>
+                    {siteAccess ? (
+                      <td data-label="Sites" className="member-sites">
+                        <span>{siteAccess.describe(member)}</span>
+                        {accessEditor && editingAccess !== member.user_id ? (
+                          <button
+                            type="button"
+                            className="button button-link member-sites-change"
+                            aria-label={`Change the sites ${name} sees`}
+                            onClick={() => {
+                              setNotice(undefined);
+                              setEditingAccess(member.user_id);
+                            }}
+                          >
+                            Change
+                          </button>
+                        ) : null}
+                      </td>
                     ) : null}
-                  </td>
-                </tr>
+                    <td className="table-actions">
+                      {isSelf ? (
+                        <ConfirmButton
+                          variant="secondary"
+                          question={`Leave ${orgName}?`}
+                          confirmText="Yes, leave"
+                          pending={removing}
+                          onConfirm={() => remove(member)}
+                        >
+                          Leave
+                        </ConfirmButton>
+                      ) : roles.length > 0 ? (
+                        <ConfirmButton
+                          label={`Remove ${name}`}
+                          question={`Remove ${name} from ${orgName}?`}
+                          confirmText="Yes, remove"
+                          pending={removing}
+                          onConfirm={() => remove(member)}
+                        >
+                          Remove
+                        </ConfirmButton>
+                      ) : null}
+                    </td>
+                  </tr>
+                  {accessEditor && editingAccess === member.user_id ? (
+                    <tr className="member-access-row">
+                      <td colSpan={5}>
+                        {accessEditor(member, name, (done) => {
+                          setEditingAccess(null);
+                          if (done) setNotice(done);
+                        })}
+                      </td>
+                    </tr>
+                  ) : null}
+                </Fragment>
               );
             })}
           </tbody>

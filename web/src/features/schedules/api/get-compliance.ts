@@ -8,13 +8,15 @@ export interface ComplianceQuery {
   to: string;
   groupBy: ComplianceGroupBy;
   siteId?: string;
+  /** A site group and the groups under it. */
+  groupId?: string;
   scheduleId?: string;
 }
 
 /** `GET /orgs/{org}/compliance`: occurrences due in the range, on time, late and missed, per group and in total. */
 export function getCompliance(orgId: string, query: ComplianceQuery): Promise<Compliance> {
   return callApi<Compliance>(apiPath('orgs', orgId, 'compliance'), {
-    query: { from: query.from, to: query.to, group_by: query.groupBy, site_id: query.siteId, schedule_id: query.scheduleId },
+    query: { from: query.from, to: query.to, group_by: query.groupBy, site_id: query.siteId, site_group_id: query.groupId, schedule_id: query.scheduleId },
   });
 }
 

@@ -2,6 +2,7 @@ import type { ComplianceFigures, ComplianceGroupBy } from '@schemas/schedules';
 import { useState } from 'react';
 import { Link } from 'react-router-dom';
 import { CountTile } from '@/components/ui/count-tile';
+import { GroupFilterField, GroupFilterNotFound, type GroupFilterChoice } from '@/components/ui/group-filter-field';
 import { QueryError } from '@/components/ui/query-error';
 import { SelectField } from '@/components/ui/select-field';
 import { formatDateTime } from '@/lib/format';
@@ -19,6 +20,8 @@ function useWindow(days: number): { from: string; to: string } {
 
 export interface OutcomeLink {
   site?: string;
+  /** A site group (`?group=` of the list). */
+  group?: string;
   scheduleId?: string;
   from: string;
   to: string;
@@ -31,6 +34,7 @@ export interface OutcomeLink {
 export function outcomeListPath(orgSlug: string, link: OutcomeLink, outcome: 'on_time' | 'late' | 'missed' | null): string {
   const params = new URLSearchParams();
   if (link.site) params.set('site', link.site);
+  if (link.group) params.set('group', link.group);
   if (link.scheduleId) params.set('schedule_id', link.scheduleId);
   params.set('due_from', link.from);
   params.set('due_to', link.to);
@@ -43,10 +47,14 @@ export function rateText(figures: ComplianceFigures): string {
   return figures.on_time_rate === null ? '–' : `${Math.round(figures.on_time_rate * 100)}%`;
 }
 
-/** The dashboard's: this week's on-time rate, late and missed (the last seven days), each a link to the inspections it counts. */
-export function ComplianceTiles({ orgId, orgSlug }: { orgId: string; orgSlug: string }) {
-  const span = useWindow(7);
-  const compliance = useCompliance(orgId, { ...span, groupBy: 'schedule' });
+/**
+ * The dashboard's: this week's on-time rate, late and missed (the last seven days), each a link to
+ * the inspections it counts; of one site group and its subgroups when `groupId` is given.
+ */
+export function ComplianceTiles({ orgId, orgSlug, groupId = '' }: { orgId: string; orgSlug: string; groupId?: string }) {
+  const week = useWindow(7);
+  const span = groupId ? { ...week, group: groupId } : week;
+  const compliance = useCompliance(orgId, { ...week, groupBy: 'schedule', groupId: groupId || undefined });
   if (compliance.isPending) return <p className="muted">Loading this week's figures…</p>;
   if (compliance.isError && !compliance.data) return <QueryError error={compliance.error} onRetry={() => compliance.refetch()} />;
   const total = compliance.data.total;
@@ -90,27 +98,44 @@ interface ComplianceTableProps {
   groupBy: Extract<ComplianceGroupBy, 'site' | 'schedule'>;
   siteId?: string;
   scheduleId?: string;
+  /** A schedule's page: its figures of the sites in one site group (`?group=` of the page). */
+  siteGroups?: { choices: GroupFilterChoice[] | undefined; groupId: string; onChange: (groupId: string) => void };
 }
 
 /** Compliance over a chosen period, per schedule or per site, with the total; every figure a link to the inspections it counts. */
-export function ComplianceTable(props: ComplianceTableProps) {
+export function ComplianceTable({ siteGroups, ...props }: ComplianceTableProps) {
   const [days, setDays] = useState('30');
+  const groupId = siteGroups?.groupId ?? '';
   // Only the figures start afresh with a new period (a new window up to this minute): the select
   // stays the same element, so the focus stays on it.
   return (
     <div className="stack">
-      <div className="compliance-period">
-        <SelectField label="Period" name="period" options={PERIODS} value={days} onChange={(event) => setDays(event.target.value)} />
+      <div className="compliance-filters">
+        <div className="compliance-period">
+          <SelectField label="Period" name="period" options={PERIODS} value={days} onChange={(event) => setDays(event.target.value)} />
+        </div>
+        {siteGroups && ((siteGroups.choices?.length ?? 0) > 0 || groupId) ? (
+          <div className="compliance-period">
+            <GroupFilterField choices={siteGroups.choices} value={groupId} onChange={siteGroups.onChange} />
+          </div>
+        ) : null}
       </div>
-      <ComplianceFiguresFor key={days} days={Number(days)} {...props} />
+      {siteGroups ? <GroupFilterNotFound choices={siteGroups.choices} value={groupId} onClear={() => siteGroups.onChange('')} /> : null}
+      <ComplianceFiguresFor key={days} days={Number(days)} groupId={groupId} {...props} />
     </div>
   );
 }
 
-function ComplianceFiguresFor({ orgId, orgSlug, groupBy, siteId, scheduleId, days }: ComplianceTableProps & { days: number }) {
+function ComplianceFiguresFor({ orgId, orgSlug, groupBy, siteId, scheduleId, groupId, days }: ComplianceTableProps & { days: number; groupId: string }) {
   const span = useWindow(days);
-  const compliance = useCompliance(orgId, { ...span, groupBy, siteId, scheduleId });
-  const linkOf = (group: { site?: string; scheduleId?: string }): OutcomeLink => ({ ...span, site: group.site ?? siteId, scheduleId: group.scheduleId ?? scheduleId });
+  const compliance = useCompliance(orgId, { ...span, groupBy, siteId, scheduleId, groupId: groupId || undefined });
+  const linkOf = (group: { site?: string; scheduleId?: string }): OutcomeLink => ({
+    ...span,
+    site: group.site ?? siteId,
+    scheduleId: group.scheduleId ?? scheduleId,
+    // The total of a group's sites links to the group's inspections; one site's row to that site's.
+    group: group.site ? undefined : groupId || undefined,
+  });
   const figureCells = (figures: ComplianceFigures, link: OutcomeLink) => (
     <>
       <td data-label="Due">{figures.due}</td>

@@ -32,6 +32,8 @@ export function SiteAccessField({ legend, name, tree, value, onChange, error, no
   return (
     <fieldset className="fieldset site-access" aria-describedby={field.controlProps['aria-describedby']}>
       <legend>{legend}</legend>
+      {/* Names the field in the form, so that the api's message about site_group_ids is shown here. */}
+      <input type="hidden" name={name} value={value.limited ? value.groupIds.join(',') : ''} />
       <div className="checkbox-row">
         <input
           type="radio"

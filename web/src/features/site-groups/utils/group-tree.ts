@@ -188,3 +188,17 @@ export function groupFilterOf(tree: GroupTree | undefined, groupId: string): { s
   const node = tree?.byId.get(groupId);
   return node ? { state: 'found', node } : { state: 'unknown' };
 }
+
+/**
+ * The groups a manager may put groups and sites in: every one when org-wide ('all'); for a manager
+ * limited to groups, those groups and every group under them (the database's rule, docs/site-groups.md).
+ */
+export function managedGroupIds(tree: GroupTree | undefined, access: { orgWide: boolean; groupIds?: readonly string[] }): Set<string> | 'all' {
+  if (access.orgWide) return 'all';
+  const ids = new Set<string>();
+  for (const groupId of access.groupIds ?? []) {
+    const node = tree?.byId.get(groupId);
+    if (node) for (const id of subtreeIds(node)) ids.add(id);
+  }
+  return ids;
+}

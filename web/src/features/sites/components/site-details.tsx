@@ -2,10 +2,16 @@ import type { Site } from '@schemas/sites';
 import { MapPin } from 'lucide-react';
 import { hasPosition, openStreetMapUrl } from '../utils/site-format';
 
-/** A site as people who can't edit it see it. */
-export function SiteDetails({ site }: { site: Site }) {
+/** A site as people who can't edit it see it; `group`: its group by its path, when the organization has groups. */
+export function SiteDetails({ site, group }: { site: Site; group?: string }) {
   return (
     <dl className="details">
+      {group !== undefined ? (
+        <div>
+          <dt>Group</dt>
+          <dd>{group || 'No group'}</dd>
+        </div>
+      ) : null}
       <div>
         <dt>Address</dt>
         <dd>{site.address || 'No address'}</dd>

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { Button } from '@/components/ui/button';
 import type { OrgChannelScope } from '@/lib/org-channel';
 import { useSiteChangedElsewhere } from '../hooks/use-site-changed-elsewhere';
-import { SiteForm } from './site-form';
+import { SiteForm, type SiteFormGroups } from './site-form';
 
 interface SiteEditorProps {
   orgId: string;
@@ -11,10 +11,12 @@ interface SiteEditorProps {
   userId: string;
   /** The organization's topics the user follows (lib/org-channel.ts). */
   liveScope: OrgChannelScope;
+  /** The groups the site may go in; none: no group field. */
+  groups?: SiteFormGroups;
 }
 
 /** The edit form of a site; when someone else changes the site meanwhile, it offers their version instead of overwriting it unseen. */
-export function SiteEditor({ orgId, site, userId, liveScope }: SiteEditorProps) {
+export function SiteEditor({ orgId, site, userId, liveScope, groups }: SiteEditorProps) {
   const elsewhere = useSiteChangedElsewhere(orgId, site.id, userId, liveScope);
   // Filling the form again is a remount: its fields are uncontrolled.
   const [formGeneration, setFormGeneration] = useState(0);
@@ -38,7 +40,7 @@ export function SiteEditor({ orgId, site, userId, liveScope }: SiteEditorProps) 
           </div>
         ) : null}
       </div>
-      <SiteForm key={`${site.id}:${formGeneration}`} orgId={orgId} site={site} defaultGeofenceM={site.geofence_m} />
+      <SiteForm key={`${site.id}:${formGeneration}`} orgId={orgId} site={site} defaultGeofenceM={site.geofence_m} groups={groups} />
     </>
   );
 }

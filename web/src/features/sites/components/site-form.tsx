@@ -16,9 +16,11 @@ import { browserTimeZone, timeZoneNames } from '../utils/site-format';
 
 type FormInput = Record<string, string | undefined>;
 
-/** The form's text as the API's body; `clearedPosition` is what an empty coordinate means. */
+/** The form's text as the API's body; `clearedPosition` is what an empty coordinate (and no group) means. */
 function siteBody(values: FormInput, clearedPosition: null | undefined) {
   return {
+    // Only a form with the group field sends one ('' there: no group).
+    ...(values.group_id === undefined ? {} : { group_id: values.group_id === '' ? clearedPosition : values.group_id }),
     name: values.name,
     address: values.address ?? '',
     latitude: numberField(values.latitude, clearedPosition),
@@ -40,9 +42,18 @@ interface SiteFormProps {
   /** The organization's default, proposed for a new site. */
   defaultGeofenceM: number;
   onSaved?: (site: Site) => void;
+  /** The site groups it may go in (the page brings them); none: the form has no group field. */
+  groups?: SiteFormGroups;
 }
 
-export function SiteForm({ orgId, site, defaultGeofenceM, onSaved }: SiteFormProps) {
+export interface SiteFormGroups {
+  /** Each group named by its path ("North › Harbour"). */
+  choices: Array<{ value: string; label: string }>;
+  /** Whether "No group" is offered (a manager limited to groups must keep the site in one of theirs). */
+  allowNone: boolean;
+}
+
+export function SiteForm({ orgId, site, defaultGeofenceM, onSaved, groups }: SiteFormProps) {
   const createSite = useCreateSite();
   const updateSite = useUpdateSite();
   const idempotency = useIdempotencyKey();
@@ -155,6 +166,16 @@ export function SiteForm({ orgId, site, defaultGeofenceM, onSaved }: SiteFormPro
         defaultValue={timezone}
         error={failure?.fieldErrors.timezone}
       />
+      {groups ? (
+        <SelectField
+          label="Group"
+          name="group_id"
+          options={[...(groups.allowNone ? [{ value: '', label: 'No group' }] : []), ...groups.choices]}
+          defaultValue={site?.group_id ?? (groups.allowNone ? '' : groups.choices[0]?.value)}
+          hint="People limited to a group see only its sites."
+          error={failure?.fieldErrors.group_id}
+        />
+      ) : null}
       <TextField
         label="External reference"
         name="external_ref"
