@@ -1,4 +1,5 @@
 import { ANALYTICS_INTERVALS, type AnalyticsInterval } from '@schemas/analytics';
+import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { ContentLayout } from '@/components/layouts/content-layout';
@@ -17,7 +18,7 @@ import '@/features/analytics/components/analytics.css';
 import { useAllPages } from '@/features/inspections/hooks/use-all-pages';
 import { SiteSearchSelect } from '@/features/inspections/components/site-search-select';
 import { useGroupTree } from '@/features/site-groups/hooks/use-group-tree';
-import { useSite } from '@/features/sites/api/get-site';
+import { siteQueryOptions } from '@/features/sites/api/get-site';
 import { useTemplates } from '@/features/templates/api/get-templates';
 import { useOrgRoute } from '../org-context';
 import { useSiteSearch } from '../use-site-search';
@@ -97,7 +98,7 @@ function AnalyticsFilterForm({ orgId, filters, onChange }: FilterFormProps) {
   const groups = useGroupTree(orgId);
   const sites = useSiteSearch(orgId);
   // The chosen site keeps its name while a search no longer lists it (or before any search).
-  const chosenSite = useSite(orgId, filters.site);
+  const chosenSite = useQuery({ ...siteQueryOptions(orgId, filters.site), enabled: filters.site !== '' });
   const selectedSite = filters.site && chosenSite.data ? { value: filters.site, label: chosenSite.data.name } : undefined;
   const templates = useTemplates(orgId, { q: '', status: 'active' });
   // Templates are few enough to list completely.

@@ -53,6 +53,7 @@ const OCCURRENCE_FILTERS: Record<string, (value: string) => boolean> = {
 };
 
 const isDay = (value: string) => isCalendarDate(value);
+// templates.ts's KEY_PATTERN, repeated: the list need not import the template schemas (and zod) for it.
 const isItemKey = (value: string) => /^[a-z0-9][a-z0-9_-]{0,63}$/.test(value);
 
 /**
