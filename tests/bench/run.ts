@@ -11,8 +11,9 @@
 //    statements run directly with postgres.js as the same user.
 // 5. Webhooks (webhooks.ts): the outbox's cost per write, and deliveries per second from the
 //    worker against signed POSTs sent straight to the same loopback receiver.
-// 6. The web app (web.ts): initial JS, Lighthouse and CLS of sign-in, the dashboard and a 500-item
-//    run page, and typing latency there, against the budgets of issue 12.
+// 6. The web app (web.ts): initial JS, Lighthouse and CLS of sign-in, the dashboard, a 500-item
+//    run page and the analytics page (with its own JS), and typing latency on the run page,
+//    against the budgets of issue 12.
 // 7. The request path (request-path.ts, issue 15): reads, search and near-me at 100k sites and
 //    1M inspections against pgbench on the same cluster, the gateway's hop, RLS's own cost, and
 //    the plans of the hot queries.
@@ -151,6 +152,7 @@ function webJson(figures: WebFigures) {
     out[`web.${slug(page.name)}.initial_js_ratio`] = Number((page.initialJsKb / WEB_BUDGETS.initialJsKb).toFixed(3));
     out[`web.${slug(page.name)}.lighthouse`] = page.lighthouse;
     out[`web.${slug(page.name)}.cls`] = page.cls === null ? null : Number(page.cls.toFixed(3));
+    if (page.ownJs) out[`web.${slug(page.name)}.own_js_kb`] = Number(page.ownJs.kb.toFixed(1));
   }
   out['web.run.usable_ms'] = figures.usableMs;
   out['web.run.usable_ratio'] = Number((figures.usableMs / WEB_BUDGETS.usableMs).toFixed(3));

@@ -28,6 +28,7 @@ import { mailNewAssignees } from './action-mail.ts';
 import { SELECT_ANSWERS } from './answer-statements.ts';
 import { answerOf, type AnswerRow } from './answers.ts';
 import { attachmentOf, type AttachmentRow } from './attachments.ts';
+import { localDayBetween } from './local-days.ts';
 import { MISSED, OUTCOMES } from './occurrence-outcomes.ts';
 import { orgParams } from './orgs.ts';
 import { bySiteSql, inSiteGroup, readPlanStatement, rememberedReadPlan, rememberReadPlan, seenSitesSql } from './site-groups.ts';
@@ -80,7 +81,14 @@ type InspectionFilterQuery = {
   due_from?: string;
   due_to?: string;
   due_before?: string;
+  template_id?: string;
+  submitted_day_from?: string;
+  submitted_day_to?: string;
+  due_day_from?: string;
+  due_day_to?: string;
+  failed_item?: string;
 };
+
 
 /**
  * The list's filters, on inspections `i` and their sites `s`, with the values as literals
@@ -104,6 +112,14 @@ function inspectionFilterSql(orgId: string, query: InspectionFilterQuery): Inlin
     -- Inclusive: a change in the same instant as the caller's last sync is not missed.
     and ${query.updated_since ? inline`i.updated_at >= ${query.updated_since}::timestamptz` : inline`true`}
     and ${query.due_before ? inline`i.due_at < ${query.due_before}::timestamptz` : inline`true`}
+    and ${query.template_id ? inline`i.template_id = ${query.template_id}` : inline`true`}
+    and ${localDayBetween(inline`i.submitted_at`, inline`s.timezone`, query.submitted_day_from, query.submitted_day_to)}
+    and ${localDayBetween(inline`i.due_at`, inline`s.timezone`, query.due_day_from, query.due_day_to)}
+    -- As analytics counts a failed item: a failed answer to an item the rules do not hide.
+    and ${query.failed_item
+      ? inline`exists (select 1 from public.answers x where x.inspection_id = i.id and x.item_key = ${query.failed_item}
+                        and x.failed and x.item_key <> all (i.hidden_item_keys))`
+      : inline`true`}
   `;
 }
 
