@@ -9,8 +9,8 @@ begin;
 select plan(29);
 
 create temp table actors on commit drop as
-  select m.*, p.*, tests.create_user('limited-230@example.test', 'Limited viewer') as limited
-  from tests.create_org_matrix('230') m, tests.create_published_template(m.org_a, '[
+  select m.*, p.*, tests.create_user('limited-260@example.test', 'Limited viewer') as limited
+  from tests.create_org_matrix('260') m, tests.create_published_template(m.org_a, '[
     {"key":"floor","kind":"pass_fail","label":"Floor is clean","help":null,"required":false,"weight":1},
     {"key":"temp","kind":"number","label":"Fridge temperature","help":null,"required":false,"weight":1,"min":0,"max":5,"unit":"°C"},
     {"key":"cooks","kind":"yes_no","label":"Is food cooked here?","help":null,"required":false,"weight":0,"fail_on":null},
@@ -168,18 +168,18 @@ select results_eq(
 -- 5. Occurrences: one on time (submitted before its due time), one canceled, one still open.
 set local session_replication_role = replica;
 insert into public.schedules (id, org_id, name, template_id, rrule, start_date, time_of_day, due_after)
-select '2300a000-0000-4000-8000-000000000001', org_a, 'Daily', template, 'FREQ=DAILY', current_date - 30, '06:00', 'P2D' from actors;
+select '2600a000-0000-4000-8000-000000000001', org_a, 'Daily', template, 'FREQ=DAILY', current_date - 30, '06:00', 'P2D' from actors;
 set local session_replication_role = origin;
 insert into public.inspections (org_id, site_id, template_id, schedule_id, occurrence_at, due_at, assignee_id)
-select org_a, s, template, '2300a000-0000-4000-8000-000000000001', now() - make_interval(days => n), now() + make_interval(days => 2 - n), inspector
+select org_a, s, template, '2600a000-0000-4000-8000-000000000001', now() - make_interval(days => n), now() + make_interval(days => 2 - n), inspector
 from actors, unnest(array[site, auckland]) s, generate_series(0, 1) n;
 select results_eq(
   $$select sum(occurrences)::int, sum(on_time)::int, sum(late)::int from public.analytics_occurrence_days where org_id = (select org_a from actors)$$,
   $$values (4, 0, 0)$$,
   'occurrences count as they are made');
 create temp table firsts on commit drop as
-  select (select id from public.inspections i where i.schedule_id = '2300a000-0000-4000-8000-000000000001' and i.site_id = a.auckland order by i.due_at limit 1) as auckland,
-         (select id from public.inspections i where i.schedule_id = '2300a000-0000-4000-8000-000000000001' and i.site_id = a.site order by i.due_at limit 1) as home
+  select (select id from public.inspections i where i.schedule_id = '2600a000-0000-4000-8000-000000000001' and i.site_id = a.auckland order by i.due_at limit 1) as auckland,
+         (select id from public.inspections i where i.schedule_id = '2600a000-0000-4000-8000-000000000001' and i.site_id = a.site order by i.due_at limit 1) as home
   from actors a;
 select tests.set_status(manager, (select auckland from firsts), 'canceled') from actors;
 select tests.set_status(inspector, (select home from firsts), 'in_progress') from actors;
@@ -206,11 +206,11 @@ delete from public.inspections where id = (select spare from actors);
 select ok(tests.rollups_equal_a_rebuild((select org_a from actors)), 'a deleted inspection leaves them, equal to a rebuild');
 
 -- 8. Who reads them: the one site rule.
-insert into public.site_groups (id, org_id, name) select '2300a000-0000-4000-8000-0000000000a1', org_a, 'South' from actors;
-insert into public.site_groups (id, org_id, parent_id, name) select '2300a000-0000-4000-8000-0000000000a2', org_a, '2300a000-0000-4000-8000-0000000000a1', 'Harbour' from actors;
-update public.sites set group_id = '2300a000-0000-4000-8000-0000000000a2' where id = (select auckland from actors);
+insert into public.site_groups (id, org_id, name) select '2600a000-0000-4000-8000-0000000000a1', org_a, 'South' from actors;
+insert into public.site_groups (id, org_id, parent_id, name) select '2600a000-0000-4000-8000-0000000000a2', org_a, '2600a000-0000-4000-8000-0000000000a1', 'Harbour' from actors;
+update public.sites set group_id = '2600a000-0000-4000-8000-0000000000a2' where id = (select auckland from actors);
 update public.memberships set site_access_limited = true where user_id = (select limited from actors);
-insert into public.membership_site_groups (org_id, user_id, site_group_id) select org_a, limited, '2300a000-0000-4000-8000-0000000000a1' from actors;
+insert into public.membership_site_groups (org_id, user_id, site_group_id) select org_a, limited, '2600a000-0000-4000-8000-0000000000a1' from actors;
 create temp table visible (who text, rows int, sites int) on commit drop;
 grant all on visible to authenticated, anon;
 
