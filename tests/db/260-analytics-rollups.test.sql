@@ -3,10 +3,10 @@
 -- takes them out, answers saved while in progress cost nothing, occurrences and actions follow
 -- their moves, a site's new time zone moves its days, deleted answers and inspections leave — and
 -- always equal to a rebuild from the base tables. Readable under the one site rule: members and
--- keys of the organization read them, a member limited to a site group only its sites' rows,
+-- keys of the organization read them, a member or key limited to a site group only its sites' rows,
 -- another organization's member, an outsider and anon nothing; nobody writes them.
 begin;
-select plan(29);
+select plan(32);
 
 create temp table actors on commit drop as
   select m.*, p.*, tests.create_user('limited-260@example.test', 'Limited viewer') as limited
@@ -211,6 +211,9 @@ insert into public.site_groups (id, org_id, parent_id, name) select '2600a000-00
 update public.sites set group_id = '2600a000-0000-4000-8000-0000000000a2' where id = (select auckland from actors);
 update public.memberships set site_access_limited = true where user_id = (select limited from actors);
 insert into public.membership_site_groups (org_id, user_id, site_group_id) select org_a, limited, '2600a000-0000-4000-8000-0000000000a1' from actors;
+-- A key limited to the same group at its creation, as the api makes one (site_group_ids).
+alter table actors add column limited_key uuid;
+update actors set limited_key = tests.create_limited_api_key(org_a, 'viewer', array['2600a000-0000-4000-8000-0000000000a1'::uuid]);
 create temp table visible (who text, rows int, sites int) on commit drop;
 grant all on visible to authenticated, anon;
 
@@ -236,10 +239,14 @@ select tests.act_as((select outsider from actors));
 select tests.count_rollups('outsider');
 select tests.act_as_api_key((select viewer_key from actors));
 select tests.count_rollups('viewer key');
+select tests.act_as_api_key((select limited_key from actors));
+select tests.count_rollups('limited key');
+select results_eq($$select distinct site_id from public.analytics_inspection_days$$, $$select auckland from actors$$,
+  'a key limited to a site group reads the rows of its sites only');
 select tests.reset_role();
 select results_eq($$select who, rows > 0, sites from visible order by who$$,
-  $$values ('limited', true, 1), ('other organization', false, 0), ('outsider', false, 0), ('viewer', true, 2), ('viewer key', true, 2)$$,
-  'members and keys of the organization read its rollups; a limited member one site''s; another organization''s member and an outsider none');
+  $$values ('limited', true, 1), ('limited key', true, 1), ('other organization', false, 0), ('outsider', false, 0), ('viewer', true, 2), ('viewer key', true, 2)$$,
+  'members and keys of the organization read its rollups; a limited member and a limited key one site''s; another organization''s member and an outsider none');
 
 select tests.act_as_anon();
 select throws_ok($$select count(*) from public.analytics_inspection_days$$, '42501', null, 'anon cannot read the rollups at all');
@@ -255,6 +262,10 @@ select tests.reset_role();
 update public.sites set group_id = null where id = (select auckland from actors);
 select tests.act_as((select limited from actors));
 select is((select count(*)::int from public.analytics_inspection_days), 0, 'a site moved out of a limited member''s group leaves their figures at once');
+select tests.act_as_api_key((select limited_key from actors));
+select is((select count(*)::int from public.analytics_inspection_days), 0, 'and a limited key''s');
+select tests.act_as_api_key((select viewer_key from actors));
+select isnt((select count(*)::int from public.analytics_inspection_days), 0, 'while an org-wide key still reads its rows');
 select tests.reset_role();
 
 -- 10. An organization is deleted with its rollups (its triggers take nothing out of rows that are gone).
