@@ -1,5 +1,6 @@
 // Analytics (issue 28 part 6): every measure, asked through the api as an owner, a manager limited
-// to one site group and a viewer API key, with each filter, equals the same measure recomputed in
+// to one site group, a viewer API key and a viewer key limited to one site group when it was made
+// (issue 27's site_group_ids), with each filter, equals the same measure recomputed in
 // the test from the organization's inspections, answers and actions (support.ts). The data is made
 // through the real routes — inspections submitted, sent back and resubmitted, approved, left in
 // progress, canceled; an item answered and then hidden by its visibility rule (never counted); a
@@ -8,8 +9,9 @@
 // writes' triggers kept. Then a rebuild gives the same answers; then the rows are spread over half a
 // year (their times moved back with triggers off, as a bulk load would) and rebuilt, and every
 // measure is compared again, over settled days and the days not yet over. The CSVs carry the rows of
-// the JSON answers; bad queries are refused with the catalogue's field errors; other organizations'
-// members get 404.
+// the JSON answers (the limited key's hold its group's sites only, the org-wide key's the others
+// too); bad queries are refused with the catalogue's field errors; other organizations' members get
+// 404.
 import { parse } from 'csv-parse/sync';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { call, expectProblem, expectStatus, patch, post } from '../../support/api.ts';
@@ -44,6 +46,10 @@ const data = {} as {
   kitchen: string;
   fire: string;
   key: Key;
+  /** A viewer key made with `site_group_ids: [South]`: it sees Auckland only (in Harbour, under South). */
+  southKey: Key;
+  /** The org-wide key's equal for the CSV test, with its own bucket of requests. */
+  wideKey: Key;
   stranger: User;
 };
 const today = (offset = 0) => addDays(new Date().toISOString().slice(0, 10), offset);
@@ -196,15 +202,27 @@ beforeAll(async () => {
   await hand({ title: 'Paint the line', site_id: brighton.id, priority: 'low' });
 
   data.key = await createKey(owner, data.org, 'viewer');
+  [data.southKey, data.wideKey] = await Promise.all([
+    createKey(owner, data.org, 'viewer', { site_group_ids: [south.id] }), createKey(owner, data.org, 'viewer'),
+  ]);
 }, 300_000);
+
+/**
+ * A new viewer key limited to South when it is made, as an integration's would be: a test that asks
+ * through it a round of every measure (12 requests, in a fraction of a second) has the key's burst
+ * of 60 to itself, as one key used by test after test would not.
+ */
+const newSouthKey = () => createKey(data.team.owner, data.org, 'viewer', { site_group_ids: [data.groups.south] });
 
 afterAll(closeDb);
 
-type Caller = 'owner' | 'lee' | 'key';
+type Caller = 'owner' | 'lee' | 'key' | 'south key';
 const clientOf = (caller: Caller) =>
-  caller === 'owner' ? data.team.owner.client : caller === 'lee' ? data.team.members.lee.client : data.key.client;
-/** What a caller sees: Lee only Auckland, in Harbour under South. */
-const sightOf = (caller: Caller) => (caller === 'lee' ? new Set([data.sites.auckland.id]) : undefined);
+  ({ owner: data.team.owner.client, lee: data.team.members.lee.client, key: data.key.client, 'south key': data.southKey.client })[caller];
+/** The caller's client for one test: a key limited to South of its own, else the caller's. */
+const clientForOneTest = async (caller: Caller) => (caller === 'south key' ? (await newSouthKey()).client : clientOf(caller));
+/** What a caller sees: Lee and the South key only Auckland, in Harbour under South; the others every site. */
+const sightOf = (caller: Caller) => (caller === 'lee' || caller === 'south key' ? new Set([data.sites.auckland.id]) : undefined);
 
 const FILTERS: Array<[string, () => Partial<Ask>]> = [
   ['no filter', () => ({})],
@@ -223,8 +241,7 @@ function queryOf(ask: Partial<Ask>, extra: Record<string, string | number> = {})
 }
 
 /** Asks every measure with `ask` as `caller`, and compares each with the recomputation. */
-async function compareEveryMeasure(caller: Caller, ask: Ask) {
-  const client = clientOf(caller);
+async function compareEveryMeasure(caller: Caller, ask: Ask, client = clientOf(caller)) {
   const base: Base = await readBase(data.org);
   const now = Date.now();
   const sighted = { ...ask, visibleSites: sightOf(caller) };
@@ -261,11 +278,12 @@ async function everyAnswer(ask: Partial<Ask>) {
 }
 
 describe('as the writes left them', () => {
-  for (const caller of ['owner', 'lee'] as const) {
+  // A key limited to South is a limited member's equal: every filter, both intervals.
+  for (const caller of ['owner', 'lee', 'south key'] as const) {
     for (const [name, filter] of FILTERS) {
       for (const interval of ['week', 'month'] as Interval[]) {
         it(`${caller}: every measure by ${interval}, ${name}, equals its recomputation`, async () => {
-          await compareEveryMeasure(caller, { from: today(-40), to: today(1), interval, ...filter() });
+          await compareEveryMeasure(caller, { from: today(-40), to: today(1), interval, ...filter() }, await clientForOneTest(caller));
         });
       }
     }
@@ -321,6 +339,47 @@ describe('as the writes left them', () => {
     }
   });
 
+  it("a key limited to one site group gets every measure, as JSON and as CSV, of its group's sites only; an org-wide key the other sites' too", async () => {
+    const ask = { from: today(-40), to: today(1), interval: 'week' as Interval };
+    const base = await readBase(data.org);
+    const now = Date.now();
+    const measures = [
+      ['scores', {}], ['on-time', {}], ['actions', {}], ['failed-items', { group_by: 'site', limit: 200 }], ['sites', { sort: 'score', limit: 200 }],
+    ] as const;
+    const recomputed = (sighted: Ask): Record<(typeof measures)[number][0], Array<Record<string, unknown>>> => ({
+      scores: expectedScores(base, sighted),
+      'on-time': expectedOnTime(base, sighted, now),
+      actions: expectedActions(base, sighted, now),
+      'failed-items': expectedFailedItems(base, sighted, 'site', 200),
+      sites: expectedSites(base, sighted, 'score', 200, now).data,
+    });
+    const wanted = { 'south key': recomputed({ ...ask, visibleSites: sightOf('south key') }), key: recomputed(ask) };
+    // 10 requests of each key (and a few more while the exports are busy), each key's own bucket.
+    const clients = { 'south key': data.southKey.client, key: data.wideKey.client };
+    const sitesNamed = { 'south key': new Set<string>(), key: new Set<string>() };
+    for (const [measure, extra] of measures) {
+      // The two sides differ in every measure: the other sites have figures in the range.
+      expect(sameRows(wanted.key[measure], wanted['south key'][measure]), `${measure}: org-wide and limited alike`).not.toBeNull();
+      for (const caller of ['south key', 'key'] as const) {
+        const path = `orgs/${data.org}/analytics/${measure}`;
+        const json = expectStatus(await call(clients[caller], `${path}?${queryOf(ask, extra)}`), 200);
+        expect(sameRows(json.data, wanted[caller][measure]), `${caller} ${measure}`).toBeNull();
+        const outcome = await askWhileExportsBusy(() => call(clients[caller], `${path}.csv?${queryOf(ask, extra)}`));
+        expect(outcome.status, JSON.stringify(outcome.body)).toBe(200);
+        const records: Record<string, string>[] = parse(outcome.body, { columns: true, bom: true });
+        expect(records.length, `${caller} ${measure}.csv`).toBe(json.data.length);
+        records.forEach((record, n) => {
+          for (const [key, value] of Object.entries(json.data[n] as Record<string, unknown>)) {
+            expect(record[key], `${caller} ${measure}.csv ${n} ${key}`).toBe(value === null ? '' : String(value));
+          }
+          if (record.site_id) sitesNamed[caller].add(record.site_id);
+        });
+      }
+    }
+    expect([...sitesNamed['south key']]).toEqual([data.sites.auckland.id]);
+    expect(sitesNamed.key).toEqual(new Set([data.sites.auckland.id, data.sites.brighton.id, data.sites.capitol.id]));
+  });
+
   it('a rebuild of the rollups from the base tables gives the same answers as the triggers kept', async () => {
     for (const interval of ['week', 'month'] as Interval[]) {
       const ask = { from: today(-40), to: today(14), interval };
@@ -362,11 +421,11 @@ describe('spread over half a year and rebuilt', () => {
     await sql`select private.rebuild_analytics(${data.org})`;
   });
 
-  for (const caller of ['owner', 'lee'] as const) {
+  for (const caller of ['owner', 'lee', 'south key'] as const) {
     for (const [name, filter] of FILTERS) {
       for (const interval of ['week', 'month'] as Interval[]) {
         it(`${caller}: every measure by ${interval} over 200 days to two weeks ahead, ${name}, equals its recomputation`, async () => {
-          await compareEveryMeasure(caller, { from: today(-200), to: today(14), interval, ...filter() });
+          await compareEveryMeasure(caller, { from: today(-200), to: today(14), interval, ...filter() }, await clientForOneTest(caller));
         });
       }
     }
