@@ -109,7 +109,6 @@ async function startWeb(apiUrl: string, publishableKey: string, port: number, wo
   return server;
 }
 
-
 /** Stops a suite's process: SIGTERM, then SIGKILL if it is still there after 10 s. */
 async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
