@@ -585,9 +585,10 @@ async function projectRows(sql: Sql, schemas: string[]): Promise<string[]> {
   );
   const blocks: string[] = [];
   for (const table of tables) {
-    const order = table.key ?? `${table.target}::text collate "C"`;
+    // A table without a primary key is sorted by its whole row (`t`, as a row's text).
+    const order = table.key ?? `t::text collate "C"`;
     const rows = await sql.unsafe(
-      `select concat_ws(', ', ${table.values}) as value from ${table.target} order by ${order} limit ${MAX_REFERENCE_ROWS + 1}`,
+      `select concat_ws(', ', ${table.values}) as value from ${table.target} t order by ${order} limit ${MAX_REFERENCE_ROWS + 1}`,
     );
     if (rows.length === 0) continue;
     if (rows.length > MAX_REFERENCE_ROWS) {

@@ -34,6 +34,34 @@ export function portIsFree(host: string, port: number): Promise<boolean> {
   });
 }
 
+/** The first port of the kernel's ephemeral range (Linux's setting; its usual default elsewhere). */
+export function ephemeralPortsStart(): number {
+  try {
+    return Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
+  } catch {
+    return 32768;
+  }
+}
+
+/**
+ * A port free right now, chosen at random below the kernel's ephemeral range and not in `taken`.
+ * A port from listen(0) is in that range, where the kernel also picks the local end of every
+ * outgoing connection: between the probe and the moment a private stack binds it (seconds later,
+ * its services starting one after another) the many connections of test runs on the same machine
+ * can take it, and the start fails with EADDRINUSE (seen for the web app's port in CI and for
+ * MailDev's SMTP port, which crashed the test runner). Below the range only another program
+ * choosing at random the same way can take it.
+ */
+export async function freePortBelowEphemeralRange(taken: readonly number[] = [], host = '127.0.0.1'): Promise<number> {
+  const low = 10000;
+  const high = Math.max(low + 1000, ephemeralPortsStart() - 1);
+  for (let attempt = 0; attempt < 100; attempt++) {
+    const port = low + Math.floor(Math.random() * (high - low));
+    if (!taken.includes(port) && (await portIsFree(host, port))) return port;
+  }
+  throw new Error(`No free port between ${low} and ${high}`);
+}
+
 /** A port the kernel reports free right now (another program may still take it later). */
 export function freePort(host = '127.0.0.1'): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -42,6 +42,56 @@ alter default privileges for role supabase_admin in schema public grant all on t
 -- Types
 ----------------------------------------------------------------------------------------------------
 
+create type private.analytics_action_change as (
+  org_id uuid,
+  day date,
+  site_id uuid,
+  template_id uuid,
+  priority public.action_priority,
+  opened integer,
+  resolved integer,
+  verified integer,
+  due integer,
+  resolved_by_due integer,
+  resolve_seconds numeric,
+  verify_seconds numeric
+);
+grant usage on type private.analytics_action_change to public;
+
+create type private.analytics_inspection_change as (
+  org_id uuid,
+  day date,
+  site_id uuid,
+  template_id uuid,
+  template_version_id uuid,
+  inspections integer,
+  scored integer,
+  score_sum numeric
+);
+grant usage on type private.analytics_inspection_change to public;
+
+create type private.analytics_item_change as (
+  org_id uuid,
+  day date,
+  site_id uuid,
+  template_id uuid,
+  item_key text,
+  failed integer,
+  unjudged integer
+);
+grant usage on type private.analytics_item_change to public;
+
+create type private.analytics_occurrence_change as (
+  org_id uuid,
+  day date,
+  site_id uuid,
+  template_id uuid,
+  occurrences integer,
+  on_time integer,
+  late integer
+);
+grant usage on type private.analytics_occurrence_change to public;
+
 create type private.recurrence as (
   freq text,
   every integer,
@@ -321,6 +371,7 @@ CREATE INDEX actions_created_by_idx ON public.actions USING btree (created_by);
 CREATE INDEX actions_inspection_id_item_key_idx ON public.actions USING btree (inspection_id, item_key);
 CREATE UNIQUE INDEX actions_inspection_id_item_key_submit_key ON public.actions USING btree (inspection_id, item_key) WHERE (origin = 'submit'::text);
 CREATE INDEX actions_org_id_created_at_idx ON public.actions USING btree (org_id, created_at DESC, id DESC);
+CREATE INDEX actions_org_id_due_at_idx ON public.actions USING btree (org_id, due_at);
 CREATE INDEX actions_org_id_status_idx ON public.actions USING btree (org_id, status);
 CREATE INDEX actions_org_id_updated_at_idx ON public.actions USING btree (org_id, updated_at);
 CREATE INDEX actions_resolved_by_idx ON public.actions USING btree (resolved_by);
@@ -335,6 +386,9 @@ CREATE TRIGGER actions_enqueue_webhook_event_on_move AFTER UPDATE OF status ON p
 CREATE TRIGGER actions_prepare BEFORE INSERT ON public.actions FOR EACH ROW EXECUTE FUNCTION private.prepare_action();
 CREATE TRIGGER actions_record_events AFTER INSERT OR UPDATE ON public.actions FOR EACH ROW EXECUTE FUNCTION private.record_action_events();
 CREATE TRIGGER actions_require_assignee_to_see_site BEFORE INSERT OR UPDATE OF assignee_id ON public.actions FOR EACH ROW EXECUTE FUNCTION private.require_assignee_to_see_site();
+CREATE TRIGGER actions_roll_up_analytics_after_insert AFTER INSERT ON public.actions REFERENCING NEW TABLE AS new_actions FOR EACH STATEMENT EXECUTE FUNCTION private.roll_up_changed_actions();
+CREATE TRIGGER actions_roll_up_analytics_after_update AFTER UPDATE ON public.actions REFERENCING OLD TABLE AS old_actions NEW TABLE AS new_actions FOR EACH STATEMENT EXECUTE FUNCTION private.roll_up_changed_actions();
+CREATE TRIGGER actions_roll_up_analytics_before_delete BEFORE DELETE ON public.actions FOR EACH ROW EXECUTE FUNCTION private.roll_up_deleted_action();
 CREATE TRIGGER actions_set_updated_at BEFORE UPDATE ON public.actions FOR EACH ROW EXECUTE FUNCTION private.set_updated_at();
 CREATE TRIGGER actions_write_audit_log AFTER INSERT OR DELETE OR UPDATE ON public.actions FOR EACH ROW EXECUTE FUNCTION private.write_audit_log('transition_note', 'version');
 create policy "Managers change any action, inspectors those assigned to them" on public.actions
@@ -366,6 +420,107 @@ grant select on table public.actions to authenticated;
 grant insert (id, org_id, site_id, inspection_id, item_key, title, description, priority, assignee_id, due_at) on table public.actions to authenticated;
 grant update (title, description, priority, assignee_id, due_at, status, transition_note) on table public.actions to authenticated;
 
+-- public.analytics_action_days --------------------------------------------------------------------
+create table public.analytics_action_days (
+  org_id uuid not null,
+  day date not null,
+  site_id uuid not null,
+  template_id uuid,
+  priority public.action_priority not null,
+  opened integer default 0 not null,
+  resolved integer default 0 not null,
+  verified integer default 0 not null,
+  due integer default 0 not null,
+  resolved_by_due integer default 0 not null,
+  resolve_seconds numeric[] default '{}'::numeric[] not null,
+  verify_seconds numeric[] default '{}'::numeric[] not null,
+  constraint analytics_action_days_key UNIQUE NULLS NOT DISTINCT (org_id, day, site_id, template_id, priority),
+  constraint analytics_action_days_org_id_fkey FOREIGN KEY (org_id) REFERENCES public.organizations(id) ON DELETE CASCADE
+);
+comment on table public.analytics_action_days is 'Corrective actions (not canceled) per site, template, priority and local day: opened (created that day), resolved and verified that day, and due that day with those resolved by their due time (analytics: actions). Overdue ones are the rest once the day has passed.';
+comment on column public.analytics_action_days.resolved is 'Actions whose current resolution (resolved_at; a reopen clears it) is that day.';
+comment on column public.analytics_action_days.resolved_by_due is 'Of the actions due that day, those resolved no later than their due time.';
+comment on column public.analytics_action_days.resolve_seconds is 'For each action resolved that day, the seconds from its opening to its resolution (a multiset: no order).';
+comment on column public.analytics_action_days.verify_seconds is 'For each action verified that day, the seconds from its resolution to its verification (a multiset: no order).';
+alter table public.analytics_action_days enable row level security;
+CREATE INDEX analytics_action_days_resolve_seconds_idx ON public.analytics_action_days USING btree (org_id, day) INCLUDE (priority, site_id, template_id, resolve_seconds) WHERE (cardinality(resolve_seconds) > 0);
+CREATE INDEX analytics_action_days_site_id_day_idx ON public.analytics_action_days USING btree (site_id, day);
+CREATE INDEX analytics_action_days_verify_seconds_idx ON public.analytics_action_days USING btree (org_id, day) INCLUDE (priority, site_id, template_id, verify_seconds) WHERE (cardinality(verify_seconds) > 0);
+create policy "Members can read the action rollups of their organization's sit" on public.analytics_action_days
+  for select to authenticated
+  using (((org_id IN ( SELECT private.org_ids_with_every_site() AS org_ids_with_every_site)) OR (site_id IN ( SELECT private.limited_site_ids() AS limited_site_ids))));
+grant all on table public.analytics_action_days to service_role;
+grant select on table public.analytics_action_days to authenticated;
+
+-- public.analytics_inspection_days ----------------------------------------------------------------
+create table public.analytics_inspection_days (
+  org_id uuid not null,
+  day date not null,
+  site_id uuid not null,
+  template_id uuid not null,
+  template_version_id uuid not null,
+  inspections integer default 0 not null,
+  scored integer default 0 not null,
+  score_sum numeric default 0 not null,
+  constraint analytics_inspection_days_pkey PRIMARY KEY (org_id, day, site_id, template_id, template_version_id),
+  constraint analytics_inspection_days_org_id_fkey FOREIGN KEY (org_id) REFERENCES public.organizations(id) ON DELETE CASCADE
+);
+comment on table public.analytics_inspection_days is 'Submitted and approved inspections per site, template version and local day of their submission, with the sum of their scores in percent (analytics: scores, sites, and the answers of failed items).';
+comment on column public.analytics_inspection_days.inspections is 'Inspections submitted or approved, submitted that day (the latest submission).';
+comment on column public.analytics_inspection_days.scored is 'Of those, the ones with something to score (max_score > 0): what the average score averages.';
+comment on column public.analytics_inspection_days.score_sum is 'The sum of 100 × score ÷ max_score over the scored ones.';
+alter table public.analytics_inspection_days enable row level security;
+CREATE INDEX analytics_inspection_days_site_id_day_idx ON public.analytics_inspection_days USING btree (site_id, day);
+create policy "Members can read the inspection rollups of their organization's" on public.analytics_inspection_days
+  for select to authenticated
+  using (((org_id IN ( SELECT private.org_ids_with_every_site() AS org_ids_with_every_site)) OR (site_id IN ( SELECT private.limited_site_ids() AS limited_site_ids))));
+grant all on table public.analytics_inspection_days to service_role;
+grant select on table public.analytics_inspection_days to authenticated;
+
+-- public.analytics_item_days ----------------------------------------------------------------------
+create table public.analytics_item_days (
+  org_id uuid not null,
+  day date not null,
+  site_id uuid not null,
+  template_id uuid not null,
+  item_key text not null,
+  failed integer default 0 not null,
+  unjudged integer default 0 not null,
+  constraint analytics_item_days_pkey PRIMARY KEY (org_id, day, site_id, template_id, item_key),
+  constraint analytics_item_days_org_id_fkey FOREIGN KEY (org_id) REFERENCES public.organizations(id) ON DELETE CASCADE
+);
+comment on table public.analytics_item_days is 'Per scored item of submitted and approved inspections, per site, template and local day of submission: the answers that failed, and the inspections that did not judge the item (hidden by a visibility rule, n/a or not answered). Hidden items never count as answered (analytics: failed items).';
+comment on column public.analytics_item_days.failed is 'Answers that failed (on items shown).';
+comment on column public.analytics_item_days.unjudged is 'Inspections whose version has the item but that did not pass or fail it: hidden, n/a, or not answered.';
+alter table public.analytics_item_days enable row level security;
+CREATE INDEX analytics_item_days_site_id_day_idx ON public.analytics_item_days USING btree (site_id, day);
+create policy "Members can read the item rollups of their organization's sites" on public.analytics_item_days
+  for select to authenticated
+  using (((org_id IN ( SELECT private.org_ids_with_every_site() AS org_ids_with_every_site)) OR (site_id IN ( SELECT private.limited_site_ids() AS limited_site_ids))));
+grant all on table public.analytics_item_days to service_role;
+grant select on table public.analytics_item_days to authenticated;
+
+-- public.analytics_occurrence_days ----------------------------------------------------------------
+create table public.analytics_occurrence_days (
+  org_id uuid not null,
+  day date not null,
+  site_id uuid not null,
+  template_id uuid not null,
+  occurrences integer default 0 not null,
+  on_time integer default 0 not null,
+  late integer default 0 not null,
+  constraint analytics_occurrence_days_pkey PRIMARY KEY (org_id, day, site_id, template_id),
+  constraint analytics_occurrence_days_org_id_fkey FOREIGN KEY (org_id) REFERENCES public.organizations(id) ON DELETE CASCADE
+);
+comment on table public.analytics_occurrence_days is 'Schedules'' occurrences (not canceled) per site, template and local day of their due time, with those first submitted by it and after it (analytics: on-time, sites). Missed ones are the rest once the day has passed: derived, like private.occurrence_missed.';
+alter table public.analytics_occurrence_days enable row level security;
+CREATE INDEX analytics_occurrence_days_site_id_day_idx ON public.analytics_occurrence_days USING btree (site_id, day);
+create policy "Members can read the occurrence rollups of their organization's" on public.analytics_occurrence_days
+  for select to authenticated
+  using (((org_id IN ( SELECT private.org_ids_with_every_site() AS org_ids_with_every_site)) OR (site_id IN ( SELECT private.limited_site_ids() AS limited_site_ids))));
+grant all on table public.analytics_occurrence_days to service_role;
+grant select on table public.analytics_occurrence_days to authenticated;
+
 -- public.answers ----------------------------------------------------------------------------------
 create table public.answers (
   id uuid default gen_random_uuid() not null,
@@ -392,6 +547,7 @@ comment on table public.answers is 'One answer per inspection item, versioned fo
 alter table public.answers enable row level security;
 CREATE INDEX answers_answered_by_idx ON public.answers USING btree (answered_by);
 CREATE INDEX answers_org_id_idx ON public.answers USING btree (org_id);
+CREATE TRIGGER answers_analytics_after_delete AFTER DELETE ON public.answers REFERENCING OLD TABLE AS old_answers FOR EACH STATEMENT EXECUTE FUNCTION private.roll_up_deleted_answers();
 CREATE TRIGGER answers_apply_item_rules BEFORE INSERT OR UPDATE ON public.answers FOR EACH ROW EXECUTE FUNCTION private.apply_answer_rules();
 CREATE TRIGGER answers_enforce_mfa BEFORE INSERT OR DELETE OR UPDATE ON public.answers FOR EACH ROW EXECUTE FUNCTION private.enforce_organization_mfa();
 CREATE TRIGGER answers_finish_statement_after_insert AFTER INSERT ON public.answers REFERENCING NEW TABLE AS new_answers FOR EACH STATEMENT EXECUTE FUNCTION private.finish_answers_statement();
@@ -739,6 +895,9 @@ CREATE TRIGGER inspections_open_actions_for_failed_items AFTER UPDATE OF status 
 CREATE TRIGGER inspections_prepare BEFORE INSERT ON public.inspections FOR EACH ROW EXECUTE FUNCTION private.prepare_inspection();
 CREATE TRIGGER inspections_refuse_same_status BEFORE UPDATE OF status ON public.inspections FOR EACH ROW EXECUTE FUNCTION private.refuse_same_status();
 CREATE TRIGGER inspections_require_assignee_to_see_site BEFORE INSERT OR UPDATE OF assignee_id ON public.inspections FOR EACH ROW EXECUTE FUNCTION private.require_assignee_to_see_site();
+CREATE TRIGGER inspections_roll_up_analytics_after_insert AFTER INSERT ON public.inspections REFERENCING NEW TABLE AS new_inspections FOR EACH STATEMENT EXECUTE FUNCTION private.roll_up_changed_inspections();
+CREATE TRIGGER inspections_roll_up_analytics_after_update AFTER UPDATE ON public.inspections REFERENCING OLD TABLE AS old_inspections NEW TABLE AS new_inspections FOR EACH STATEMENT EXECUTE FUNCTION private.roll_up_changed_inspections();
+CREATE TRIGGER inspections_roll_up_analytics_before_delete BEFORE DELETE ON public.inspections FOR EACH ROW EXECUTE FUNCTION private.roll_up_deleted_inspection();
 CREATE TRIGGER inspections_set_updated_at BEFORE UPDATE ON public.inspections FOR EACH ROW EXECUTE FUNCTION private.set_updated_at();
 CREATE TRIGGER inspections_stamp_schedule_columns BEFORE UPDATE ON public.inspections FOR EACH ROW WHEN (((new.status IS DISTINCT FROM old.status) OR (((((new.schedule_id IS DISTINCT FROM old.schedule_id) OR (new.occurrence_at IS DISTINCT FROM old.occurrence_at)) OR (new.canceled_reason IS DISTINCT FROM old.canceled_reason)) OR (new.missed_noted_at IS DISTINCT FROM old.missed_noted_at)) OR (new.first_submitted_at IS DISTINCT FROM old.first_submitted_at)))) EXECUTE FUNCTION private.guard_schedule_columns_of_inspection();
 CREATE TRIGGER inspections_write_audit_log AFTER INSERT OR DELETE OR UPDATE ON public.inspections FOR EACH ROW EXECUTE FUNCTION private.write_audit_log('score', 'max_score', 'failed_count', 'version', 'hidden_item_keys');
@@ -1206,6 +1365,7 @@ CREATE TRIGGER sites_broadcast_change AFTER INSERT OR DELETE OR UPDATE ON public
 CREATE TRIGGER sites_enforce_mfa BEFORE INSERT OR DELETE OR UPDATE ON public.sites FOR EACH ROW EXECUTE FUNCTION private.enforce_organization_mfa();
 CREATE TRIGGER sites_enqueue_webhook_event AFTER INSERT OR UPDATE ON public.sites FOR EACH ROW EXECUTE FUNCTION private.webhook_event_of_change('site');
 CREATE TRIGGER sites_prepare BEFORE INSERT ON public.sites FOR EACH ROW EXECUTE FUNCTION private.prepare_site();
+CREATE TRIGGER sites_recompute_analytics AFTER UPDATE OF timezone ON public.sites FOR EACH ROW WHEN ((old.timezone IS DISTINCT FROM new.timezone)) EXECUTE FUNCTION private.recompute_analytics_of_site();
 CREATE TRIGGER sites_set_updated_at BEFORE UPDATE ON public.sites FOR EACH ROW EXECUTE FUNCTION private.set_updated_at();
 CREATE TRIGGER sites_write_audit_log AFTER INSERT OR DELETE OR UPDATE ON public.sites FOR EACH ROW EXECUTE FUNCTION private.write_audit_log();
 create policy "Members can read their organization's sites" on public.sites
@@ -1236,6 +1396,7 @@ create table public.template_versions (
   published_at timestamp with time zone default now() not null,
   item_count integer generated always as (private.template_item_count(definition)) stored,
   initially_hidden_item_keys text[] generated always as (private.hidden_item_keys(definition, '{}'::jsonb)) stored,
+  scored_item_keys text[] generated always as (private.scored_item_keys(definition)) stored,
   constraint template_versions_pkey PRIMARY KEY (id),
   constraint template_versions_definition_check CHECK (((private.template_definition_problem(definition) IS NULL) AND (private.template_item_count(definition) >= 1))),
   constraint template_versions_org_id_fkey FOREIGN KEY (org_id) REFERENCES public.organizations(id) ON DELETE CASCADE,
@@ -1247,6 +1408,7 @@ create table public.template_versions (
 comment on table public.template_versions is 'Immutable published snapshots of a template; inspections pin one.';
 comment on column public.template_versions.item_count is 'How many items the definition has (private.template_item_count), stored for the inspection lists.';
 comment on column public.template_versions.initially_hidden_item_keys is 'The items the definition''s rules hide before any answer (private.hidden_item_keys with no answers), stored for new inspections.';
+comment on column public.template_versions.scored_item_keys is 'The items of the definition that can fail (private.scored_item_keys), stored for analytics: the items whose answers it counts.';
 alter table public.template_versions enable row level security;
 CREATE INDEX template_versions_org_id_idx ON public.template_versions USING btree (org_id);
 CREATE INDEX template_versions_published_by_idx ON public.template_versions USING btree (published_by);
@@ -1595,6 +1757,134 @@ begin
   return null;
 end;
 $function$;
+
+-- private.add_to_action_days(changes private.analytics_action_change[]) ---------------------------
+CREATE OR REPLACE FUNCTION private.add_to_action_days(changes private.analytics_action_change[])
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  -- Counts and the durations added, in key order; then the durations taken away, from rows the
+  -- first statement has locked already (a duration leaves only with its count).
+  insert into public.analytics_action_days as t (org_id, day, site_id, template_id, priority, opened, resolved, verified, due, resolved_by_due,
+                                                 resolve_seconds, verify_seconds)
+  select c.org_id, c.day, c.site_id, c.template_id, c.priority,
+         sum(c.opened), sum(c.resolved), sum(c.verified), sum(c.due), sum(c.resolved_by_due),
+         coalesce(array_agg(c.resolve_seconds) filter (where c.resolved > 0 and c.resolve_seconds is not null), '{}'),
+         coalesce(array_agg(c.verify_seconds) filter (where c.verified > 0 and c.verify_seconds is not null), '{}')
+  from unnest(changes) c
+  group by c.org_id, c.day, c.site_id, c.template_id, c.priority
+  having (sum(c.opened) <> 0 or sum(c.resolved) <> 0 or sum(c.verified) <> 0 or sum(c.due) <> 0 or sum(c.resolved_by_due) <> 0
+          or bool_or(c.resolved <> 0 or c.verified <> 0))
+     and (sum(c.opened) > 0 or sum(c.resolved) > 0 or sum(c.verified) > 0 or sum(c.due) > 0 or sum(c.resolved_by_due) > 0
+          or exists (
+            select 1 from public.analytics_action_days x
+            where x.org_id = c.org_id and x.day = c.day and x.site_id = c.site_id
+              and x.template_id is not distinct from c.template_id and x.priority = c.priority))
+  order by c.org_id, c.day, c.site_id, c.template_id, c.priority
+  on conflict (org_id, day, site_id, template_id, priority) do update
+    set opened = t.opened + excluded.opened,
+        resolved = t.resolved + excluded.resolved,
+        verified = t.verified + excluded.verified,
+        due = t.due + excluded.due,
+        resolved_by_due = t.resolved_by_due + excluded.resolved_by_due,
+        resolve_seconds = t.resolve_seconds || excluded.resolve_seconds,
+        verify_seconds = t.verify_seconds || excluded.verify_seconds;
+
+  update public.analytics_action_days t
+  set resolve_seconds = private.without_each(t.resolve_seconds, gone.resolve_seconds),
+      verify_seconds = private.without_each(t.verify_seconds, gone.verify_seconds)
+  from (
+    select c.org_id, c.day, c.site_id, c.template_id, c.priority,
+           coalesce(array_agg(c.resolve_seconds) filter (where c.resolved < 0 and c.resolve_seconds is not null), '{}') as resolve_seconds,
+           coalesce(array_agg(c.verify_seconds) filter (where c.verified < 0 and c.verify_seconds is not null), '{}') as verify_seconds
+    from unnest(changes) c
+    where (c.resolved < 0 and c.resolve_seconds is not null) or (c.verified < 0 and c.verify_seconds is not null)
+    group by c.org_id, c.day, c.site_id, c.template_id, c.priority
+  ) gone
+  where t.org_id = gone.org_id and t.day = gone.day and t.site_id = gone.site_id
+    and t.template_id is not distinct from gone.template_id and t.priority = gone.priority;
+end;
+$function$;
+comment on function private.add_to_action_days(changes private.analytics_action_change[]) is 'Adds changes, summed per key, to analytics_action_days (durations appended, or taken out one equal value each); never creates a row only to take away from it.';
+
+-- private.add_to_inspection_days(changes private.analytics_inspection_change[]) -------------------
+CREATE OR REPLACE FUNCTION private.add_to_inspection_days(changes private.analytics_inspection_change[])
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  insert into public.analytics_inspection_days as t (org_id, day, site_id, template_id, template_version_id, inspections, scored, score_sum)
+  select c.org_id, c.day, c.site_id, c.template_id, c.template_version_id, sum(c.inspections), sum(c.scored), sum(c.score_sum)
+  from unnest(changes) c
+  group by c.org_id, c.day, c.site_id, c.template_id, c.template_version_id
+  having (sum(c.inspections) <> 0 or sum(c.scored) <> 0 or sum(c.score_sum) <> 0)
+     and (sum(c.inspections) > 0 or sum(c.scored) > 0 or exists (
+       select 1 from public.analytics_inspection_days x
+       where x.org_id = c.org_id and x.day = c.day and x.site_id = c.site_id and x.template_id = c.template_id
+         and x.template_version_id = c.template_version_id))
+  order by c.org_id, c.day, c.site_id, c.template_id, c.template_version_id
+  on conflict (org_id, day, site_id, template_id, template_version_id) do update
+    set inspections = t.inspections + excluded.inspections,
+        scored = t.scored + excluded.scored,
+        score_sum = t.score_sum + excluded.score_sum;
+end;
+$function$;
+comment on function private.add_to_inspection_days(changes private.analytics_inspection_change[]) is 'Adds changes, summed per key, to analytics_inspection_days; never creates a row only to take away from it.';
+
+-- private.add_to_item_days(changes private.analytics_item_change[]) -------------------------------
+CREATE OR REPLACE FUNCTION private.add_to_item_days(changes private.analytics_item_change[])
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  insert into public.analytics_item_days as t (org_id, day, site_id, template_id, item_key, failed, unjudged)
+  select c.org_id, c.day, c.site_id, c.template_id, c.item_key, sum(c.failed), sum(c.unjudged)
+  from unnest(changes) c
+  group by c.org_id, c.day, c.site_id, c.template_id, c.item_key
+  having (sum(c.failed) <> 0 or sum(c.unjudged) <> 0)
+     and (sum(c.failed) > 0 or sum(c.unjudged) > 0 or exists (
+       select 1 from public.analytics_item_days x
+       where x.org_id = c.org_id and x.day = c.day and x.site_id = c.site_id and x.template_id = c.template_id
+         and x.item_key = c.item_key))
+  order by c.org_id, c.day, c.site_id, c.template_id, c.item_key
+  on conflict (org_id, day, site_id, template_id, item_key) do update
+    set failed = t.failed + excluded.failed,
+        unjudged = t.unjudged + excluded.unjudged;
+end;
+$function$;
+comment on function private.add_to_item_days(changes private.analytics_item_change[]) is 'Adds changes, summed per key, to analytics_item_days; never creates a row only to take away from it.';
+
+-- private.add_to_occurrence_days(changes private.analytics_occurrence_change[]) -------------------
+CREATE OR REPLACE FUNCTION private.add_to_occurrence_days(changes private.analytics_occurrence_change[])
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  insert into public.analytics_occurrence_days as t (org_id, day, site_id, template_id, occurrences, on_time, late)
+  select c.org_id, c.day, c.site_id, c.template_id, sum(c.occurrences), sum(c.on_time), sum(c.late)
+  from unnest(changes) c
+  group by c.org_id, c.day, c.site_id, c.template_id
+  having (sum(c.occurrences) <> 0 or sum(c.on_time) <> 0 or sum(c.late) <> 0)
+     and (sum(c.occurrences) > 0 or sum(c.on_time) > 0 or sum(c.late) > 0 or exists (
+       select 1 from public.analytics_occurrence_days x
+       where x.org_id = c.org_id and x.day = c.day and x.site_id = c.site_id and x.template_id = c.template_id))
+  order by c.org_id, c.day, c.site_id, c.template_id
+  on conflict (org_id, day, site_id, template_id) do update
+    set occurrences = t.occurrences + excluded.occurrences,
+        on_time = t.on_time + excluded.on_time,
+        late = t.late + excluded.late;
+end;
+$function$;
+comment on function private.add_to_occurrence_days(changes private.analytics_occurrence_change[]) is 'Adds changes, summed per key, to analytics_occurrence_days; never creates a row only to take away from it.';
 
 -- private.answer_failed(item jsonb, value jsonb) --------------------------------------------------
 CREATE OR REPLACE FUNCTION private.answer_failed(item jsonb, value jsonb)
@@ -4747,6 +5037,90 @@ end;
 $function$;
 comment on function private.queue_reminders(at timestamp with time zone, org uuid) is 'Background run: writes the reminder emails due at `at` (opened, due in 24 hours, missed, the managers'' digest) to the outbox, each once; answers how many of each. `org` limits it to one organization (tests).';
 
+-- private.rebuild_analytics(org uuid) -------------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.rebuild_analytics(org uuid DEFAULT NULL::uuid)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  -- Writers wait while the rollups are rebuilt (every trigger adds to them), so none is counted
+  -- twice or lost: what committed before is read from the base tables, what commits after adds
+  -- its change to the rebuilt rows. Readers go on reading.
+  lock table public.analytics_inspection_days, public.analytics_item_days, public.analytics_occurrence_days,
+    public.analytics_action_days in exclusive mode;
+  perform private.recompute_analytics(org);
+  if org is null then
+    analyze public.analytics_inspection_days, public.analytics_item_days, public.analytics_occurrence_days,
+      public.analytics_action_days;
+  end if;
+end;
+$function$;
+comment on function private.rebuild_analytics(org uuid) is 'Recomputes every analytics rollup (or one organization''s) from the base tables, holding writers off meanwhile: npm run db:rollups:rebuild.';
+grant execute on function private.rebuild_analytics(org uuid) to service_role;
+
+-- private.recompute_analytics(org uuid, site uuid) ------------------------------------------------
+CREATE OR REPLACE FUNCTION private.recompute_analytics(org uuid DEFAULT NULL::uuid, site uuid DEFAULT NULL::uuid)
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  inspections public.inspections[];
+  actions public.actions[];
+begin
+  delete from public.analytics_inspection_days r where (org is null or r.org_id = org) and (site is null or r.site_id = site);
+  delete from public.analytics_item_days r where (org is null or r.org_id = org) and (site is null or r.site_id = site);
+  delete from public.analytics_occurrence_days r where (org is null or r.org_id = org) and (site is null or r.site_id = site);
+  delete from public.analytics_action_days r where (org is null or r.org_id = org) and (site is null or r.site_id = site);
+
+  -- In batches of 10,000 rows (whatever their organization), so that 100,000 inspections with
+  -- 2,000,000 answers are not held in memory at once, and 10,000 small organizations do not each
+  -- pay for statements of their own.
+  for inspections in
+    select array_agg(b.i)
+    from (
+      select i, (row_number() over (order by i.id) - 1) / 10000 as batch
+      from public.inspections i
+      where (org is null or i.org_id = org) and (site is null or i.site_id = site)
+        and (i.status in ('submitted', 'approved') or i.schedule_id is not null)
+    ) b
+    group by b.batch
+  loop
+    perform private.roll_up_inspections('{}', inspections);
+  end loop;
+
+  for actions in
+    select array_agg(b.a)
+    from (
+      select a, (row_number() over (order by a.id) - 1) / 10000 as batch
+      from public.actions a
+      where (org is null or a.org_id = org) and (site is null or a.site_id = site) and a.status <> 'canceled'
+    ) b
+    group by b.batch
+  loop
+    perform private.roll_up_actions('{}', actions);
+  end loop;
+end;
+$function$;
+comment on function private.recompute_analytics(org uuid, site uuid) is 'Recomputes the analytics rollups (of every organization, of one, or of one of its sites) from the inspections, answers and actions.';
+
+-- private.recompute_analytics_of_site() -----------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.recompute_analytics_of_site()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  perform private.recompute_analytics(new.org_id, new.id);
+  return null;
+end;
+$function$;
+comment on function private.recompute_analytics_of_site() is 'After-update trigger on a site''s time zone: its rollup rows are on its local days, so they are recomputed.';
+
 -- private.record_action_events() ------------------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.record_action_events()
  RETURNS trigger
@@ -5405,8 +5779,8 @@ begin
   end if;
   -- Deleting the user who published it sets published_by null; nothing else may change.
   if tg_op = 'UPDATE' and new.published_by is null
-     and to_jsonb(new) - 'published_by' - 'item_count' - 'initially_hidden_item_keys'
-       = to_jsonb(old) - 'published_by' - 'item_count' - 'initially_hidden_item_keys' then
+     and to_jsonb(new) - 'published_by' - 'item_count' - 'initially_hidden_item_keys' - 'scored_item_keys'
+       = to_jsonb(old) - 'published_by' - 'item_count' - 'initially_hidden_item_keys' - 'scored_item_keys' then
     return new;
   end if;
   raise exception 'template versions are immutable' using errcode = '42501';
@@ -5700,6 +6074,209 @@ AS $function$
 $function$;
 grant execute on function private.retire_expired_invitation(org uuid, address text) to authenticated;
 
+-- private.roll_up_actions(removed public.actions[], added public.actions[]) -----------------------
+CREATE OR REPLACE FUNCTION private.roll_up_actions(removed public.actions[], added public.actions[])
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  perform private.add_to_action_days(array(
+    select row(c.org_id, (e.at at time zone s.timezone)::date, c.site_id, i.template_id, c.priority,
+               case when e.event = 'opened' then c.sign else 0 end,
+               case when e.event = 'resolved' then c.sign else 0 end,
+               case when e.event = 'verified' then c.sign else 0 end,
+               case when e.event = 'due' then c.sign else 0 end,
+               case when e.event = 'due' and c.resolved_at <= c.due_at then c.sign else 0 end,
+               case when e.event = 'resolved' then extract(epoch from c.resolved_at - c.created_at) end,
+               case when e.event = 'verified' then extract(epoch from c.verified_at - c.resolved_at) end
+           )::private.analytics_action_change
+    from (select r.*, -1 as sign from unnest(removed) r union all select a.*, 1 from unnest(added) a) c
+    join public.sites s on s.id = c.site_id
+    left join public.inspections i on i.id = c.inspection_id
+    cross join lateral (
+      values ('opened', c.created_at), ('resolved', c.resolved_at), ('verified', c.verified_at), ('due', c.due_at)
+    ) as e (event, at)
+    where c.status <> 'canceled' and e.at is not null));
+end;
+$function$;
+comment on function private.roll_up_actions(removed public.actions[], added public.actions[]) is 'Takes the analytics contributions of `removed` (action rows as they were) out of analytics_action_days and adds those of `added`: opened, resolved and verified with their durations, and due, unless canceled.';
+
+-- private.roll_up_changed_actions() ---------------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.roll_up_changed_actions()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  removed public.actions[];
+  added public.actions[];
+begin
+  if tg_op = 'INSERT' then
+    added := array(select n from new_actions n where n.status <> 'canceled');
+    removed := '{}';
+  else
+    select coalesce(array_agg(o), '{}'), coalesce(array_agg(n), '{}') into removed, added
+    from old_actions o
+    join new_actions n on n.id = o.id
+    where (o.status = 'canceled', o.org_id, o.site_id, o.inspection_id, o.priority, o.created_at, o.resolved_at, o.verified_at, o.due_at)
+          is distinct from
+          (n.status = 'canceled', n.org_id, n.site_id, n.inspection_id, n.priority, n.created_at, n.resolved_at, n.verified_at, n.due_at);
+  end if;
+  if cardinality(removed) + cardinality(added) > 0 then
+    perform private.roll_up_actions(removed, added);
+  end if;
+  return null;
+end;
+$function$;
+comment on function private.roll_up_changed_actions() is 'After-statement trigger on actions: hands the rows whose analytics contribution may have changed, as they were and as they are, to private.roll_up_actions.';
+
+-- private.roll_up_changed_inspections() -----------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.roll_up_changed_inspections()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+declare
+  removed public.inspections[];
+  added public.inspections[];
+begin
+  -- A transition table is only named in the branch of its event (PL/pgSQL plans each query when
+  -- it first runs).
+  if tg_op = 'INSERT' then
+    added := array(select n from new_inspections n where n.status in ('submitted', 'approved') or n.schedule_id is not null);
+    removed := '{}';
+  else
+    select coalesce(array_agg(o), '{}'), coalesce(array_agg(n), '{}') into removed, added
+    from old_inspections o
+    join new_inspections n on n.id = o.id
+    where ((o.status in ('submitted', 'approved') or n.status in ('submitted', 'approved'))
+           and (o.status in ('submitted', 'approved'), o.org_id, o.site_id, o.template_id, o.template_version_id, o.submitted_at, o.score, o.max_score, o.hidden_item_keys)
+               is distinct from
+               (n.status in ('submitted', 'approved'), n.org_id, n.site_id, n.template_id, n.template_version_id, n.submitted_at, n.score, n.max_score, n.hidden_item_keys))
+       or ((o.schedule_id is not null or n.schedule_id is not null)
+           and (o.schedule_id, o.status = 'canceled', o.org_id, o.site_id, o.template_id, o.due_at, o.first_submitted_at)
+               is distinct from
+               (n.schedule_id, n.status = 'canceled', n.org_id, n.site_id, n.template_id, n.due_at, n.first_submitted_at));
+  end if;
+  if cardinality(removed) + cardinality(added) > 0 then
+    perform private.roll_up_inspections(removed, added);
+  end if;
+  return null;
+end;
+$function$;
+comment on function private.roll_up_changed_inspections() is 'After-statement trigger on inspections: hands the rows whose analytics contribution may have changed, as they were and as they are, to private.roll_up_inspections.';
+
+-- private.roll_up_deleted_action() ----------------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.roll_up_deleted_action()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  if old.status <> 'canceled' and exists (select 1 from public.organizations o where o.id = old.org_id) then
+    perform private.roll_up_actions(array[old], '{}');
+  end if;
+  return old;
+end;
+$function$;
+comment on function private.roll_up_deleted_action() is 'Before-delete trigger on actions: takes the row''s analytics contribution out.';
+
+-- private.roll_up_deleted_answers() ---------------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.roll_up_deleted_answers()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  perform private.add_to_item_days(array(
+    select row(i.org_id, (i.submitted_at at time zone s.timezone)::date, i.site_id, i.template_id, x.item_key,
+               case when x.failed then -1 else 0 end, 1
+           )::private.analytics_item_change
+    from old_answers x
+    join public.inspections i on i.id = x.inspection_id
+    join public.sites s on s.id = i.site_id
+    join public.template_versions v on v.id = i.template_version_id
+    where i.status in ('submitted', 'approved') and i.submitted_at is not null
+      and x.failed is not null and x.item_key <> all (i.hidden_item_keys)
+      and x.item_key = any (v.scored_item_keys)));
+  return null;
+end;
+$function$;
+comment on function private.roll_up_deleted_answers() is 'After-statement trigger on answers deleted: a deleted judged answer of a submitted or approved inspection is no longer judged (nor failed) in analytics_item_days.';
+
+-- private.roll_up_deleted_inspection() ------------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.roll_up_deleted_inspection()
+ RETURNS trigger
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  if (old.status in ('submitted', 'approved') or old.schedule_id is not null)
+     and exists (select 1 from public.organizations o where o.id = old.org_id) then
+    perform private.roll_up_inspections(array[old], '{}');
+  end if;
+  return old;
+end;
+$function$;
+comment on function private.roll_up_deleted_inspection() is 'Before-delete trigger on inspections: takes the row''s analytics contribution out, while its answers are still there.';
+
+-- private.roll_up_inspections(removed public.inspections[], added public.inspections[]) -----------
+CREATE OR REPLACE FUNCTION private.roll_up_inspections(removed public.inspections[], added public.inspections[])
+ RETURNS void
+ LANGUAGE plpgsql
+ SECURITY DEFINER
+ SET search_path TO ''
+AS $function$
+begin
+  perform private.add_to_inspection_days(array(
+    select row(c.org_id, (c.submitted_at at time zone s.timezone)::date, c.site_id, c.template_id, c.template_version_id,
+               c.sign,
+               case when c.max_score > 0 then c.sign else 0 end,
+               case when c.max_score > 0 then c.sign * 100 * c.score / c.max_score else 0 end
+           )::private.analytics_inspection_change
+    from (select r.*, -1 as sign from unnest(removed) r union all select a.*, 1 from unnest(added) a) c
+    join public.sites s on s.id = c.site_id
+    where c.status in ('submitted', 'approved') and c.submitted_at is not null));
+
+  -- Each scored item of each counted inspection's version, with its answer: a row when it failed
+  -- (shown) or was not judged.
+  perform private.add_to_item_days(array(
+    with counted as materialized (
+      select r.*, -1 as sign from unnest(removed) r where r.status in ('submitted', 'approved') and r.submitted_at is not null
+      union all
+      select a.*, 1 from unnest(added) a where a.status in ('submitted', 'approved') and a.submitted_at is not null
+    )
+    select row(c.org_id, (c.submitted_at at time zone s.timezone)::date, c.site_id, c.template_id, k.key,
+               case when x.failed and k.key <> all (c.hidden_item_keys) then c.sign else 0 end,
+               case when x.failed is null or k.key = any (c.hidden_item_keys) then c.sign else 0 end
+           )::private.analytics_item_change
+    from counted c
+    join public.sites s on s.id = c.site_id
+    join public.template_versions v on v.id = c.template_version_id
+    cross join lateral unnest(v.scored_item_keys) as k (key)
+    left join public.answers x on x.inspection_id = c.id and x.item_key = k.key
+    where x.failed is distinct from false or k.key = any (c.hidden_item_keys)));
+
+  perform private.add_to_occurrence_days(array(
+    select row(c.org_id, (c.due_at at time zone s.timezone)::date, c.site_id, c.template_id,
+               c.sign,
+               case when c.first_submitted_at <= c.due_at then c.sign else 0 end,
+               case when c.first_submitted_at > c.due_at then c.sign else 0 end
+           )::private.analytics_occurrence_change
+    from (select r.*, -1 as sign from unnest(removed) r union all select a.*, 1 from unnest(added) a) c
+    join public.sites s on s.id = c.site_id
+    where c.schedule_id is not null and c.status <> 'canceled' and c.due_at is not null));
+end;
+$function$;
+comment on function private.roll_up_inspections(removed public.inspections[], added public.inspections[]) is 'Takes the analytics contributions of `removed` (inspection rows as they were) out of the rollups and adds those of `added`: scores, and failed and unjudged items, of submitted and approved inspections, and occurrences.';
+
 -- private.run_schedules(at timestamp with time zone) ----------------------------------------------
 CREATE OR REPLACE FUNCTION private.run_schedules(at timestamp with time zone DEFAULT now())
  RETURNS jsonb
@@ -5854,6 +6431,21 @@ AS $function$
   select ss.site_id from public.schedule_sites ss where ss.schedule_id = schedule;
 $function$;
 grant execute on function private.schedule_site_ids(schedule uuid) to authenticated, service_role;
+
+-- private.scored_item_keys(definition jsonb) ------------------------------------------------------
+CREATE OR REPLACE FUNCTION private.scored_item_keys(definition jsonb)
+ RETURNS text[]
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO ''
+AS $function$
+  select coalesce(array_agg(i.item ->> 'key' order by s.position, i.position), '{}')
+  from jsonb_array_elements(coalesce(definition -> 'sections', '[]')) with ordinality as s (section, position),
+       jsonb_array_elements(coalesce(s.section -> 'items', '[]')) with ordinality as i (item, position)
+  where private.template_item_is_scored(i.item);
+$function$;
+comment on function private.scored_item_keys(definition jsonb) is 'Keys of the items of a template definition that can fail (scored items), in definition order: the items whose answers analytics counts.';
+grant execute on function private.scored_item_keys(definition jsonb) to authenticated, service_role;
 
 -- private.sees_every_site_of_schedule(schedule uuid, roles public.org_role[]) ---------------------
 CREATE OR REPLACE FUNCTION private.sees_every_site_of_schedule(schedule uuid, roles public.org_role[] DEFAULT NULL::public.org_role[])
@@ -7083,6 +7675,19 @@ AS $function$
   select (array['10 seconds', '1 minute', '10 minutes', '1 hour', '6 hours', '24 hours', '48 hours']::interval[])[failed_attempts];
 $function$;
 grant execute on function private.webhook_retry_delay(failed_attempts integer) to public;
+
+-- private.without_each(items numeric[], removed numeric[]) ----------------------------------------
+CREATE OR REPLACE FUNCTION private.without_each(items numeric[], removed numeric[])
+ RETURNS numeric[]
+ LANGUAGE sql
+ IMMUTABLE PARALLEL SAFE
+ SET search_path TO ''
+AS $function$
+  select coalesce(array_agg(x.item), '{}')
+  from (select item, row_number() over (partition by item) as n from unnest(items) as item) x
+  where x.n > (select count(*) from unnest(removed) as r (item) where r.item = x.item);
+$function$;
+comment on function private.without_each(items numeric[], removed numeric[]) is 'The items less one equal value for each removed one: the difference of two multisets (the action rollup''s durations).';
 
 -- private.write_answer_audit_rows() ---------------------------------------------------------------
 CREATE OR REPLACE FUNCTION private.write_answer_audit_rows()

@@ -13,10 +13,10 @@ import { existsSync, readFileSync, rmSync } from 'node:fs';
 import { constants } from 'node:os';
 import path from 'node:path';
 import { startStack, type RunningStack } from '../stack/server.ts';
-import { portIsFree } from '../stack/os.ts';
+import { freePortBelowEphemeralRange } from '../stack/os.ts';
 import { buildWebApp, serveWebApp } from '../stack/web.ts';
 import { runDbSuite, type SuiteResult } from './db/run.ts';
-import { freeStackPorts, privateStackFolder } from './support/private-stack.ts';
+import { freeStackPorts, portsKeptBy, privateStackFolder } from './support/private-stack.ts';
 import { supabaseCliStack, type TestStack } from './support/stack-status.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -109,28 +109,6 @@ async function startWeb(apiUrl: string, publishableKey: string, port: number, wo
   return server;
 }
 
-/**
- * A free port for the web app, outside the kernel's ephemeral range. The port is chosen before
- * the stack starts (its redirect URLs name it) and bound minutes later, after the api suite; a
- * port the kernel hands out (port 0) can meanwhile become the local end of one of the thousands of
- * outgoing test connections, and `vite preview` then fails with EADDRINUSE (seen in CI).
- */
-async function webAppPort(): Promise<number> {
-  let ephemeralLow = 32768;
-  try {
-    ephemeralLow = Number(readFileSync('/proc/sys/net/ipv4/ip_local_port_range', 'utf8').trim().split(/\s+/)[0]);
-  } catch {
-    // Not Linux: keep the usual default.
-  }
-  const low = 10000;
-  const high = Math.max(low + 1000, ephemeralLow - 1);
-  for (let attempt = 0; attempt < 100; attempt++) {
-    const port = low + Math.floor(Math.random() * (high - low));
-    if (await portIsFree('127.0.0.1', port)) return port;
-  }
-  throw new Error(`No free port for the web app between ${low} and ${high}`);
-}
-
 /** Stops a suite's process: SIGTERM, then SIGKILL if it is still there after 10 s. */
 async function stopChild(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return;
@@ -207,7 +185,12 @@ async function main(): Promise<number> {
   console.log(`Test folder: ${path.relative(root, workDir)} (${process.env.KEEP_TEST_STACK ? 'kept: KEEP_TEST_STACK is set' : 'removed at the end'})`);
   let stack: RunningStack | undefined;
   try {
-    const webPort = await webAppPort();
+    // Every port below the kernel's ephemeral range (stack/os.ts, freePortBelowEphemeralRange): the
+    // web app's is chosen now (the stack's redirect URLs name it) and bound minutes later, after the
+    // api suite, and a port the kernel hands out could meanwhile become the local end of one of the
+    // thousands of outgoing test connections (`vite preview` then failed with EADDRINUSE in CI).
+    const stackPorts = await freeStackPorts();
+    const webPort = await freePortBelowEphemeralRange(portsKeptBy(stackPorts));
     const webUrl = `http://localhost:${webPort}`;
     // FIELDCHECK_STACK=supabase: test the stack the real Supabase CLI runs (needs Docker), as
     // `supabase start` + `supabase functions serve` left it; otherwise a private local stack.
@@ -219,7 +202,7 @@ async function main(): Promise<number> {
       underway.stack = startStack({
         signal: underway.abortStart.signal,
         dataDir: path.join(workDir, 'data'),
-        ports: await freeStackPorts(),
+        ports: stackPorts,
         siteUrl: webUrl,
         extraRedirectUrls: [`${webUrl}/**`, `http://127.0.0.1:${webPort}/**`],
         extraFunctionDirs: existsSync(path.join(root, 'tests', 'fixtures', 'functions')) ? [path.join(root, 'tests', 'fixtures', 'functions')] : [],

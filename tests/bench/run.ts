@@ -11,8 +11,9 @@
 //    statements run directly with postgres.js as the same user.
 // 5. Webhooks (webhooks.ts): the outbox's cost per write, and deliveries per second from the
 //    worker against signed POSTs sent straight to the same loopback receiver.
-// 6. The web app (web.ts): initial JS, Lighthouse and CLS of sign-in, the dashboard and a 500-item
-//    run page, and typing latency there, against the budgets of issue 12.
+// 6. The web app (web.ts): initial JS, Lighthouse and CLS of sign-in, the dashboard, a 500-item
+//    run page and the analytics page (with its own JS), and typing latency on the run page,
+//    against the budgets of issue 12.
 // 7. The request path (request-path.ts, issue 15): reads, search and near-me at 100k sites and
 //    1M inspections against pgbench on the same cluster, the gateway's hop, RLS's own cost, and
 //    the plans of the hot queries.
@@ -33,9 +34,14 @@
 // 13. Site groups, the api's routes (site-groups-api.ts, issue 27): the whole tree of 1,000 groups
 //    at 100,000 sites, org-wide and limited, against its statement alone and a sites page; moving
 //    500 sites at once against the same UPDATE.
+// 14. Analytics (analytics.ts, issue 28), only when named (it generates 1M inspections and 20M
+//    answers first, which takes minutes): every measure for an organization of 100k inspections
+//    through the api function (p50 / p95) against its statement run directly and against the same
+//    figures computed from the base tables; the rebuild's time; the rollup triggers' cost to writes
+//    (`-- analytics --scale=0.1` for a tenth of the data).
 //
 //   npm run bench             everything, as a readable table
-//   npm run bench -- reads    one part (startup, me, realtime, answers, webhooks, web, reads, reports, schedules, site-groups, site-groups-api, soak, sign-ins)
+//   npm run bench -- reads    one part (startup, me, realtime, answers, webhooks, web, reads, reports, schedules, site-groups, site-groups-api, soak, sign-ins, analytics)
 //   npm run bench -- web --baseline=main --runs=5
 //                             the web app beside another revision's build, in one run, medians and ratios
 //                             (--pages=run,dashboard for some of the pages only)
@@ -46,6 +52,7 @@ import path from 'node:path';
 import postgres from 'postgres';
 import { startStack } from '../../stack/server.ts';
 import { freeStackPorts, privateStackFolder } from '../support/private-stack.ts';
+import { benchAnalytics } from './analytics.ts';
 import { benchAnswerSave } from './answer-save.ts';
 import { load, type LoadResult, signUpBenchUser } from './measure.ts';
 import { benchRealtimeFanout } from './realtime-fanout.ts';
@@ -145,6 +152,7 @@ function webJson(figures: WebFigures) {
     out[`web.${slug(page.name)}.initial_js_ratio`] = Number((page.initialJsKb / WEB_BUDGETS.initialJsKb).toFixed(3));
     out[`web.${slug(page.name)}.lighthouse`] = page.lighthouse;
     out[`web.${slug(page.name)}.cls`] = page.cls === null ? null : Number(page.cls.toFixed(3));
+    if (page.ownJs) out[`web.${slug(page.name)}.own_js_kb`] = Number(page.ownJs.kb.toFixed(1));
   }
   out['web.run.usable_ms'] = figures.usableMs;
   out['web.run.usable_ratio'] = Number((figures.usableMs / WEB_BUDGETS.usableMs).toFixed(3));
@@ -157,8 +165,8 @@ const args = process.argv.slice(2);
 const json = args.includes('--json');
 const only = args.filter((arg) => !arg.startsWith('--'));
 // JSON covers the parts with figures under stable names.
-// The soak (an hour) and the sign-ins (a diagnosis) run only when named.
-const onlyWhenNamed = ['soak', 'sign-ins'];
+// The soak (an hour), the sign-ins (a diagnosis) and analytics (minutes of data generation) run only when named.
+const onlyWhenNamed = ['soak', 'sign-ins', 'analytics'];
 const wanted = (part: string) => (only.length ? only.includes(part) : !onlyWhenNamed.includes(part) && (!json || ['web', 'reads', 'realtime', 'answers'].includes(part)));
 const dir = privateStackFolder('bench-');
 const out: Record<string, number | null> = {};
@@ -174,6 +182,7 @@ try {
   if (wanted('site-groups')) Object.assign(out, await benchSiteGroups({ json }));
   if (wanted('site-groups-api') && !json) await benchSiteGroupsApi();
   if (wanted('soak') && !json) await benchSoak(soakOptionsFrom(args));
+  if (wanted('analytics') && !json) await benchAnalytics({ scale: Number(args.find((a) => a.startsWith('--scale='))?.slice(8) ?? 1) });
   if (wanted('sign-ins') && !json) await benchSignIns({ users: Number(args.find((a) => a.startsWith('--users='))?.slice(8) ?? 300) });
   if (wanted('web')) {
     const figures = await benchWeb({

@@ -4,7 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync } from 'node:fs';
 import path from 'node:path';
 import type { StackPorts } from '../../stack/config.ts';
-import { freePort } from '../../stack/os.ts';
+import { freePortBelowEphemeralRange } from '../../stack/os.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..');
 
@@ -17,9 +17,26 @@ export function privateStackFolder(prefix: string): string {
   return dir;
 }
 
-/** Every port a stack listens on, each one the kernel reports free right now. */
+/** Ports from functionsBase up kept for the functions (one each, seven today, and room to skip busy ones). */
+const FUNCTION_PORT_ROOM = 32;
+
+/**
+ * Every port a stack listens on, each one free right now and below the kernel's ephemeral range,
+ * so that no outgoing connection takes one before the stack binds it (freePortBelowEphemeralRange):
+ * the functions' base first, then the others outside the functions' room above it.
+ */
 export async function freeStackPorts(): Promise<StackPorts> {
-  return { api: await freePort(), db: await freePort(), mailWeb: await freePort(), mailSmtp: await freePort(), functionsBase: await freePort() };
+  const functionsBase = await freePortBelowEphemeralRange();
+  const taken = portsKeptBy({ functionsBase });
+  for (let n = 0; n < 4; n++) taken.push(await freePortBelowEphemeralRange(taken));
+  const [api, db, mailWeb, mailSmtp] = taken.slice(FUNCTION_PORT_ROOM);
+  return { api, db, mailWeb, mailSmtp, functionsBase };
+}
+
+/** The ports a stack of `ports` uses or may use, for choosing another port (the web app's) beside it. */
+export function portsKeptBy(ports: Partial<StackPorts> & Pick<StackPorts, 'functionsBase'>): number[] {
+  const room = Array.from({ length: FUNCTION_PORT_ROOM }, (_, n) => ports.functionsBase + n);
+  return [...room, ...[ports.api, ports.db, ports.mailWeb, ports.mailSmtp].filter((port): port is number => port !== undefined)];
 }
 
 /** The environment that points the stack's command line at a private folder and ports (stack/cli.ts reads it). */

@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import type { Tx } from '../_shared/db.ts';
 import { ApiError } from '../_shared/errors.ts';
-import { inline } from '../_shared/sql-literal.ts';
+import { inline, type InlineSql } from '../_shared/sql-literal.ts';
 import { route } from '../_shared/http.ts';
 import { decodeCursor, pageOf } from '../_shared/pagination.ts';
 import {
@@ -18,6 +18,7 @@ import {
   actionDetailSchema,
   type ActionEvent,
   actionListQuerySchema,
+  type ActionListQuery,
   type ActionMove,
   actionSchema,
   type ActionStatus,
@@ -29,6 +30,7 @@ import { idSchema, type Role } from '../_shared/schemas/common.ts';
 import { iso, requireRole, userIdOf } from './access.ts';
 import { mailNewAssignees } from './action-mail.ts';
 import { actionAttachmentOf, type ActionAttachmentRow } from './action-attachments.ts';
+import { localDayBetween } from './local-days.ts';
 import { orgParams } from './orgs.ts';
 import { inSiteGroup } from './site-groups.ts';
 
@@ -127,6 +129,20 @@ function givenFields(body: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
 }
 
+/** Missed its due time: past due and not resolved by it (analytics' overdue; docs/analytics.md). */
+const MISSED_DUE = inline`(a.due_at <= now() and (a.resolved_at is null or a.resolved_at > a.due_at))`;
+
+/** The list's filters that select what an analytics figure counts, on actions `a` at sites `s`. */
+function analyticsFilterSql(query: ActionListQuery): InlineSql {
+  return inline`
+    ${query.template_id ? inline`a.inspection_id in (select x.id from public.inspections x where x.org_id = a.org_id and x.template_id = ${query.template_id})` : inline`true`}
+    and ${localDayBetween(inline`a.created_at`, inline`s.timezone`, query.opened_day_from, query.opened_day_to)}
+    and ${localDayBetween(inline`a.resolved_at`, inline`s.timezone`, query.resolved_day_from, query.resolved_day_to)}
+    and ${localDayBetween(inline`a.verified_at`, inline`s.timezone`, query.verified_day_from, query.verified_day_to)}
+    and ${localDayBetween(inline`a.due_at`, inline`s.timezone`, query.due_day_from, query.due_day_to)}
+    and ${query.missed_due === undefined ? inline`true` : query.missed_due ? MISSED_DUE : inline`not ${MISSED_DUE}`}`;
+}
+
 export const listActions = route({
   method: 'GET',
   response: { list: actionSchema },
@@ -150,6 +166,7 @@ export const listActions = route({
           and ${query.overdue === undefined ? tx`true` : query.overdue ? overdue : tx`not ${overdue}`}
           -- Inclusive: a change in the same instant as the caller's last sync is not missed.
           and ${query.updated_since ? tx`a.updated_at >= ${query.updated_since}::timestamptz` : tx`true`}
+          and ${tx.unsafe(analyticsFilterSql(query).text)}
           and ${after ? tx`(a.created_at, a.id) < (${after[0] as string}::text::timestamptz, ${after[1] as string}::uuid)` : tx`true`}
         order by a.created_at desc, a.id desc
         limit ${query.limit + 1}

@@ -28,6 +28,8 @@ import { mailNewAssignees } from './action-mail.ts';
 import { SELECT_ANSWERS } from './answer-statements.ts';
 import { answerOf, type AnswerRow } from './answers.ts';
 import { attachmentOf, type AttachmentRow } from './attachments.ts';
+import { localDayBetween } from './local-days.ts';
+import { MISSED, OUTCOMES } from './occurrence-outcomes.ts';
 import { orgParams } from './orgs.ts';
 import { bySiteSql, inSiteGroup, readPlanStatement, rememberedReadPlan, rememberReadPlan, seenSitesSql } from './site-groups.ts';
 import { SELECT_TEMPLATE_VERSIONS, templateVersionOf, type TemplateVersionRow } from './templates.ts';
@@ -62,21 +64,8 @@ const inspectionParams = z.strictObject({ org: idSchema, id: idSchema });
 export const OVERDUE = inline`(i.status in ('scheduled', 'in_progress') and i.due_at is not null and i.due_at < now())`;
 export const overdueCondition = (tx: Tx) => tx.unsafe(OVERDUE.text);
 
-/**
- * Missed is derived too (docs/schedules.md): a schedule's occurrence, not canceled, due and never
- * submitted. The same function as compliance and the background run ask (private.occurrence_missed).
- */
-export const MISSED = inline`private.occurrence_missed(i.schedule_id, i.status, i.due_at, i.first_submitted_at, now())`;
-
-/**
- * Compliance's figures as list filters: on time, late (by the first submission), missed. The
- * compliance counts filter by the same (COMPLIANCE_COUNTS in schedules.ts), so the two agree.
- */
-export const OUTCOMES = {
-  on_time: inline`(i.schedule_id is not null and i.status <> 'canceled' and i.first_submitted_at <= i.due_at)`,
-  late: inline`(i.schedule_id is not null and i.status <> 'canceled' and i.first_submitted_at > i.due_at)`,
-  missed: MISSED,
-};
+// Missed, on time and late (occurrence-outcomes.ts): the list's filters, also read from here.
+export { MISSED, OUTCOMES };
 
 type InspectionFilterQuery = {
   status?: string[];
@@ -92,7 +81,14 @@ type InspectionFilterQuery = {
   due_from?: string;
   due_to?: string;
   due_before?: string;
+  template_id?: string;
+  submitted_day_from?: string;
+  submitted_day_to?: string;
+  due_day_from?: string;
+  due_day_to?: string;
+  failed_item?: string;
 };
+
 
 /**
  * The list's filters, on inspections `i` and their sites `s`, with the values as literals
@@ -116,6 +112,14 @@ function inspectionFilterSql(orgId: string, query: InspectionFilterQuery): Inlin
     -- Inclusive: a change in the same instant as the caller's last sync is not missed.
     and ${query.updated_since ? inline`i.updated_at >= ${query.updated_since}::timestamptz` : inline`true`}
     and ${query.due_before ? inline`i.due_at < ${query.due_before}::timestamptz` : inline`true`}
+    and ${query.template_id ? inline`i.template_id = ${query.template_id}` : inline`true`}
+    and ${localDayBetween(inline`i.submitted_at`, inline`s.timezone`, query.submitted_day_from, query.submitted_day_to)}
+    and ${localDayBetween(inline`i.due_at`, inline`s.timezone`, query.due_day_from, query.due_day_to)}
+    -- As analytics counts a failed item: a failed answer to an item the rules do not hide.
+    and ${query.failed_item
+      ? inline`exists (select 1 from public.answers x where x.inspection_id = i.id and x.item_key = ${query.failed_item}
+                        and x.failed and x.item_key <> all (i.hidden_item_keys))`
+      : inline`true`}
   `;
 }
 

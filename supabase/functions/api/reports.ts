@@ -18,8 +18,8 @@ import { streamCsv } from './report-csv/stream.ts';
 import { readReportData } from './report-pdf/data.ts';
 import { buildInspectionReport } from './report-pdf/document.ts';
 
-/** The organization's slug, for file names; 404 unless the caller belongs to it. */
-async function organizationSlug(tx: Tx, orgId: string): Promise<string> {
+/** The organization's slug, for file names; 404 unless the caller belongs to it (analytics' CSVs too). */
+export async function organizationSlug(tx: Tx, orgId: string): Promise<string> {
   await requireRole(tx, orgId);
   const [org] = await tx<{ slug: string }[]>`select slug from public.organizations where id = ${orgId}`;
   if (!org) throw ApiError.notFound('organization');

@@ -8,6 +8,18 @@ import {
 } from './action-attachments.ts';
 import { createAction, getAction, listActions, patchAction, transitionAction } from './actions.ts';
 import { saveAnswers } from './answers.ts';
+import {
+  exportAnalyticsActionsCsv,
+  exportAnalyticsFailedItemsCsv,
+  exportAnalyticsOnTimeCsv,
+  exportAnalyticsScoresCsv,
+  exportAnalyticsSitesCsv,
+  getAnalyticsActions,
+  getAnalyticsFailedItems,
+  getAnalyticsOnTime,
+  getAnalyticsScores,
+  getAnalyticsSites,
+} from './analytics.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from './api-keys.ts';
 import { listActivity, listAuditLog } from './audit-log.ts';
 import { confirmAttachment, createAttachment, deleteAttachment, getAttachmentUrl } from './attachments.ts';
@@ -147,4 +159,14 @@ export const apiRoutes = {
   resumeSchedule,
   listScheduleOccurrences,
   getCompliance,
+  getAnalyticsScores,
+  getAnalyticsOnTime,
+  getAnalyticsFailedItems,
+  getAnalyticsActions,
+  getAnalyticsSites,
+  exportAnalyticsScoresCsv,
+  exportAnalyticsOnTimeCsv,
+  exportAnalyticsFailedItemsCsv,
+  exportAnalyticsActionsCsv,
+  exportAnalyticsSitesCsv,
 };

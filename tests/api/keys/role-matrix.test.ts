@@ -113,6 +113,14 @@ const CASES: Case[] = [
   { operation: 'listScheduleOccurrences', least: 'viewer',
     run: async (key) => call(key.client, `${schedulePath(org(), (await createSchedule(world, [world.site.id])).id)}/occurrences?from=2026-12-01T00:00:00Z&to=2026-12-31T00:00:00Z`) },
   { operation: 'getCompliance', least: 'viewer', run: (key) => call(key.client, `orgs/${org()}/compliance?from=2026-11-01T00:00:00Z&to=2026-12-01T00:00:00Z&group_by=site`) },
+  // Analytics (issue 28): every key role reads every measure, as JSON and as CSV.
+  ...(['Scores:scores', 'OnTime:on-time', 'FailedItems:failed-items', 'Actions:actions', 'Sites:sites'].flatMap((entry): Case[] => {
+    const [name, measure] = entry.split(':');
+    return [
+      { operation: `getAnalytics${name}`, least: 'viewer', run: (key) => call(key.client, `orgs/${org()}/analytics/${measure}`) },
+      { operation: `exportAnalytics${name}Csv`, least: 'viewer', run: (key) => askWhileExportsBusy(() => call(key.client, `orgs/${org()}/analytics/${measure}.csv`)) },
+    ];
+  })),
 ];
 
 const keys = {} as Record<KeyRole, Key>;

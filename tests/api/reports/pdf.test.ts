@@ -4,10 +4,9 @@
 // placeholder, page numbers; members and keys of the organization get it, nobody else does.
 import { writeFileSync } from 'node:fs';
 import { PDFDocument, PDFName, PDFRawStream } from 'pdf-lib';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { createKey } from '../keys/support.ts';
-import { accessTokenOf, csvReport, PHOTO, rawReport, SIGNATURE_DATA_URL, uploadPhoto } from './support.ts';
+import { accessTokenOf, csvReport, PHOTO, rawReport, SIGNATURE_DATA_URL, textOf, uploadPhoto } from './support.ts';
 import { call, expectProblem, expectStatus, MISSING_ID, post } from '../../support/api.ts';
 import { createPublishedTemplate, createGeofencedSite, inspectionPath, inspectionWorldAndStranger, startInspection } from '../../support/fixtures.ts';
 import { db } from '../../support/database.ts';
@@ -45,23 +44,6 @@ const DEFINITION = {
 let inspectionId: string;
 let pdfBytes: Uint8Array;
 let pdfResponse: Response;
-
-/** Every page's text, items joined as pdf.js reads them. */
-async function textOf(bytes: Uint8Array): Promise<{ pages: string[]; numPages: number; images: number }> {
-  const document = await getDocument({ data: bytes.slice(), useSystemFonts: false, isEvalSupported: false }).promise;
-  const pages: string[] = [];
-  let images = 0;
-  for (let n = 1; n <= document.numPages; n++) {
-    const page = await document.getPage(n);
-    const content = await page.getTextContent();
-    pages.push(content.items.map((item: any) => `${item.str}${item.hasEOL ? '\n' : ''}`).join(''));
-    const operators = await page.getOperatorList();
-    const { OPS } = await import('pdfjs-dist/legacy/build/pdf.mjs');
-    images += operators.fnArray.filter((fn: number) => fn === OPS.paintImageXObject).length;
-  }
-  await document.destroy();
-  return { pages, numPages: pages.length, images };
-}
 
 /** The image XObjects of a PDF, by pdf-lib's parse of its objects. */
 async function imageObjects(bytes: Uint8Array): Promise<PDFRawStream[]> {

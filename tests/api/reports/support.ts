@@ -1,9 +1,10 @@
 // Fixtures for the report tests: downloads through the unmodified supabase-js client (and raw
 // fetch where the bytes themselves matter), the CSV parsed with csv-parse, photos uploaded through
-// the real check-in → signed upload → confirm flow.
+// the real check-in → signed upload → confirm flow; a PDF's text read with pdf.js.
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse } from 'csv-parse/sync';
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import type { SupabaseClient } from '@supabase/supabase-js';
 import { expect } from 'vitest';
 import { stack } from '../../support/stack.ts';
@@ -121,4 +122,21 @@ export async function uploadPhoto(world: InspectionWorld, inspectionId: string, 
   const { error } = await by.client.storage.from('evidence').uploadToSignedUrl(created.upload.path, created.upload.token, bytes, { contentType });
   expect(error).toBeNull();
   return expectStatus(await post(by.client, `${base}/${created.attachment.id}/confirm`, undefined), 200);
+}
+
+/** Every page's text, items joined as pdf.js reads them. */
+export async function textOf(bytes: Uint8Array): Promise<{ pages: string[]; numPages: number; images: number }> {
+  const document = await getDocument({ data: bytes.slice(), useSystemFonts: false, isEvalSupported: false }).promise;
+  const pages: string[] = [];
+  let images = 0;
+  for (let n = 1; n <= document.numPages; n++) {
+    const page = await document.getPage(n);
+    const content = await page.getTextContent();
+    pages.push(content.items.map((item: any) => `${item.str}${item.hasEOL ? '\n' : ''}`).join(''));
+    const operators = await page.getOperatorList();
+    const { OPS } = await import('pdfjs-dist/legacy/build/pdf.mjs');
+    images += operators.fnArray.filter((fn: number) => fn === OPS.paintImageXObject).length;
+  }
+  await document.destroy();
+  return { pages, numPages: pages.length, images };
 }

@@ -114,6 +114,12 @@ describe('response schemas', () => {
     await check('post', '/orgs/{org}/schedules/{id}/pause', post(m, `${schedulePath(org, schedule.id)}/pause`, undefined));
     await check('post', '/orgs/{org}/schedules/{id}/resume', post(m, `${schedulePath(org, schedule.id)}/resume`, undefined));
     await check('get', '/orgs/{org}/compliance', call(m, `orgs/${org}/compliance?from=${today(-6)}T00:00:00Z&to=${today(1)}T00:00:00Z&group_by=template`));
+    // Analytics (issue 28), once the world has submissions, actions and occurrences to count.
+    for (const measure of ['scores', 'on-time', 'actions']) {
+      await check('get', `/orgs/{org}/analytics/${measure}`, call(m, `orgs/${org}/analytics/${measure}?interval=month`));
+    }
+    await check('get', '/orgs/{org}/analytics/failed-items', call(m, `orgs/${org}/analytics/failed-items?group_by=site`));
+    await check('get', '/orgs/{org}/analytics/sites', call(m, `orgs/${org}/analytics/sites?sort=score_change`));
     await check('get', '/orgs/{org}/dashboard', call(m, `orgs/${org}/dashboard`));
 
     for (const [method, path, outcome] of checks) {

@@ -54,6 +54,7 @@ const AccountRoute = screen(() => import('./routes/account'), (module) => module
 const ApiDocsRoute = screen(() => import('./routes/api-docs'), (module) => module.ApiDocsRoute);
 const ActionDetailRoute = screen(() => import('./routes/action-detail'), (module) => module.ActionDetailRoute);
 const ActionsRoute = screen(() => import('./routes/actions'), (module) => module.ActionsRoute);
+const AnalyticsRoute = screen(() => import('./routes/analytics'), (module) => module.AnalyticsRoute);
 const ForgotPasswordRoute = screen(() => import('./routes/forgot-password'), (module) => module.ForgotPasswordRoute);
 const HomeRoute = screen(() => import('./routes/home'), (module) => module.HomeRoute);
 const InspectionDetailRoute = screen(() => import('./routes/inspection-detail'), (module) => module.InspectionDetailRoute);
@@ -123,6 +124,7 @@ const routes: RouteObject[] = [
                   { path: 'schedules', element: <SchedulesRoute /> },
                   { path: 'schedules/:scheduleId', element: <ScheduleDetailRoute /> },
                   { path: 'calendar', element: <CalendarRoute /> },
+                  { path: 'analytics', element: <AnalyticsRoute /> },
                   { path: 'members', element: <MembersRoute /> },
                   { path: 'settings', element: <SettingsRoute /> },
                 ],

@@ -78,6 +78,9 @@ export function SignedInLayout() {
             <NavLink to={`${base}/calendar`} className="org-nav-secondary">
               Calendar
             </NavLink>
+            <NavLink to={`${base}/analytics`} className="org-nav-secondary">
+              Analytics
+            </NavLink>
             <NavLink to={`${base}/members`} className="org-nav-secondary">
               Members
             </NavLink>
@@ -114,6 +117,7 @@ export function SignedInLayout() {
             <NavLink to={`${base}/templates`}>Templates</NavLink>
             <NavLink to={`${base}/schedules`}>Schedules</NavLink>
             <NavLink to={`${base}/calendar`}>Calendar</NavLink>
+            <NavLink to={`${base}/analytics`}>Analytics</NavLink>
             <NavLink to={`${base}/members`}>Members</NavLink>
             {can.readAuditLog(membership.role) ? <NavLink to={`${base}/settings`}>Settings</NavLink> : null}
             <NavLink to="/orgs" end>

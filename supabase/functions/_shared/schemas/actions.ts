@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { idSchema, optionalTextSchema, pageQuerySchema } from './common.ts';
 import { photoCheckInFields, photoFields, photoUploadSchema } from './attachments.ts';
-import { dateTimeSchema } from './inspections.ts';
+import { dateTimeSchema, localDaySchema } from './inspections.ts';
 import { KEY_PATTERN } from './templates.ts';
 import {
   ACTION_DESCRIPTION_MAX_LENGTH,
@@ -88,6 +88,24 @@ export const actionListQuerySchema = pageQuerySchema.extend({
   inspection_id: idSchema.optional(),
   overdue: z.enum(['true', 'false'], { error: 'Use overdue=true or false.' }).transform((v) => v === 'true').optional(),
   updated_since: dateTimeSchema('Use an ISO date and time, e.g. 2026-12-01T09:00:00Z.').optional(),
+  // Analytics' figures as list filters (docs/analytics.md, "Screens"): local days at each action's
+  // site (YYYY-MM-DD), both included, as analytics counts them.
+  /** Actions from inspections of one template. */
+  template_id: idSchema.optional(),
+  opened_day_from: localDaySchema.optional(),
+  opened_day_to: localDaySchema.optional(),
+  resolved_day_from: localDaySchema.optional(),
+  resolved_day_to: localDaySchema.optional(),
+  verified_day_from: localDaySchema.optional(),
+  verified_day_to: localDaySchema.optional(),
+  due_day_from: localDaySchema.optional(),
+  due_day_to: localDaySchema.optional(),
+  /**
+   * Whose due time passed without their being resolved by it (resolved late, or not yet): what
+   * analytics counts as overdue in the period of the due day. `overdue=true` is the narrower "open
+   * and past due now".
+   */
+  missed_due: z.enum(['true', 'false'], { error: 'Use missed_due=true or false.' }).transform((v) => v === 'true').optional(),
 });
 
 /** `POST …/actions/{id}/attachments`: as for inspection photos, type and size have their own errors. */

@@ -6,7 +6,8 @@ import { idSchema, nameSchema, optionalTextSchema, pageQuerySchema, searchQueryS
 import { latitudeSchema, longitudeSchema } from './sites.ts';
 import { answerSchema } from './answers.ts';
 import { attachmentSchema } from './attachments.ts';
-import { templateVersionSchema } from './templates.ts';
+import { keySchema, templateVersionSchema } from './templates.ts';
+import { isCalendarDate } from './template-items.ts';
 import { INSPECTION_STATUSES, type InspectionStatus } from './inspection-states.ts';
 
 // Statuses and their labels have no zod: the web's dashboard and lists read them on first load.
@@ -22,6 +23,15 @@ export const dateTimeSchema = (message: string) =>
     .regex(/^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d{1,6})?)?(Z|[+-]\d\d:\d\d)$/, { error: message })
     .refine((value) => !Number.isNaN(Date.parse(value)), { error: message })
     .transform((value) => new Date(value).toISOString());
+
+/**
+ * A local day, `YYYY-MM-DD`: the lists' `…_day_from` / `…_day_to` filters take days on each site's
+ * own calendar (sites.timezone), both included, as analytics counts them (docs/analytics.md), so a
+ * figure there and the list it links to select the same rows.
+ */
+export const localDaySchema = z
+  .string({ error: 'Enter a date as YYYY-MM-DD.' })
+  .refine(isCalendarDate, { error: 'Enter a date as YYYY-MM-DD.' });
 
 const dueAtSchema = dateTimeSchema('Enter a date and time, e.g. 2026-12-01T09:00:00Z.').nullable();
 
@@ -117,6 +127,19 @@ export const inspectionListQuerySchema = pageQuerySchema.extend({
   due_to: dateTimeSchema('Use an ISO date and time, e.g. 2026-12-01T09:00:00Z.').optional(),
   /** Due before this instant (an inspection without a due date never is): the upcoming work a device fetches ahead. */
   due_before: dateTimeSchema('Use an ISO date and time, e.g. 2026-12-01T09:00:00Z.').optional(),
+  // Analytics' figures as list filters (docs/analytics.md, "Screens"): each chart links to these.
+  /** Inspections of one template (any version). */
+  template_id: idSchema.optional(),
+  /** Last submitted on this local day at their site or later (YYYY-MM-DD). */
+  submitted_day_from: localDaySchema.optional(),
+  /** Last submitted on this local day at their site or earlier (YYYY-MM-DD). */
+  submitted_day_to: localDaySchema.optional(),
+  /** Due on this local day at their site or later (YYYY-MM-DD). */
+  due_day_from: localDaySchema.optional(),
+  /** Due on this local day at their site or earlier (YYYY-MM-DD). */
+  due_day_to: localDaySchema.optional(),
+  /** Inspections whose answer to this item (its key) failed; an item the rules hid never counts. */
+  failed_item: keySchema.optional(),
 });
 
 export type InspectionCreate = z.infer<typeof inspectionCreateSchema>;

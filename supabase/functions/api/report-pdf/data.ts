@@ -7,6 +7,8 @@ import type { ActionPriority, ActionStatus } from '../../_shared/schemas/action-
 import type { InspectionStatus } from '../../_shared/schemas/inspection-states.ts';
 import { HEADER_BASE64_LENGTH, PNG_DATA_URL_PREFIX, pngHeaderOfDataUrl } from '../../_shared/schemas/png.ts';
 import { SIGNATURE_MAX_PIXELS, type TemplateDefinition } from '../../_shared/schemas/templates.ts';
+import { ANALYTICS_DEFAULT_PERIODS, type AnalyticsInterval, periodStart, shiftPeriod } from '../../_shared/schemas/analytics.ts';
+import { scoresStatement } from '../analytics-sql.ts';
 import { PixelBudget, REPORT_DECODE_PIXELS, SIGNATURE_IMAGES_MAX_CHARACTERS, megapixels } from './images.ts';
 
 export interface ReportPhoto {
@@ -87,7 +89,26 @@ export interface ReportData {
   signatureImages: Map<string, SignatureImage>;
   /** What is left of the report's decoded pixels once the signatures took theirs; PNG photos take from it. */
   decodeBudget: PixelBudget;
+  /** The site's score trend for the template (docs/analytics.md, "In the report"). */
+  scoreTrend: ReportScoreTrend;
 }
+
+/** The site's average score per period for the inspection's template, as analytics counts it. */
+export interface ReportScoreTrend {
+  interval: AnalyticsInterval;
+  /** The first and last local days covered: the 12 months up to the inspection's submission (or today). */
+  from: string;
+  to: string;
+  periods: Array<{ period_start: string; inspections: number; scored: number; average_score: number | null }>;
+}
+
+/**
+ * The report's trend: months, so a year of a monthly audit fills it (weeks would leave most of a
+ * weekly report's periods empty for the commonest, monthly, rhythm); 12 of them, as the analytics
+ * page shows by default. Fixed by the inspection, not by the day the report is made, so a report
+ * made again later shows the same trend unless the inspections in it changed.
+ */
+export const REPORT_TREND_INTERVAL: AnalyticsInterval = 'month';
 
 /** A signature's PNG to draw, or why the report leaves it out (placeholder wording). */
 export type SignatureImage = { dataUrl: string } | { omitted: string };
@@ -110,7 +131,9 @@ export async function readReportData(tx: Tx, orgId: string, inspectionId: string
   const [row] = await tx`
     select i.id, i.title, i.status, i.external_ref, i.due_at, i.started_at, i.submitted_at, i.reviewed_at, i.review_note,
            i.canceled_at, i.score, i.max_score, i.failed_count, i.start_distance_m, i.start_accuracy_m, i.start_outside_geofence,
-           i.hidden_item_keys,
+           i.hidden_item_keys, i.site_id, i.template_id,
+           -- The trend ends with the inspection's local day of submission (or today's, before it).
+           (coalesce(i.submitted_at, now()) at time zone s.timezone)::date::text as trend_to,
            pa.display_name as assignee_name, ps.display_name as started_by_name, pu.display_name as submitted_by_name,
            pr.display_name as reviewed_by_name,
            o.name as org_name, o.slug as org_slug,
@@ -127,7 +150,9 @@ export async function readReportData(tx: Tx, orgId: string, inspectionId: string
     where i.org_id = ${orgId} and i.id = ${inspectionId}
   `;
   if (!row) throw ApiError.notFound('inspection');
-  const [answers, photos, actions, [{ action_count }]] = await Promise.all([
+  const trendTo: string = row.trend_to;
+  const trendFrom = shiftPeriod(periodStart(trendTo, REPORT_TREND_INTERVAL), REPORT_TREND_INTERVAL, 1 - ANALYTICS_DEFAULT_PERIODS);
+  const [answers, photos, actions, [{ action_count }], trend] = await Promise.all([
     // A signature's image (up to 200 000 characters each, 500 of them) is not read here: only its
     // header, for its size, and its length. The images the report draws are read below.
     tx<AnswerRow[]>`
@@ -154,6 +179,10 @@ export async function readReportData(tx: Tx, orgId: string, inspectionId: string
       limit ${REPORT_MAX_ACTIONS}
     `,
     tx<Array<{ action_count: number }>>`select count(*)::int as action_count from public.actions where inspection_id = ${inspectionId}`,
+    // From the analytics rollups, by the analytics measure's own statement, as the caller (their RLS).
+    tx.unsafe<ReportScoreTrend['periods']>(
+      scoresStatement({ org: orgId, from: trendFrom, to: trendTo, siteId: row.site_id, templateId: row.template_id }, REPORT_TREND_INTERVAL).text,
+    ),
   ]);
   const names = [row.started_by_name, ...answers.map((a) => a.answered_by_name), ...photos.map((p) => p.uploaded_by_name), row.submitted_by_name];
   const hidden = new Set<string>(row.hidden_item_keys ?? []);
@@ -205,6 +234,7 @@ export async function readReportData(tx: Tx, orgId: string, inspectionId: string
     inspectors: [...new Set(names.filter((name): name is string => typeof name === 'string' && name.length > 0))],
     signatureImages,
     decodeBudget,
+    scoreTrend: { interval: REPORT_TREND_INTERVAL, from: trendFrom, to: trendTo, periods: [...trend] },
   };
 }
 

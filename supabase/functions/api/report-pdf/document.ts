@@ -17,7 +17,7 @@ import { STATUS_LABELS } from '../../_shared/schemas/inspection-states.ts';
 import type { TemplateItem } from '../../_shared/schemas/templates.ts';
 import type { StorageCaller } from '../evidence.ts';
 import { fontkitParsingOnce, loadFonts } from '../report-fonts.ts';
-import type { ReportAction, ReportData, ReportPhoto } from './data.ts';
+import type { ReportAction, ReportData, ReportPhoto, ReportScoreTrend } from './data.ts';
 import { CONTENT_WIDTH, FAIL, Flow, type Fonts, INK, MARGIN, MUTED, PAGE, PASS, RULE, compressPage, coverageOf, encodeByCharacter } from './layout.ts';
 import { PHOTO_BOX, type Photos, embedDecodedPng, placeImage, placeholder, preparePhoto } from './images.ts';
 import { StreamingWriter } from './writer.ts';
@@ -82,6 +82,9 @@ export async function buildInspectionReport(report: ReportData, caller: StorageC
   if (inspection.external_ref) facts.push(['External reference', inspection.external_ref]);
   facts.push(['Report generated', siteTime(new Date(report.generatedAt), zone)]);
   for (const [label, value] of facts) flow.fact(label, value);
+
+  // The site's score trend for this template, from analytics: is this inspection a blip or a slide?
+  drawScoreTrend(flow, report.scoreTrend, site.name, template.name, report.inspection.submitted_at ? report.scoreTrend.to : null);
 
   // Failed items and their corrective actions, first: what a reader acts on.
   const sections = template.definition.sections;
@@ -245,6 +248,46 @@ async function drawItem(
   flow.rule(8);
 }
 
+
+/** "Nov 2026": a month of the trend (its periods start on the 1st). */
+function monthName(periodStart: string): string {
+  return new Date(`${periodStart}T00:00:00Z`).toLocaleDateString('en-GB', { month: 'short', year: 'numeric', timeZone: 'UTC' });
+}
+
+/**
+ * The trend as a small table of bars: a row per month, its average score drawn to scale (0–100 %)
+ * and written, with how many inspections it averages; the month of this inspection's submission
+ * marked. Months without a scored inspection say so rather than draw nothing.
+ */
+function drawScoreTrend(flow: Flow, trend: ReportScoreTrend, siteName: string, templateName: string, submittedDay: string | null) {
+  const ROW = 14;
+  const LABEL = 70;
+  const BAR = 200;
+  flow.y -= 8;
+  flow.room(40 + ROW * trend.periods.length);
+  flow.heading('Score trend at this site', 12);
+  flow.text(
+    `Average score of submitted and approved inspections of ${templateName} at ${siteName}, by month of submission on the site's calendar, ` +
+      `${monthName(trend.periods[0]?.period_start ?? trend.from)} to ${monthName(trend.periods.at(-1)?.period_start ?? trend.to)}.`,
+    { size: 9, color: MUTED, after: 4 },
+  );
+  const ownMonth = submittedDay ? `${submittedDay.slice(0, 7)}-01` : null;
+  for (const period of trend.periods) {
+    const own = period.period_start === ownMonth;
+    const baseline = flow.y - 10;
+    flow.line(monthName(period.period_start), MARGIN.left, baseline, 9, own, own ? INK : MUTED);
+    flow.page.drawRectangle({ x: MARGIN.left + LABEL, y: baseline - 1, width: BAR, height: 9, color: RULE });
+    if (period.average_score !== null) {
+      flow.page.drawRectangle({ x: MARGIN.left + LABEL, y: baseline - 1, width: (BAR * Math.min(100, Math.max(0, period.average_score))) / 100, height: 9, color: own ? INK : PASS });
+    }
+    const words = period.inspections === 0
+      ? 'no inspection'
+      : `${period.average_score === null ? 'not scored' : `${Math.round(period.average_score * 10) / 10}%`} · ${period.inspections} ${period.inspections === 1 ? 'inspection' : 'inspections'}` +
+        (own ? ' (this inspection\'s month)' : '');
+    flow.line(words, MARGIN.left + LABEL + BAR + 8, baseline, 9, own, own ? INK : MUTED);
+    flow.y -= ROW;
+  }
+}
 
 // --- Times and numbers -------------------------------------------------------------------------
 

@@ -1,32 +1,17 @@
 import { canFillInspection, canScheduleInspections } from '@schemas/inspection-states';
 import { CalendarPlus } from 'lucide-react';
-import { useCallback, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { ContentLayout } from '@/components/layouts/content-layout';
 import { Button } from '@/components/ui/button';
 import { useAllPages } from '@/features/inspections/hooks/use-all-pages';
 import { InspectionList, type Choice } from '@/features/inspections/components/inspection-list';
 import { ScheduleInspectionForm } from '@/features/inspections/components/schedule-inspection-form';
-import type { SiteSearch } from '@/features/inspections/components/site-search-select';
 import { useMembers } from '@/features/members/api/get-members';
 import { useGroupTree } from '@/features/site-groups/hooks/use-group-tree';
-import { useSites } from '@/features/sites/api/get-sites';
 import { useTemplates } from '@/features/templates/api/get-templates';
-import { useDebouncedValue } from '@/lib/use-debounced-value';
 import { useOrgRoute } from '../org-context';
-
-/** Active sites matching a search typed by the user: an organization may have thousands, too many to list. */
-function useSiteSearch(orgId: string): SiteSearch {
-  const [query, setQuery] = useState('');
-  const sites = useSites(orgId, { q: useDebouncedValue(query), near: null, archived: 'false' });
-  const found = useMemo(() => sites.data?.pages.flatMap((page) => page.data) ?? [], [sites.data]);
-  const choices = useMemo<Choice[]>(() => found.map((site) => ({ value: site.id, label: site.name })), [found]);
-  // Zones of every site seen so far: a chosen site stays known when the search moves on.
-  const [zones] = useState(() => new Map<string, string>());
-  for (const site of found) zones.set(site.id, site.timezone);
-  const timeZoneOf = useCallback((siteId: string) => zones.get(siteId), [zones]);
-  return { query, onQueryChange: setQuery, choices, more: sites.hasNextPage, timeZoneOf };
-}
+import { useSiteSearch } from '../use-site-search';
 
 /** `/o/:org/inspections`: the live list, and scheduling for managers. */
 export function InspectionsRoute() {

@@ -13,6 +13,8 @@ export interface ActionFilters {
   groupId?: string;
   inspectionId: string;
   overdue: boolean;
+  /** What an analytics figure counts (docs/analytics.md, "Screens"): `template_id`, `opened|resolved|verified|due_day_from|to`, `missed_due` (set from the URL only). */
+  analytics?: Record<string, string>;
 }
 
 export const NO_ACTION_FILTERS: ActionFilters = { statuses: [], priorities: [], assigneeId: '', siteId: '', inspectionId: '', overdue: false };
@@ -36,6 +38,7 @@ export function getActions(orgId: string, filters: ActionFilters, cursor: string
       site_group_id: filters.groupId,
       inspection_id: filters.inspectionId,
       overdue: filters.overdue ? 'true' : undefined,
+      ...filters.analytics,
       cursor,
     },
   });

@@ -1,4 +1,6 @@
 import { ACTION_PRIORITIES, ACTION_PRIORITY_LABELS, ACTION_STATUSES, ACTION_STATUS_LABELS, type ActionStatus } from '@schemas/action-states';
+import { isId } from '@schemas/ids';
+import { isCalendarDate } from '@schemas/template-items';
 import { Link, useSearchParams } from 'react-router-dom';
 import { CheckboxField } from '@/components/ui/checkbox-field';
 import { SelectField } from '@/components/ui/select-field';
@@ -28,11 +30,46 @@ const priorityOptions: Choice[] = [
   ...ACTION_PRIORITIES.map((priority) => ({ value: priority, label: ACTION_PRIORITY_LABELS[priority] })),
 ];
 
+const DAY_FILTERS = ['opened', 'resolved', 'verified', 'due'].flatMap((day) => [`${day}_day_from`, `${day}_day_to`]);
+
+/**
+ * What an analytics figure counts (its link, docs/analytics.md "Screens"), each checked as the api
+ * would (the site group is the list's own `group` filter).
+ */
+const ANALYTICS_FILTERS: Record<string, [apiName: string, valid: (value: string) => boolean]> = {
+  template_id: ['template_id', isId],
+  missed_due: ['missed_due', (value) => value === 'true' || value === 'false'],
+  ...Object.fromEntries(DAY_FILTERS.map((name) => [name, [name, isCalendarDate] as [string, (value: string) => boolean]])),
+};
+
+const dayWords = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+
+/** The analytics filters in words: "As an analytics figure counts them: actions opened from … to …, due and not resolved by then". */
+function analyticsFilterWords(analytics: Record<string, string>): string {
+  const parts: string[] = [];
+  if (analytics.template_id) parts.push('from inspections of one template');
+  for (const day of ['opened', 'resolved', 'verified', 'due']) {
+    const from = analytics[`${day}_day_from`];
+    const to = analytics[`${day}_day_to`];
+    if (from && to) parts.push(from === to ? `${day} on ${dayWords(from)}` : `${day} from ${dayWords(from)} to ${dayWords(to)}`);
+    else if (from) parts.push(`${day} from ${dayWords(from)}`);
+    else if (to) parts.push(`${day} until ${dayWords(to)}`);
+  }
+  if (analytics.missed_due === 'true') parts.push('not resolved by their due time');
+  if (analytics.missed_due === 'false') parts.push('resolved by their due time, or not yet due');
+  return `As an analytics figure counts them: actions ${parts.join(', ')}, by each site's own calendar.`;
+}
+
 /** Filters live in the URL (`?status=open,in_progress&assignee=me&overdue=true&site=<id>&group=<id>`), so a tile can link to a filtered list. */
 export function filtersFromSearch(search: URLSearchParams, userId: string): ActionFilters {
   const list = <T extends string>(value: string | null, allowed: readonly T[]) =>
     (value ?? '').split(',').filter((part): part is T => (allowed as readonly string[]).includes(part));
   const assignee = search.get('assignee') ?? '';
+  const analytics: Record<string, string> = {};
+  for (const [name, [apiName, valid]] of Object.entries(ANALYTICS_FILTERS)) {
+    const value = search.get(name);
+    if (value !== null && valid(value)) analytics[apiName] = value;
+  }
   return {
     statuses: list(search.get('status'), ACTION_STATUSES),
     priorities: list(search.get('priority'), ACTION_PRIORITIES),
@@ -41,6 +78,7 @@ export function filtersFromSearch(search: URLSearchParams, userId: string): Acti
     groupId: groupParamOf(search),
     inspectionId: search.get('inspection') ?? '',
     overdue: search.get('overdue') === 'true',
+    ...(Object.keys(analytics).length > 0 ? { analytics } : {}),
   };
 }
 
@@ -115,6 +153,11 @@ export function ActionList({ orgId, orgSlug, userId, assignees, groups }: Action
               {filters.siteId ? 'At one site' : 'From one inspection'}
               {first ? ` (${filters.siteId ? first.site_name : first.inspection_title})` : ''}.{' '}
               <Link to={`/o/${orgSlug}/actions`}>Show all actions</Link>
+            </p>
+          ) : null}
+          {filters.analytics ? (
+            <p className="form-alert form-alert-info">
+              {analyticsFilterWords(filters.analytics)} <Link to={`/o/${orgSlug}/actions`}>Show all actions</Link>
             </p>
           ) : null}
         </>

@@ -6,8 +6,8 @@ import type { Inspection, InspectionStatus } from '../types';
 export interface InspectionFilters {
   /** Title or site name contains this; empty: all. */
   q: string;
-  /** Empty: every status. */
-  status: InspectionStatus | '';
+  /** One status, or a comma list of them (`submitted,approved`, as an analytics figure counts); empty: every status. */
+  status: InspectionStatus | string;
   siteId: string;
   /** A site group and the groups under it; '' for every site. */
   groupId?: string;
@@ -15,6 +15,8 @@ export interface InspectionFilters {
   overdue: boolean;
   /** A schedule's occurrences as compliance counts them: `schedule_id`, `missed`, `outcome`, `due_from`, `due_to` (set from the URL only). */
   occurrences?: Record<string, string>;
+  /** What an analytics figure counts (docs/analytics.md, "Screens"): `template_id`, `submitted_day_from|to`, `due_day_from|to`, `failed_item` (set from the URL only). */
+  analytics?: Record<string, string>;
 }
 
 export const inspectionKeys = {
@@ -35,6 +37,7 @@ export function inspectionFilterQuery(filters: InspectionFilters) {
     assignee_id: filters.assigneeId,
     overdue: filters.overdue ? 'true' : undefined,
     ...filters.occurrences,
+    ...filters.analytics,
   };
 }
 

@@ -1,4 +1,5 @@
 import { isId } from '@schemas/ids';
+import { isCalendarDate } from '@schemas/template-items';
 import { INSPECTION_STATUSES, STATUS_LABELS } from '@schemas/inspection-states';
 import { CircleCheck, HardDriveDownload, MapPin } from 'lucide-react';
 import { useQueryClient } from '@tanstack/react-query';
@@ -51,27 +52,55 @@ const OCCURRENCE_FILTERS: Record<string, (value: string) => boolean> = {
   due_to: (value) => /^\d{4}-\d\d-\d\dT/.test(value) && !Number.isNaN(Date.parse(value)),
 };
 
+const isDay = (value: string) => isCalendarDate(value);
+// templates.ts's KEY_PATTERN, repeated: the list need not import the template schemas (and zod) for it.
+const isItemKey = (value: string) => /^[a-z0-9][a-z0-9_-]{0,63}$/.test(value);
+
+/**
+ * What an analytics figure counts (its link, docs/analytics.md "Screens"), each checked as the api
+ * would (the site group is the list's own `group` filter).
+ */
+const ANALYTICS_FILTERS: Record<string, [apiName: string, valid: (value: string) => boolean]> = {
+  template_id: ['template_id', isId],
+  submitted_day_from: ['submitted_day_from', isDay],
+  submitted_day_to: ['submitted_day_to', isDay],
+  due_day_from: ['due_day_from', isDay],
+  due_day_to: ['due_day_to', isDay],
+  failed_item: ['failed_item', isItemKey],
+};
+
+/** `submitted` or a comma list of statuses (`submitted,approved`); anything else is no status filter. */
+function statusOf(value: string): string {
+  const statuses = value.split(',');
+  return statuses.every((status) => (INSPECTION_STATUSES as readonly string[]).includes(status)) ? value : '';
+}
+
 /**
  * Filters live in the URL (`?status=submitted&assignee=me&overdue=true&site=<id>&group=<id>`), so a dashboard
  * tile can link to the list it counts; so do a schedule's occurrences as compliance counts them
  * (`?schedule_id=<id>&missed=true&outcome=late&due_from=…&due_to=…`), which have no field here.
  */
 function filtersFromSearch(search: URLSearchParams, userId: string): InspectionFilters {
-  const status = search.get('status') ?? '';
   const assignee = search.get('assignee') ?? '';
   const occurrences: Record<string, string> = {};
   for (const [name, valid] of Object.entries(OCCURRENCE_FILTERS)) {
     const value = search.get(name);
     if (value !== null && valid(value)) occurrences[name] = value;
   }
+  const analytics: Record<string, string> = {};
+  for (const [name, [apiName, valid]] of Object.entries(ANALYTICS_FILTERS)) {
+    const value = search.get(name);
+    if (value !== null && valid(value)) analytics[apiName] = value;
+  }
   return {
     q: search.get('q') ?? '',
-    status: (INSPECTION_STATUSES as readonly string[]).includes(status) ? (status as InspectionStatus) : '',
+    status: statusOf(search.get('status') ?? ''),
     siteId: search.get('site') ?? '',
     groupId: groupParamOf(search),
     assigneeId: assignee === 'me' ? userId : assignee,
     overdue: search.get('overdue') === 'true',
     ...(Object.keys(occurrences).length > 0 ? { occurrences } : {}),
+    ...(Object.keys(analytics).length > 0 ? { analytics } : {}),
   };
 }
 
@@ -88,6 +117,26 @@ function occurrenceFilterWords(occurrences: Record<string, string>): string {
   return `${parts.join(', ')}.`;
 }
 
+/** "Submitted or approved": a comma list of statuses in words. */
+function statusListLabel(value: string): string {
+  const words = value.split(',').map((status) => STATUS_LABELS[status as InspectionStatus] ?? status);
+  return words.length > 1 ? `${words.slice(0, -1).join(', ')} or ${words.at(-1)!.toLowerCase()}` : words[0];
+}
+
+const dayWords = (day: string) => new Date(`${day}T00:00:00Z`).toLocaleDateString(undefined, { day: 'numeric', month: 'short', year: 'numeric', timeZone: 'UTC' });
+
+/** The analytics filters in words: "As an analytics figure counts: of one template, submitted from 2 Nov 2026 to 8 Nov 2026 (each site's day), …". */
+function analyticsFilterWords(analytics: Record<string, string>): string {
+  const parts: string[] = [];
+  const span = (from: string | undefined, to: string | undefined) =>
+    from && to ? (from === to ? `on ${dayWords(from)}` : `from ${dayWords(from)} to ${dayWords(to)}`) : from ? `from ${dayWords(from)}` : `until ${dayWords(to!)}`;
+  if (analytics.template_id) parts.push('of one template');
+  if (analytics.failed_item) parts.push(`where the item "${analytics.failed_item}" failed`);
+  if (analytics.submitted_day_from || analytics.submitted_day_to) parts.push(`submitted ${span(analytics.submitted_day_from, analytics.submitted_day_to)}`);
+  if (analytics.due_day_from || analytics.due_day_to) parts.push(`due ${span(analytics.due_day_from, analytics.due_day_to)}`);
+  return `As an analytics figure counts them: inspections ${parts.join(', ')}, by each site's own calendar.`;
+}
+
 /** Inspections newest first, filtered; kept live by the organization's channel (org-live-updates). */
 export function InspectionList({ orgId, orgSlug, userId, sites, assignees, groups }: InspectionListProps) {
   const [search, setSearch] = useSearchParams();
@@ -101,6 +150,10 @@ export function InspectionList({ orgId, orgSlug, userId, sites, assignees, group
     if (next.assigneeId) params.set('assignee', next.assigneeId === userId ? 'me' : next.assigneeId);
     if (next.overdue) params.set('overdue', 'true');
     for (const [name, value] of Object.entries(next.occurrences ?? {})) params.set(name, value);
+    for (const [name, [apiName]] of Object.entries(ANALYTICS_FILTERS)) {
+      const value = next.analytics?.[apiName];
+      if (value !== undefined) params.set(name, value);
+    }
     setSearch(params, { replace: true });
   }
   // The filtering site stays offered while a new search leaves it out.
@@ -115,7 +168,8 @@ export function InspectionList({ orgId, orgSlug, userId, sites, assignees, group
   const inspections = useInspections(orgId, filters);
   const onDevice = useInspectionsOnDevice(useQueryClient(), orgId);
   const filtered =
-    filters.q !== '' || filters.status !== '' || filters.siteId !== '' || filters.groupId !== '' || filters.assigneeId !== '' || filters.overdue || filters.occurrences !== undefined;
+    filters.q !== '' || filters.status !== '' || filters.siteId !== '' || filters.groupId !== '' || filters.assigneeId !== '' || filters.overdue ||
+    filters.occurrences !== undefined || filters.analytics !== undefined;
   // The group filter is offered once the organization has groups (or the address names one).
   const showGroups = (groups?.length ?? 0) > 0 || filters.groupId !== '';
 
@@ -135,9 +189,9 @@ export function InspectionList({ orgId, orgSlug, userId, sites, assignees, group
           <SelectField
             label="Status"
             name="status"
-            options={statusOptions}
+            options={statusOptions.some((option) => option.value === filters.status) ? statusOptions : [...statusOptions, { value: filters.status, label: statusListLabel(filters.status) }]}
             value={filters.status}
-            onChange={(event) => setFilters({ ...filters, status: event.target.value as InspectionStatus | '' })}
+            onChange={(event) => setFilters({ ...filters, status: event.target.value })}
           />
           <SiteSearchSelect
             search={sites}
@@ -175,6 +229,16 @@ export function InspectionList({ orgId, orgSlug, userId, sites, assignees, group
             <div className="occurrence-filter-links">
               {filters.occurrences.schedule_id ? <Link to={`/o/${orgSlug}/schedules/${filters.occurrences.schedule_id}`}>See the schedule</Link> : null}
               <Button variant="link" onClick={() => setFilters({ ...filters, occurrences: undefined })}>
+                Show all inspections
+              </Button>
+            </div>
+          </div>
+        ) : null}
+        {filters.analytics ? (
+          <div className="form-alert form-alert-info occurrence-filter-note">
+            <p>{analyticsFilterWords(filters.analytics)}</p>
+            <div className="occurrence-filter-links">
+              <Button variant="link" onClick={() => setFilters({ ...filters, analytics: undefined })}>
                 Show all inspections
               </Button>
             </div>

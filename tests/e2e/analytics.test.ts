@@ -1,0 +1,208 @@
+// The analytics page (issue 28, parts 4 and 6; docs/analytics.md "Screens") on the demo organization
+// (supabase/seed.sql: two templates, a dozen sites in two time zones, schedules that have run for
+// four weeks, actions in every state), as its manager sees it, in real Chromium at 1280 and 390 px:
+// every figure in the tables is a link, and the list it opens counts exactly that many rows; the
+// charts' points and bars open the same lists; the filters live in the address and survive a
+// reload; on a phone the measures stack, a chart wider than the screen scrolls sideways inside
+// its panel and the page does not; and axe finds nothing to fix.
+import { createRequire } from 'node:module';
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { phone, useBrowser } from './support.ts';
+
+const { openPage } = useBrowser();
+const axePath = createRequire(import.meta.url).resolve('axe-core/axe.min.js');
+
+const DEMO = { slug: 'harbor-foods', manager: 'manager@demo.fieldcheck.test', password: 'fieldcheck-demo-1' };
+
+async function signInAsDemoManager(page: Page) {
+  await page.goto('/sign-in');
+  await page.getByLabel('Email', { exact: true }).fill(DEMO.manager);
+  await page.getByLabel('Password', { exact: true }).fill(DEMO.password);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  await page.waitForURL(new RegExp(`/o/${DEMO.slug}$`));
+}
+
+/** The count a list screen says it shows ("7 inspections", "No actions match…"), once loaded; a list of more than a page fails. */
+async function listedCount(page: Page, noun: 'inspections' | 'actions'): Promise<number> {
+  const area = noun === 'actions' ? page.getByRole('region', { name: 'All actions' }) : page.getByRole('main');
+  const status = area.getByRole('status').filter({ hasText: new RegExp(`^(\\d+\\+? (inspection|action)s?|No ${noun} match these filters\\.)$`) });
+  const text = (await status.textContent())!;
+  expect(text, 'a figure links to more rows than one page of its list').not.toContain('+');
+  return /^No /.test(text) ? 0 : Number(text.split(' ')[0]);
+}
+
+/** A table's figure links: their number and where they go. */
+async function figureLinks(table: Locator): Promise<Array<{ figure: number; href: string; name: string }>> {
+  const links = table.locator('td a');
+  await links.first().waitFor();
+  const found: Array<{ figure: number; href: string; name: string }> = [];
+  for (let i = 0; i < (await links.count()); i++) {
+    const link = links.nth(i);
+    const text = (await link.textContent())!.trim();
+    // "3 of 4" (a site's on time): the figure is the first number.
+    found.push({ figure: Number(text.split(' ')[0].replace(/,/g, '')), href: (await link.getAttribute('href'))!, name: (await link.getAttribute('aria-label')) ?? text });
+  }
+  return found;
+}
+
+/** Opens each link (the non-zero ones, and a zero one) and holds the list's count to the figure. */
+async function expectFiguresEqualLists(page: Page, table: Locator, noun: 'inspections' | 'actions', atMost = 6): Promise<number> {
+  const links = await figureLinks(table);
+  const nonZero = links.filter((link) => link.figure > 0).slice(0, atMost);
+  const zero = links.find((link) => link.figure === 0);
+  const chosen = zero ? [...nonZero, zero] : nonZero;
+  const back = page.url();
+  for (const link of chosen) {
+    await page.goto(link.href);
+    expect(await listedCount(page, noun), `${link.name} → ${link.href}`).toBe(link.figure);
+  }
+  await page.goto(back);
+  await table.locator('td a').first().waitFor();
+  return nonZero.length;
+}
+
+function measure(page: Page, heading: string): Locator {
+  return page.getByRole('region', { name: heading });
+}
+
+async function axeViolations(page: Page): Promise<string[]> {
+  await page.addScriptTag({ path: axePath });
+  return await page.evaluate(async () => {
+    const result = await (window as unknown as { axe: { run: (context: Document, options: object) => Promise<{ violations: { id: string; nodes: unknown[] }[] }> } }).axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'best-practice'] },
+    });
+    return result.violations.map((v) => `${v.id} (${v.nodes.length})`);
+  });
+}
+
+const loaded = (region: Locator) => region.getByRole('table').or(region.getByText(/^No .* in this range\.$/)).first().waitFor();
+
+describe('the analytics page at 1280 px', () => {
+  it('shows every measure of the demo organization, each figure equal to the list it links to', async () => {
+    const page = await openPage({ viewport: { width: 1280, height: 900 } });
+    await signInAsDemoManager(page);
+    await page.getByRole('navigation', { name: 'Harbor Foods Group' }).getByRole('link', { name: 'Analytics' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Analytics' }).waitFor();
+    // By month: the demo's four weeks of work fall in one or two months.
+    await page.getByLabel('Interval', { exact: true }).selectOption('month');
+    await page.waitForURL(/interval=month/);
+
+    const scores = measure(page, 'Average score');
+    const onTime = measure(page, 'On-time rate');
+    const failed = measure(page, 'Most failed items');
+    const actions = measure(page, 'Corrective actions');
+    const sites = measure(page, 'Sites');
+    for (const region of [scores, onTime, failed, actions, sites]) await loaded(region);
+
+    // The demo has submitted inspections, occurrences due, failed items, actions and sites to rank.
+    expect(await expectFiguresEqualLists(page, scores.getByRole('table'), 'inspections')).toBeGreaterThan(0);
+    expect(await expectFiguresEqualLists(page, onTime.getByRole('table'), 'inspections')).toBeGreaterThan(0);
+    expect(await expectFiguresEqualLists(page, failed.getByRole('table'), 'inspections')).toBeGreaterThan(0);
+    expect(await expectFiguresEqualLists(page, actions.getByRole('table'), 'actions', 8)).toBeGreaterThan(0);
+    expect(await expectFiguresEqualLists(page, sites.getByRole('table'), 'inspections')).toBeGreaterThan(0);
+
+    // Per site, and for one priority: the view is in the address too, and its figures still match.
+    await failed.getByLabel('Items').selectOption('site');
+    await page.waitForURL(/failed_by=site/);
+    await failed.getByRole('columnheader', { name: 'Template and site' }).waitFor();
+    expect(await expectFiguresEqualLists(page, failed.getByRole('table'), 'inspections', 3)).toBeGreaterThan(0);
+    await actions.getByLabel('Priority').selectOption('high');
+    await page.waitForURL(/priority=high/);
+    await actions.getByRole('table', { name: /high priority/ }).waitFor();
+    await expectFiguresEqualLists(page, actions.getByRole('table'), 'actions', 4);
+
+    // A point of the chart opens the same list as its row of the table.
+    const pointHref = await scores.locator('.chart a').first().getAttribute('href');
+    expect((await figureLinks(scores.getByRole('table'))).map((link) => link.href)).toContain(pointHref);
+    await scores.locator('.chart a').first().click();
+    await page.waitForURL(/\/inspections\?/);
+    await page.getByText(/^As an analytics figure counts them: inspections submitted/).waitFor();
+    await page.goBack();
+    await scores.getByRole('table').waitFor();
+
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
+  it('keeps its filters in the address: a reload, or the link sent to someone, shows the same view', async () => {
+    const page = await openPage({ viewport: { width: 1280, height: 900 } });
+    await signInAsDemoManager(page);
+    await page.goto(`/o/${DEMO.slug}/analytics`);
+    await page.getByLabel('From', { exact: true }).fill('2026-01-05');
+    await page.waitForURL(/from=2026-01-05/);
+    await page.getByLabel('To', { exact: true }).fill('2026-12-31');
+    await page.waitForURL(/to=2026-12-31/);
+    await page.getByLabel('Interval', { exact: true }).selectOption('month');
+    const template = page.getByLabel('Template', { exact: true });
+    await expect.poll(() => template.locator('option').count()).toBeGreaterThan(1);
+    const chosen = await template.locator('option').nth(1).getAttribute('value');
+    await template.selectOption(chosen!);
+    await page.waitForURL(new RegExp(`template=${chosen}`));
+    await measure(page, 'Sites').getByLabel('Order').selectOption('score_change');
+    await page.waitForURL(/rank=score_change/);
+    const address = page.url();
+
+    await page.reload();
+    await page.getByRole('heading', { level: 1, name: 'Analytics' }).waitFor();
+    expect(page.url()).toBe(address);
+    expect(await page.getByLabel('From', { exact: true }).inputValue()).toBe('2026-01-05');
+    expect(await page.getByLabel('To', { exact: true }).inputValue()).toBe('2026-12-31');
+    expect(await page.getByLabel('Interval', { exact: true }).inputValue()).toBe('month');
+    expect(await page.getByLabel('Template', { exact: true }).inputValue()).toBe(chosen);
+    expect(await measure(page, 'Sites').getByLabel('Order').inputValue()).toBe('score_change');
+    await page.getByText(/^From 5 Jan 2026 to 31 Dec 2026, by month/).waitFor();
+    // Every period row is a month of the range.
+    const periods = await measure(page, 'Average score').getByRole('table').locator('tbody th').allTextContents();
+    expect(periods).toHaveLength(12);
+    expect(periods[0]).toBe('Jan 2026');
+
+    // An address with what the api would refuse: said so, and the rest still applies.
+    await page.goto(`/o/${DEMO.slug}/analytics?from=2026-02-30&interval=fortnight&template=${chosen}`);
+    await page.getByRole('status').filter({ hasText: 'Some of the address was not used: from (not a date (YYYY-MM-DD)), interval (use week or month).' }).waitFor();
+    expect(await page.getByLabel('Template', { exact: true }).inputValue()).toBe(chosen);
+    expect(await page.getByLabel('Interval', { exact: true }).inputValue()).toBe('week');
+  });
+});
+
+describe('the analytics page at 390 px', () => {
+  it('stacks the measures, swipes a chart sideways inside its panel, and its figures still open their lists', async () => {
+    const page = await openPage(phone());
+    await signInAsDemoManager(page);
+    await page.getByRole('navigation', { name: 'Harbor Foods Group' }).getByRole('button', { name: 'More' }).click();
+    await page.getByRole('navigation', { name: 'More' }).getByRole('link', { name: 'Analytics' }).click();
+    await page.getByRole('heading', { level: 1, name: 'Analytics' }).waitFor();
+    const scores = measure(page, 'Average score');
+    const onTime = measure(page, 'On-time rate');
+    for (const region of [scores, onTime, measure(page, 'Most failed items'), measure(page, 'Corrective actions'), measure(page, 'Sites')]) await loaded(region);
+
+    // Stacked: one measure under the other, each within the screen.
+    const [first, second] = [await scores.boundingBox(), await onTime.boundingBox()];
+    expect(second!.y).toBeGreaterThanOrEqual(first!.y + first!.height);
+    expect(first!.x + first!.width).toBeLessThanOrEqual(390);
+    // Twelve weeks are wider than the screen: the chart scrolls sideways inside its panel, the page does not.
+    const scroller = scores.locator('.chart-scroll');
+    const widths = await scroller.evaluate((element) => ({ scroll: element.scrollWidth, client: element.clientWidth }));
+    expect(widths.scroll).toBeGreaterThan(widths.client);
+    // It opens on the latest weeks, and swipes back to the earlier ones.
+    expect(await scroller.evaluate((element) => element.scrollLeft)).toBe(widths.scroll - widths.client);
+    await scroller.hover();
+    await page.mouse.wheel(-600, 0);
+    await expect.poll(() => scroller.evaluate((element) => element.scrollLeft)).toBeLessThan(widths.scroll - widths.client);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth + 1)).toBe(false);
+
+    // A tap on a bar of the on-time chart opens the occurrences it counts.
+    const bar = onTime.locator('.chart a').last();
+    const href = (await bar.getAttribute('href'))!;
+    const sameInTable = (await figureLinks(onTime.getByRole('table'))).find((link) => link.href === href);
+    expect(sameInTable, 'the bar links where a figure of the table does').toBeDefined();
+    await bar.scrollIntoViewIfNeeded();
+    await bar.tap();
+    await page.waitForURL((url) => `${url.pathname}${url.search}` === href);
+    expect(await listedCount(page, 'inspections')).toBe(sameInTable!.figure);
+    await page.goBack();
+    await scores.getByRole('table').waitFor();
+    expect(await expectFiguresEqualLists(page, onTime.getByRole('table'), 'inspections', 3)).toBeGreaterThan(0);
+
+    expect(await axeViolations(page)).toEqual([]);
+  });
+});
