@@ -179,6 +179,17 @@ describe('the analytics page at 1280 px', () => {
     await scores.getByRole('table').waitFor();
 
     expect(await axeViolations(page)).toEqual([]);
+
+    // The chart follows its box (a ResizeObserver): at 1000 px the measures stand one under the
+    // other, the score chart's box is wider, and so is its canvas — as wide as the box.
+    const chartBox = scores.locator('.chart-scroll');
+    const widths = () => chartBox.evaluate((box) => ({ box: box.clientWidth, chart: Math.round(box.querySelector('.uplot')!.getBoundingClientRect().width) }));
+    const wide = await widths();
+    expect(wide.chart).toBe(wide.box);
+    await page.setViewportSize({ width: 1000, height: 900 });
+    await expect.poll(async () => (await widths()).chart).toBeGreaterThan(wide.chart);
+    const stacked = await widths();
+    expect(stacked.chart).toBe(stacked.box);
   });
 
   it('keeps its filters in the address: a reload, or the link sent to someone, shows the same view', async () => {
