@@ -40,11 +40,17 @@ export function AnalyticsRoute() {
   const [search, setSearch] = useSearchParams();
   const { filters, ignored } = parseAnalyticsFilters(search);
 
-  /** Sets the filters, keeping the measures' own view choices (`failed_by`, `priority`, `rank`). */
-  function setFilters(next: AnalyticsFilters) {
-    const params = analyticsSearch(next);
+  /**
+   * Changes some filters, keeping the others and the measures' own view choices (`failed_by`,
+   * `priority`, `rank`) as the address has them at this moment: a navigation renders in a
+   * transition, so a second choice made before the page shows the first would otherwise be written
+   * over the filters last shown, and undo the first (useSearchParams' own updater reads those too).
+   */
+  function setFilters(change: Partial<AnalyticsFilters>) {
+    const now = new URLSearchParams(window.location.search);
+    const params = analyticsSearch({ ...parseAnalyticsFilters(now).filters, ...change });
     for (const name of ['failed_by', 'priority', 'rank']) {
-      const value = search.get(name);
+      const value = now.get(name);
       if (value !== null) params.set(name, value);
     }
     setSearch(params, { replace: true });
@@ -90,7 +96,8 @@ export function AnalyticsRoute() {
 interface FilterFormProps {
   orgId: string;
   filters: AnalyticsFilters;
-  onChange: (filters: AnalyticsFilters) => void;
+  /** Applies the filters changed (the others stay as the address has them). */
+  onChange: (change: Partial<AnalyticsFilters>) => void;
 }
 
 /** The range, interval, group, site and template: each change goes to the address at once. */
@@ -126,10 +133,10 @@ function AnalyticsFilterForm({ orgId, filters, onChange }: FilterFormProps) {
         value={from}
         onChange={(event) => {
           setFrom(event.target.value);
-          if (event.target.value) onChange({ ...filters, from: event.target.value });
+          if (event.target.value) onChange({ from: event.target.value });
         }}
         onBlur={() => {
-          if (!from && filters.from) onChange({ ...filters, from: '' });
+          if (!from && filters.from) onChange({ from: '' });
         }}
       />
       <TextField
@@ -139,19 +146,19 @@ function AnalyticsFilterForm({ orgId, filters, onChange }: FilterFormProps) {
         value={to}
         onChange={(event) => {
           setTo(event.target.value);
-          if (event.target.value) onChange({ ...filters, to: event.target.value });
+          if (event.target.value) onChange({ to: event.target.value });
         }}
         onBlur={() => {
-          if (!to && filters.to) onChange({ ...filters, to: '' });
+          if (!to && filters.to) onChange({ to: '' });
         }}
       />
-      <SelectField label="Interval" name="interval" options={INTERVAL_OPTIONS} value={filters.interval} onChange={(event) => onChange({ ...filters, interval: event.target.value as AnalyticsInterval })} />
-      <GroupFilterField choices={groups.choices} value={filters.group} onChange={(group) => onChange({ ...filters, group })} label="Site group" />
+      <SelectField label="Interval" name="interval" options={INTERVAL_OPTIONS} value={filters.interval} onChange={(event) => onChange({ interval: event.target.value as AnalyticsInterval })} />
+      <GroupFilterField choices={groups.choices} value={filters.group} onChange={(group) => onChange({ group })} label="Site group" />
       <div className="analytics-site-filter">
-        <SiteSearchSelect search={sites} noneLabel="Every site" selected={selectedSite} value={filters.site} onChange={(event) => onChange({ ...filters, site: event.target.value })} />
+        <SiteSearchSelect search={sites} noneLabel="Every site" selected={selectedSite} value={filters.site} onChange={(event) => onChange({ site: event.target.value })} />
       </div>
-      <SelectField label="Template" name="template" options={templateOptions} value={filters.template} onChange={(event) => onChange({ ...filters, template: event.target.value })} />
-      <GroupFilterNotFound choices={groups.choices} value={filters.group} onClear={() => onChange({ ...filters, group: '' })} />
+      <SelectField label="Template" name="template" options={templateOptions} value={filters.template} onChange={(event) => onChange({ template: event.target.value })} />
+      <GroupFilterNotFound choices={groups.choices} value={filters.group} onClear={() => onChange({ group: '' })} />
     </form>
   );
 }

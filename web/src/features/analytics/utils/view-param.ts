@@ -10,7 +10,9 @@ export function useViewParam<T extends string>(name: string, allowed: readonly T
   const value = search.get(name);
   const current = (allowed as readonly string[]).includes(value ?? '') ? (value as T) : fallback;
   function choose(next: T) {
-    const params = new URLSearchParams(search);
+    // Over the address as it is now, not as last rendered: a filter chosen a moment before may not
+    // be shown yet (a navigation renders in a transition), and must not be undone.
+    const params = new URLSearchParams(window.location.search);
     if (next === fallback) params.delete(name);
     else params.set(name, next);
     setSearch(params, { replace: true });
