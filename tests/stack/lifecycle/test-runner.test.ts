@@ -17,7 +17,7 @@ const root = path.resolve(import.meta.dirname, '..', '..', '..');
  * reports what was running under it at that moment, its folder, its exit code and its output.
  */
 async function interruptRun(args: string[], when: RegExp, signal: NodeJS.Signals) {
-  const env: Record<string, string | undefined> = { ...process.env, STACK_LOG: '1', KEEP_TEST_STACK: undefined, FIELDCHECK_STACK: undefined };
+  const env: Record<string, string | undefined> = { ...process.env, STACK_LOG: '1', KEEP_TEST_STACK: undefined, FIELDCHECK_STACK: undefined, TEST_STACK_PORTS: undefined };
   const stackDir = path.join(root, '.stack');
   const before = new Set(readdirSync(stackDir));
   const runner = spawn(process.execPath, [path.join(root, 'tests', 'run.ts'), ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
