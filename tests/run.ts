@@ -18,6 +18,7 @@ import { constants } from 'node:os';
 import path from 'node:path';
 import { startStack, type RunningStack } from '../stack/server.ts';
 import { freePortBelowEphemeralRange } from '../stack/os.ts';
+import { PortInUseError } from '../stack/ports.ts';
 import { buildWebApp, serveWebApp } from '../stack/web.ts';
 import { runDbSuite, type SuiteResult } from './db/run.ts';
 import { freeStackPorts, portsKeptBy, privateStackFolder, stackPortsFromJson } from './support/private-stack.ts';
@@ -245,8 +246,9 @@ async function main(): Promise<number> {
       console.log(`${suite}: ${results[suite]!.passed} passed, ${results[suite]!.failed} failed (${((Date.now() - t) / 1000).toFixed(1)} s)`);
     }
   } catch (error) {
-    // A start aborted by a signal is no failure of its own to report.
-    if (!interruptedBy) console.error(`The test run could not complete: ${(error as Error).stack ?? error}`);
+    // A start aborted by a signal is no failure of its own to report; a busy port is said plainly
+    // (its message names the port, the service and what to do), anything else with its trace.
+    if (!interruptedBy) console.error(`The test run could not complete: ${error instanceof PortInUseError ? error.message : ((error as Error).stack ?? error)}`);
     results[suites.find((s) => !results[s]) ?? suites[0]] = { passed: 0, failed: 1 };
   } finally {
     await cleanUp();
