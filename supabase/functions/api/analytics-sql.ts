@@ -304,6 +304,7 @@ export function sitesStatement(scope: AnalyticsScope, previous: { from: string; 
     occurrences as (
       select d.site_id,
              sum(d.due) filter (where d.day >= ${scope.from}::date)::int as due,
+             sum(d.on_time) filter (where d.day >= ${scope.from}::date)::int as on_time,
              sum(d.on_time) filter (where d.day >= ${scope.from}::date)::numeric / nullif(sum(d.due) filter (where d.day >= ${scope.from}::date), 0) as rate,
              sum(d.on_time) filter (where d.day < ${scope.from}::date)::numeric / nullif(sum(d.due) filter (where d.day < ${scope.from}::date), 0) as previous_rate
       from ${occurrenceDays(scope, previous.from, scope.to)} d
@@ -315,7 +316,7 @@ export function sitesStatement(scope: AnalyticsScope, previous: { from: string; 
              ${rounded(sql('sc.average'), 2)} as average_score,
              ${rounded(sql('sc.previous_average'), 2)} as previous_average_score,
              ${rounded(sql('sc.average - sc.previous_average'), 2)} as score_change,
-             coalesce(oc.due, 0) as due,
+             coalesce(oc.due, 0) as due, coalesce(oc.on_time, 0) as on_time,
              ${rounded(sql('oc.rate'), 4)} as on_time_rate,
              ${rounded(sql('oc.previous_rate'), 4)} as previous_on_time_rate,
              ${rounded(sql('oc.rate - oc.previous_rate'), 4)} as on_time_change
@@ -325,7 +326,7 @@ export function sitesStatement(scope: AnalyticsScope, previous: { from: string; 
     )
     select r.site_id, s.name as site_name, r.inspections, r.scored, r.average_score, r.previous_average_score, r.score_change,
            (case when r.average_score is not null then rank() over (partition by r.average_score is null order by r.average_score desc) end)::int as score_rank,
-           r.due, r.on_time_rate, r.previous_on_time_rate, r.on_time_change,
+           r.due, r.on_time, r.on_time_rate, r.previous_on_time_rate, r.on_time_change,
            (case when r.on_time_rate is not null then rank() over (partition by r.on_time_rate is null order by r.on_time_rate desc) end)::int as on_time_rank
     from ranked r
     join public.sites s on s.id = r.site_id
