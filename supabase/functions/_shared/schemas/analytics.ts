@@ -84,7 +84,9 @@ function withinRange(value: { from?: string; to?: string; interval: AnalyticsInt
   if (range.from > range.to) {
     ctx.addIssue({ code: 'custom', path: [value.to ? 'to' : 'from'], message: value.to ? 'End on or after the start.' : 'Start on or before today.' });
   } else if (daysIn(range) > ANALYTICS_MAX_DAYS) {
-    ctx.addIssue({ code: 'custom', path: [value.from ? 'to' : 'from'], message: `Ask for at most ${ANALYTICS_MAX_DAYS} days at a time.` });
+    // Only an explicit `from` can make the range too long; the error goes on `to` when both were
+    // sent, else on `from` (the range then runs to today: `to` was not sent, so not wrong).
+    ctx.addIssue({ code: 'custom', path: [value.to ? 'to' : 'from'], message: `Ask for at most ${ANALYTICS_MAX_DAYS} days at a time.` });
   }
 }
 
