@@ -19,7 +19,7 @@ import {
   type SiteOrder,
   type SiteRankingQuery,
 } from '../_shared/schemas/analytics.ts';
-import { OUTCOMES } from './occurrence-outcomes.ts';
+import { MISSED_DUE, OUTCOMES } from './occurrence-outcomes.ts';
 
 /** What every measure is asked about: the organization, the local days, the filters. */
 export interface AnalyticsScope {
@@ -257,8 +257,7 @@ export function actionsStatement(scope: AnalyticsScope, interval: AnalyticsInter
         select (a.due_at at time zone s.timezone)::date as day, a.priority
         from public.actions a
         join public.sites s on s.id = a.site_id
-        where a.org_id = ${scope.org} and a.status <> 'canceled' and a.due_at <= now()
-          and (a.resolved_at is null or a.resolved_at > a.due_at)
+        where a.org_id = ${scope.org} and a.status <> 'canceled' and ${MISSED_DUE}
           and a.due_at >= ${UNSETTLED_SINCE}
           and ${actionFilters(scope)}
       ) o
