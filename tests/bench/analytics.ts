@@ -82,6 +82,13 @@ export async function generate(sql: Sql, org: string, owner: string, scale: numb
         insert into public.site_groups (id, org_id, parent_id, name, depth)
         select ${seqId(`'0c000000-0000-4000-8000-'`, '100 + a')}, '${org}', ${seqId(`'0c000000-0000-4000-8000-'`, '1 + a % 3')}, 'Area ' || a, 2
         from generate_series(1, 7) a`);
+      // The closure rows the group triggers would have written (triggers are off): the site-group
+      // filter and a limited member's sites read the tree from them.
+      await tx.unsafe(`
+        insert into private.site_group_tree (ancestor_id, descendant_id, org_id, distance)
+        select g.id, g.id, g.org_id, 0 from public.site_groups g where g.org_id = '${org}'
+        union all
+        select g.parent_id, g.id, g.org_id, 1 from public.site_groups g where g.org_id = '${org}' and g.parent_id is not null`);
       await tx.unsafe(`
         insert into public.sites (id, org_id, name, geofence_m, timezone, group_id)
         select ${seqId(`'0d000000-0000-4000-8000-'`, 's')}, '${org}', 'Site ' || lpad(s::text, 4, '0'), 200,

@@ -31,6 +31,7 @@ import { iso, requireRole, userIdOf } from './access.ts';
 import { mailNewAssignees } from './action-mail.ts';
 import { actionAttachmentOf, type ActionAttachmentRow } from './action-attachments.ts';
 import { localDayBetween } from './local-days.ts';
+import { MISSED_DUE } from './occurrence-outcomes.ts';
 import { orgParams } from './orgs.ts';
 import { inSiteGroup } from './site-groups.ts';
 
@@ -128,9 +129,6 @@ async function updateAction(tx: Tx, orgId: string, id: string, changes: Record<s
 function givenFields(body: Record<string, unknown>): Record<string, unknown> {
   return Object.fromEntries(Object.entries(body).filter(([, value]) => value !== undefined));
 }
-
-/** Missed its due time: past due and not resolved by it (analytics' overdue; docs/analytics.md). */
-const MISSED_DUE = inline`(a.due_at <= now() and (a.resolved_at is null or a.resolved_at > a.due_at))`;
 
 /** The list's filters that select what an analytics figure counts, on actions `a` at sites `s`. */
 function analyticsFilterSql(query: ActionListQuery): InlineSql {

@@ -19,7 +19,8 @@ import {
   type SiteOrder,
   type SiteRankingQuery,
 } from '../_shared/schemas/analytics.ts';
-import { OUTCOMES } from './occurrence-outcomes.ts';
+import { MISSED_DUE, OUTCOMES } from './occurrence-outcomes.ts';
+import { groupSubtree } from './site-group-subtree.ts';
 
 /** What every measure is asked about: the organization, the local days, the filters. */
 export interface AnalyticsScope {
@@ -62,19 +63,16 @@ function periods(scope: AnalyticsScope, interval: AnalyticsInterval): InlineSql 
 }
 
 /**
- * The sites of a site group and of the groups under it (at most three levels), as an array
- * computed once: `site_id = any (…)`. As `site_id in (select …)` the planner joined them to the
- * rollups site by site (an index scan each: 170 ms for a region of 95 sites in the bench) instead
- * of filtering the organization's range.
+ * The sites of a site group and of the groups under it (the tree's closure table, as the lists
+ * read it: groupSubtree), as an array computed once: `site_id = any (…)`. As `site_id in (select …)`
+ * — the lists' inSiteGroup form — the planner joined them to the rollups site by site (an index
+ * scan each: 170 ms for a region of 95 sites in the bench) instead of filtering the organization's
+ * range.
  */
 function sitesOfGroup(scope: AnalyticsScope, group: string): InlineSql {
   return inline`any (array(
     select s.id from public.sites s
-    where s.org_id = ${scope.org} and s.group_id in (
-      select g.id from public.site_groups g where g.org_id = ${scope.org} and g.id = ${group}
-      union all select g.id from public.site_groups g where g.org_id = ${scope.org} and g.parent_id = ${group}
-      union all select g.id from public.site_groups g join public.site_groups p on p.id = g.parent_id
-                where g.org_id = ${scope.org} and p.parent_id = ${group})))`;
+    where s.org_id = ${scope.org} and s.group_id in (${groupSubtree(group)})))`;
 }
 
 /** The site, group and template filters on rows `alias` that carry site_id and template_id. */
@@ -257,8 +255,7 @@ export function actionsStatement(scope: AnalyticsScope, interval: AnalyticsInter
         select (a.due_at at time zone s.timezone)::date as day, a.priority
         from public.actions a
         join public.sites s on s.id = a.site_id
-        where a.org_id = ${scope.org} and a.status <> 'canceled' and a.due_at <= now()
-          and (a.resolved_at is null or a.resolved_at > a.due_at)
+        where a.org_id = ${scope.org} and a.status <> 'canceled' and ${MISSED_DUE}
           and a.due_at >= ${UNSETTLED_SINCE}
           and ${actionFilters(scope)}
       ) o
@@ -304,6 +301,7 @@ export function sitesStatement(scope: AnalyticsScope, previous: { from: string; 
     occurrences as (
       select d.site_id,
              sum(d.due) filter (where d.day >= ${scope.from}::date)::int as due,
+             sum(d.on_time) filter (where d.day >= ${scope.from}::date)::int as on_time,
              sum(d.on_time) filter (where d.day >= ${scope.from}::date)::numeric / nullif(sum(d.due) filter (where d.day >= ${scope.from}::date), 0) as rate,
              sum(d.on_time) filter (where d.day < ${scope.from}::date)::numeric / nullif(sum(d.due) filter (where d.day < ${scope.from}::date), 0) as previous_rate
       from ${occurrenceDays(scope, previous.from, scope.to)} d
@@ -315,7 +313,7 @@ export function sitesStatement(scope: AnalyticsScope, previous: { from: string; 
              ${rounded(sql('sc.average'), 2)} as average_score,
              ${rounded(sql('sc.previous_average'), 2)} as previous_average_score,
              ${rounded(sql('sc.average - sc.previous_average'), 2)} as score_change,
-             coalesce(oc.due, 0) as due,
+             coalesce(oc.due, 0) as due, coalesce(oc.on_time, 0) as on_time,
              ${rounded(sql('oc.rate'), 4)} as on_time_rate,
              ${rounded(sql('oc.previous_rate'), 4)} as previous_on_time_rate,
              ${rounded(sql('oc.rate - oc.previous_rate'), 4)} as on_time_change
@@ -325,7 +323,7 @@ export function sitesStatement(scope: AnalyticsScope, previous: { from: string; 
     )
     select r.site_id, s.name as site_name, r.inspections, r.scored, r.average_score, r.previous_average_score, r.score_change,
            (case when r.average_score is not null then rank() over (partition by r.average_score is null order by r.average_score desc) end)::int as score_rank,
-           r.due, r.on_time_rate, r.previous_on_time_rate, r.on_time_change,
+           r.due, r.on_time, r.on_time_rate, r.previous_on_time_rate, r.on_time_change,
            (case when r.on_time_rate is not null then rank() over (partition by r.on_time_rate is null order by r.on_time_rate desc) end)::int as on_time_rank
     from ranked r
     join public.sites s on s.id = r.site_id

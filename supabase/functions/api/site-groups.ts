@@ -18,6 +18,7 @@ import {
   siteGroupUpdateSchema,
 } from '../_shared/schemas/site-groups.ts';
 import { inline, type InlineSql } from '../_shared/sql-literal.ts';
+import { groupSubtree } from './site-group-subtree.ts';
 import { iso, requireRole, roleAllowed, roleStatement, SITE_MANAGERS } from './access.ts';
 import { orgParams } from './orgs.ts';
 
@@ -25,15 +26,6 @@ const siteGroupParams = z.strictObject({ org: idSchema, id: idSchema });
 const noQuery = z.strictObject({});
 
 // --- The subtree filter the lists, the dashboard and compliance share -------------------------
-
-/**
- * The ids of group `groupId` and of every group below it: the database's closure table of the
- * tree (`private.site_group_subtree_ids`, docs/site-groups.md), none for a group of an
- * organization the caller is not in. What the caller sees of those groups' sites is RLS's business.
- */
-export function groupSubtree(groupId: string): InlineSql {
-  return inline`select private.site_group_subtree_ids(${groupId}::uuid)`;
-}
 
 /**
  * `?site_group_id=` as a condition on a site id column (`i.site_id`, `s.id`): the site is in the

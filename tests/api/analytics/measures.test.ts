@@ -444,6 +444,8 @@ describe('refusals', () => {
     await refused(`from=${today()}&to=${today(-1)}`, ['query.to']);
     await refused(`from=${today(-366)}&to=${today()}`, ['query.to']);
     await refused(`from=${today(1)}`, ['query.from']);
+    // Only `from` sent: the range runs to today, and the error is on the field that was sent.
+    await refused(`from=${today(-400)}`, ['query.from']);
     await refused('from=2026-02-30', ['query.from']);
     await refused('to=1999-12-31', ['query.to']);
     await refused('interval=day', ['query.interval']);

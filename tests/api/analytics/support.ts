@@ -276,7 +276,7 @@ export function expectedSites(base: Base, ask: Ask, sort: 'score' | 'on_time' | 
       previous_average_score: previousAverage === null ? null : round(previousAverage, 2),
       score_change: average === null || previousAverage === null ? null : round(average - previousAverage, 2),
       score_rank: null as number | null,
-      due: s.due, on_time_rate: rate === null ? null : round(rate, 4), previous_on_time_rate: previousRate === null ? null : round(previousRate, 4),
+      due: s.due, on_time: s.onTime, on_time_rate: rate === null ? null : round(rate, 4), previous_on_time_rate: previousRate === null ? null : round(previousRate, 4),
       on_time_change: rate === null || previousRate === null ? null : round(rate - previousRate, 4),
       on_time_rank: null as number | null,
     };

@@ -33,6 +33,8 @@ let kitchen: PublishedTemplate;
 let otherTemplate: PublishedTemplate;
 let reported: string;
 let pages: string[];
+/** The text of the report of an inspection submitted in September 2026, then sent back. */
+let sentBackPages: string[];
 
 /** An inspection submitted with `score`, its submission then dated `submittedAt` (UTC). */
 async function submitted(site: any, template: PublishedTemplate, score: keyof typeof SCORES, submittedAt: string): Promise<string> {
@@ -68,6 +70,9 @@ beforeAll(async () => {
   const open = expectStatus(await post(world.manager.client, `orgs/${world.org.id}/inspections`, { site_id: auckland.id, template_id: kitchen.id }), 201);
   await startInspection(world, open.id, world.inspector);
   await answerItems(world, open.id, world.inspector, SCORES[0]);
+  // Submitted in September, then sent back: it keeps its submitted_at but no longer counts.
+  const sentBack = await submitted(auckland, kitchen, 0, '2026-09-20T00:00:00Z');
+  expectStatus(await post(world.manager.client, `${inspectionPath(world.org.id, sentBack)}/review`, { decision: 'request_changes', note: 'Redo the hood.' }), 200);
   // The rollups, rebuilt from the rows as they now are (the one command: npm run db:rollups:rebuild).
   await db()`select private.rebuild_analytics(${world.org.id})`;
 
@@ -77,6 +82,9 @@ beforeAll(async () => {
   // To look at it: REPORT_PDF_OUT=/tmp/trend.pdf, then pdftoppm -png /tmp/trend.pdf /tmp/page.
   if (process.env.REPORT_PDF_OUT) writeFileSync(process.env.REPORT_PDF_OUT, bytes);
   ({ pages } = await textOf(bytes));
+  const sentBackResponse = await rawReport(await accessTokenOf(world.viewer), `${inspectionPath(world.org.id, sentBack)}/report.pdf`);
+  expect(sentBackResponse.status).toBe(200);
+  ({ pages: sentBackPages } = await textOf(new Uint8Array(await sentBackResponse.arrayBuffer())));
 }, 120_000);
 
 describe('the score trend in report.pdf', () => {
@@ -99,6 +107,13 @@ describe('the score trend in report.pdf', () => {
       'Sept 2026 100% · 1 inspection',
       "Oct 2026 50% · 1 inspection (this inspection's month)",
     ]);
+  });
+
+  it("marks no month for an inspection sent back: it keeps its submitted_at but is not among the month's", () => {
+    const text = sentBackPages.join('\n');
+    const rows = [...text.matchAll(/^\w{3,4} \d{4} .*$/gm)].map(([row]) => row);
+    expect(rows.at(-1)).toBe('Sept 2026 100% · 1 inspection');
+    expect(text).not.toContain("this inspection's month");
   });
 
   it('holds the same figures as GET …/analytics/scores for the site and the template', async () => {

@@ -84,7 +84,9 @@ function withinRange(value: { from?: string; to?: string; interval: AnalyticsInt
   if (range.from > range.to) {
     ctx.addIssue({ code: 'custom', path: [value.to ? 'to' : 'from'], message: value.to ? 'End on or after the start.' : 'Start on or before today.' });
   } else if (daysIn(range) > ANALYTICS_MAX_DAYS) {
-    ctx.addIssue({ code: 'custom', path: [value.from ? 'to' : 'from'], message: `Ask for at most ${ANALYTICS_MAX_DAYS} days at a time.` });
+    // Only an explicit `from` can make the range too long; the error goes on `to` when both were
+    // sent, else on `from` (the range then runs to today: `to` was not sent, so not wrong).
+    ctx.addIssue({ code: 'custom', path: [value.to ? 'to' : 'from'], message: `Ask for at most ${ANALYTICS_MAX_DAYS} days at a time.` });
   }
 }
 
@@ -189,7 +191,8 @@ export const siteRankSchema = z.object({
   score_change: z.number().nullable().describe('average_score − previous_average_score, in points; null when either is null.'),
   score_rank: z.number().nullable().describe('1 for the highest average score among the sites listed in full (ties share a rank); null without a score.'),
   due: z.number().describe('Occurrences due in the range (as on-time counts them).'),
-  on_time_rate: z.number().nullable().describe('From 0 to 1; null when nothing was due.'),
+  on_time: z.number().describe('Of those, first submitted by the due time: the count on_time_rate is of, exactly (the rate, rounded, cannot give it back).'),
+  on_time_rate: z.number().nullable().describe('on_time / due, from 0 to 1 (4 decimals); null when nothing was due.'),
   previous_on_time_rate: z.number().nullable(),
   on_time_change: z.number().nullable().describe('on_time_rate − previous_on_time_rate; null when either is null.'),
   on_time_rank: z.number().nullable().describe('1 for the highest on-time rate (ties share a rank); null when nothing was due.'),
@@ -217,6 +220,6 @@ export const ANALYTICS_CSV_COLUMNS = {
   actions: ['period_start', 'priority', 'opened', 'resolved', 'verified', 'overdue', 'median_hours_to_resolve', 'median_hours_to_verify'],
   sites: [
     'site_id', 'site_name', 'inspections', 'scored', 'average_score', 'previous_average_score', 'score_change', 'score_rank',
-    'due', 'on_time_rate', 'previous_on_time_rate', 'on_time_change', 'on_time_rank',
+    'due', 'on_time', 'on_time_rate', 'previous_on_time_rate', 'on_time_change', 'on_time_rank',
   ],
 } as const satisfies Record<AnalyticsMeasure, readonly string[]>;

@@ -84,7 +84,10 @@ export async function buildInspectionReport(report: ReportData, caller: StorageC
   for (const [label, value] of facts) flow.fact(label, value);
 
   // The site's score trend for this template, from analytics: is this inspection a blip or a slide?
-  drawScoreTrend(flow, report.scoreTrend, site.name, template.name, report.inspection.submitted_at ? report.scoreTrend.to : null);
+  // Its month is marked only while it counts there: one sent back keeps its submitted_at but is not
+  // among the month's submitted and approved inspections.
+  const counted = inspection.submitted_at && COUNTED_IN_TREND.has(inspection.status);
+  drawScoreTrend(flow, report.scoreTrend, site.name, template.name, counted ? report.scoreTrend.to : null);
 
   // Failed items and their corrective actions, first: what a reader acts on.
   const sections = template.definition.sections;
@@ -290,6 +293,9 @@ function drawScoreTrend(flow: Flow, trend: ReportScoreTrend, siteName: string, t
 }
 
 // --- Times and numbers -------------------------------------------------------------------------
+
+/** The statuses the score trend counts (the analytics rollups': submitted and approved). */
+const COUNTED_IN_TREND: ReadonlySet<string> = new Set(['submitted', 'approved']);
 
 const formats = new Map<string, Intl.DateTimeFormat>();
 

@@ -42,8 +42,7 @@ export function SiteRanking({ orgId, orgSlug, filters }: MeasureProps) {
           ...row,
           inspectionsHref: inspectionsHref(orgSlug, filters, { submitted: data, site: row.site_id }),
           onTimeHref: inspectionsHref(orgSlug, filters, { due: data, site: row.site_id, outcome: 'on_time' }),
-          // The rate is on_time / due to four decimals: the count it comes from, exactly, for any due under 10,000.
-          onTime: row.on_time_rate === null ? 0 : Math.round(row.on_time_rate * row.due),
+          onTime: row.on_time,
         }));
         return {
           chart: (
