@@ -56,7 +56,8 @@ export function AnalyticsRoute() {
     setSearch(params, { replace: true });
   }
 
-  // The range the answers cover, defaults filled in by the api (today is its today).
+  // The range the answers cover: `to` is the device's today unless the address names one; the api
+  // fills in the default `from`.
   const covered = useScores(orgId, apiQuery(filters)).data;
 
   return (
