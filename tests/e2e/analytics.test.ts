@@ -258,6 +258,19 @@ describe('the analytics page at 1280 px', () => {
   });
 });
 
+describe('the analytics page offline and with an address that does not fit', () => {
+  it("tidies the address keeping the sections' own choices", async () => {
+    const page = await openPage({ viewport: { width: 1280, height: 900 } });
+    await signInAsDemoManager(page);
+    await page.goto(`/o/${DEMO.slug}/analytics?from=2026-02-30&interval=month&failed_by=site&priority=high&rank=score_change`);
+    await page.getByRole('status').filter({ hasText: 'Some of the address was not used: from' }).getByRole('link', { name: 'Tidy the address' }).click();
+    await page.waitForURL((url) => !url.searchParams.has('from'));
+    expect(Object.fromEntries(new URL(page.url()).searchParams)).toEqual({ interval: 'month', failed_by: 'site', priority: 'high', rank: 'score_change' });
+    expect(await measure(page, 'Sites').getByLabel('Order').inputValue()).toBe('score_change');
+    expect(await measure(page, 'Corrective actions').getByLabel('Priority').inputValue()).toBe('high');
+  });
+});
+
 describe('the analytics page at 390 px', () => {
   it('stacks the measures, swipes a chart sideways inside its panel, and its figures still open their lists', async () => {
     const page = await openPage(phone());

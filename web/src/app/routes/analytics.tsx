@@ -12,7 +12,7 @@ import { OnTimeRate } from '@/features/analytics/components/on-time';
 import { ScoreTrend } from '@/features/analytics/components/score-trend';
 import { SiteRanking } from '@/features/analytics/components/site-ranking';
 import { useScores } from '@/features/analytics/api/get-scores';
-import { type AnalyticsFilters, analyticsSearch, apiQuery, parseAnalyticsFilters } from '@/features/analytics/utils/filters';
+import { type AnalyticsFilters, analyticsAddress, apiQuery, parseAnalyticsFilters } from '@/features/analytics/utils/filters';
 import { dayText } from '@/features/analytics/utils/format';
 import '@/features/analytics/components/analytics.css';
 import { useAllPages } from '@/features/inspections/hooks/use-all-pages';
@@ -48,12 +48,7 @@ export function AnalyticsRoute() {
    */
   function setFilters(change: Partial<AnalyticsFilters>) {
     const now = new URLSearchParams(window.location.search);
-    const params = analyticsSearch({ ...parseAnalyticsFilters(now).filters, ...change });
-    for (const name of ['failed_by', 'priority', 'rank']) {
-      const value = now.get(name);
-      if (value !== null) params.set(name, value);
-    }
-    setSearch(params, { replace: true });
+    setSearch(analyticsAddress({ ...parseAnalyticsFilters(now).filters, ...change }, now), { replace: true });
   }
 
   // The range the answers cover: `to` is the device's today unless the address names one; the api
@@ -67,7 +62,7 @@ export function AnalyticsRoute() {
         <div className="form-alert form-alert-info" role="status">
           <p>
             Some of the address was not used: {ignored.map((item) => `${item.name} (${item.reason})`).join(', ')}.{' '}
-            <Link to={`/o/${orgSlug}/analytics?${analyticsSearch(filters)}`} replace>
+            <Link to={`/o/${orgSlug}/analytics?${analyticsAddress(filters, search)}`} replace>
               Tidy the address
             </Link>
           </p>

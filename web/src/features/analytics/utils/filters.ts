@@ -103,6 +103,19 @@ export function analyticsSearch(filters: AnalyticsFilters): URLSearchParams {
   return params;
 }
 
+/** The sections' own view choices (`useViewParam`), kept in the address beside the filters. */
+const VIEW_PARAMS = ['failed_by', 'priority', 'rank'] as const;
+
+/** The address's query for `filters`, keeping the sections' view choices as `current` has them. */
+export function analyticsAddress(filters: AnalyticsFilters, current: URLSearchParams): URLSearchParams {
+  const params = analyticsSearch(filters);
+  for (const name of VIEW_PARAMS) {
+    const value = current.get(name);
+    if (value !== null) params.set(name, value);
+  }
+  return params;
+}
+
 /**
  * The query every measure takes (`from`, `to`, `interval`, `site_group_id`, `site_id`, `template_id`):
  * always with a `to`, the device's today when the filters have none.
