@@ -259,6 +259,23 @@ describe('the analytics page at 1280 px', () => {
 });
 
 describe('the analytics page offline and with an address that does not fit', () => {
+  it('says a site in the address was not found, keeps it chosen until dropped, and drops it on request', async () => {
+    const page = await openPage({ viewport: { width: 1280, height: 900 } });
+    await signInAsDemoManager(page);
+    const unknownSite = '0d000000-0000-4000-8000-00000000beef';
+    await page.goto(`/o/${DEMO.slug}/analytics?site=${unknownSite}`);
+    const alert = page.getByRole('alert').filter({ hasText: "We couldn't find that site." });
+    await alert.waitFor();
+    // The select does not pretend to show every site while the figures are of one.
+    const site = page.getByLabel('Site', { exact: true });
+    expect(await site.inputValue()).toBe(unknownSite);
+    expect(await site.locator('option:checked').textContent()).toBe('Unknown site');
+    await alert.getByRole('button', { name: 'Show every site' }).click();
+    await page.waitForURL((url) => !url.searchParams.has('site'));
+    expect(await site.inputValue()).toBe('');
+    expect(await alert.count()).toBe(0);
+  });
+
   it("tidies the address keeping the sections' own choices", async () => {
     const page = await openPage({ viewport: { width: 1280, height: 900 } });
     await signInAsDemoManager(page);

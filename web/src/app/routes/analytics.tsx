@@ -1,9 +1,11 @@
 import { ANALYTICS_INTERVALS, type AnalyticsInterval } from '@schemas/analytics';
+import { errorCatalogue, formatWording } from '@schemas/errors';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { ContentLayout } from '@/components/layouts/content-layout';
 import { GroupFilterField, GroupFilterNotFound } from '@/components/ui/group-filter-field';
+import { Button } from '@/components/ui/button';
 import { SelectField } from '@/components/ui/select-field';
 import { TextField } from '@/components/ui/text-field';
 import { ActionTimes } from '@/features/analytics/components/action-times';
@@ -20,6 +22,7 @@ import { SiteSearchSelect } from '@/features/inspections/components/site-search-
 import { useGroupTree } from '@/features/site-groups/hooks/use-group-tree';
 import { siteQueryOptions } from '@/features/sites/api/get-site';
 import { useTemplates } from '@/features/templates/api/get-templates';
+import { describeError } from '@/lib/errors';
 import { useOrgRoute } from '../org-context';
 import { useSiteSearch } from '../use-site-search';
 
@@ -102,7 +105,10 @@ function AnalyticsFilterForm({ orgId, filters, onChange }: FilterFormProps) {
   const sites = useSiteSearch(orgId);
   // The chosen site keeps its name while a search no longer lists it (or before any search).
   const chosenSite = useQuery({ ...siteQueryOptions(orgId, filters.site), enabled: filters.site !== '' });
-  const selectedSite = filters.site && chosenSite.data ? { value: filters.site, label: chosenSite.data.name } : undefined;
+  // A site the caller cannot see (deleted, or not one of theirs) stays chosen, named so, rather than
+  // the select showing "Every site" over figures of none; the alert below offers the way out.
+  const siteNotFound = filters.site !== '' && chosenSite.isError && describeError(chosenSite.error).code === 'not_found';
+  const selectedSite = filters.site ? { value: filters.site, label: chosenSite.data?.name ?? (siteNotFound ? 'Unknown site' : chosenSite.fetchStatus === 'fetching' ? 'Loading site…' : 'Chosen site') } : undefined;
   const templates = useTemplates(orgId, { q: '', status: 'active' });
   // Templates are few enough to list completely.
   useAllPages(templates);
@@ -155,6 +161,23 @@ function AnalyticsFilterForm({ orgId, filters, onChange }: FilterFormProps) {
       </div>
       <SelectField label="Template" name="template" options={templateOptions} value={filters.template} onChange={(event) => onChange({ template: event.target.value })} />
       <GroupFilterNotFound choices={groups.choices} value={filters.group} onClear={() => onChange({ group: '' })} />
+      {siteNotFound ? <SiteFilterNotFound onClear={() => onChange({ site: '' })} /> : null}
     </form>
+  );
+}
+
+const siteNotFoundWording = formatWording(errorCatalogue.not_found.title, { thing: 'site' });
+
+/** A site in the address that is not one of the caller's: said so, with the way back (as `GroupFilterNotFound`). */
+function SiteFilterNotFound({ onClear }: { onClear: () => void }) {
+  return (
+    <div className="form-alert form-alert-error site-filter-not-found" role="alert">
+      <p>{siteNotFoundWording} It may have been deleted, or it is not one of yours.</p>
+      <div>
+        <Button variant="secondary" onClick={onClear}>
+          Show every site
+        </Button>
+      </div>
+    </div>
   );
 }
