@@ -5,7 +5,10 @@
 // charts (uPlot's canvas) are drawn, and a click or a tap on a point or a bar opens the same list as
 // its figure in the table; the filters live in the address and survive a reload; on a phone the
 // measures stack, a chart wider than the screen scrolls sideways inside its panel and the page does
-// not; and axe finds nothing to fix.
+// not, and the keyboard does not stop in the hidden chart; and axe finds nothing to fix. Offline, a
+// changed filter says the figures need the internet instead of showing the old ones; a site in the
+// address the caller cannot see is said so, with a way to drop it; and the tidied address keeps the
+// sections' own choices.
 import { createRequire } from 'node:module';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -259,6 +262,34 @@ describe('the analytics page at 1280 px', () => {
 });
 
 describe('the analytics page offline and with an address that does not fit', () => {
+  it('offline, a changed filter says the new figures need the internet, not the old ones; back online, the new figures', async () => {
+    const page = await openPage({ viewport: { width: 1280, height: 900 } });
+    await signInAsDemoManager(page);
+    await page.goto(`/o/${DEMO.slug}/analytics`);
+    const scores = measure(page, 'Average score');
+    await scores.getByRole('table').waitFor();
+    expect(await scores.getByRole('table').locator('tbody th').first().textContent()).toMatch(/^Week of /);
+
+    await page.context().setOffline(true);
+    await page.waitForFunction(() => !navigator.onLine);
+    await page.getByLabel('Interval', { exact: true }).selectOption('month');
+    await page.waitForURL(/interval=month/);
+    // The week's figures are not drawn as if they were the month's: each measure says what to do.
+    for (const heading of ['Average score', 'On-time rate', 'Most failed items', 'Corrective actions', 'Sites']) {
+      const region = measure(page, heading);
+      await region.getByRole('status').filter({ hasText: /^The figures for these filters aren't on this device yet\. Connect to the internet to see them\.$/ }).waitFor();
+      expect(await region.getByRole('table').count(), heading).toBe(0);
+      expect(await region.locator('.chart').count(), heading).toBe(0);
+    }
+    // Nor is the range the old one.
+    expect(await page.getByText(/^From .*, by week,/).count()).toBe(0);
+
+    await page.context().setOffline(false);
+    await expect.poll(() => scores.getByRole('table').locator('tbody th').first().textContent()).toMatch(/^[A-Z][a-z]{2} \d{4}$/);
+    await page.getByText(/^From .*, by month,/).waitFor();
+    expect(await scores.getByRole('status').filter({ hasText: /Connect to the internet/ }).count()).toBe(0);
+  });
+
   it('says a site in the address was not found, keeps it chosen until dropped, and drops it on request', async () => {
     const page = await openPage({ viewport: { width: 1280, height: 900 } });
     await signInAsDemoManager(page);

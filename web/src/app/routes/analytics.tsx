@@ -56,7 +56,9 @@ export function AnalyticsRoute() {
 
   // The range the answers cover: `to` is the device's today unless the address names one; the api
   // fills in the default `from`.
-  const covered = useScores(orgId, apiQuery(filters)).data;
+  const scores = useScores(orgId, apiQuery(filters));
+  // Offline, the range of the filters before is not said as if it were the new one's.
+  const covered = scores.isPlaceholderData && scores.fetchStatus === 'paused' ? undefined : scores.data;
 
   return (
     <ContentLayout wide title="Analytics" description={`Trends across ${membership.org_name}: is it getting better, and where is it not?`}>
