@@ -270,6 +270,8 @@ describe('the analytics page offline and with an address that does not fit', () 
     await scores.getByRole('table').waitFor();
     expect(await scores.getByRole('table').locator('tbody th').first().textContent()).toMatch(/^Week of /);
 
+    // The service worker has the whole app on the device (for the offline reload below).
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
     await page.context().setOffline(true);
     await page.waitForFunction(() => !navigator.onLine);
     await page.getByLabel('Interval', { exact: true }).selectOption('month');
@@ -283,6 +285,14 @@ describe('the analytics page offline and with an address that does not fit', () 
     }
     // Nor is the range the old one.
     expect(await page.getByText(/^From .*, by week,/).count()).toBe(0);
+
+    // Opened afresh offline (the app from the service worker; no figures of the page are kept on
+    // the device): the same sentence at once in every section, not "Loading…" for ever.
+    await page.reload();
+    for (const heading of ['Average score', 'On-time rate', 'Most failed items', 'Corrective actions', 'Sites']) {
+      await measure(page, heading).getByRole('status').filter({ hasText: /^The figures for these filters aren't on this device yet\. Connect to the internet to see them\.$/ }).waitFor({ timeout: 2000 });
+    }
+    expect(await page.getByText(/^Loading .*…$/).count()).toBe(0);
 
     await page.context().setOffline(false);
     await expect.poll(() => scores.getByRole('table').locator('tbody th').first().textContent()).toMatch(/^[A-Z][a-z]{2} \d{4}$/);
