@@ -5,7 +5,10 @@
 // charts (uPlot's canvas) are drawn, and a click or a tap on a point or a bar opens the same list as
 // its figure in the table; the filters live in the address and survive a reload; on a phone the
 // measures stack, a chart wider than the screen scrolls sideways inside its panel and the page does
-// not; and axe finds nothing to fix.
+// not, and the keyboard does not stop in the hidden chart; and axe finds nothing to fix. Offline, a
+// changed filter says the figures need the internet instead of showing the old ones; a site in the
+// address the caller cannot see is said so, with a way to drop it; and the tidied address keeps the
+// sections' own choices.
 import { createRequire } from 'node:module';
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
@@ -258,6 +261,74 @@ describe('the analytics page at 1280 px', () => {
   });
 });
 
+describe('the analytics page offline and with an address that does not fit', () => {
+  it('offline, a changed filter says the new figures need the internet, not the old ones; back online, the new figures', async () => {
+    const page = await openPage({ viewport: { width: 1280, height: 900 } });
+    await signInAsDemoManager(page);
+    await page.goto(`/o/${DEMO.slug}/analytics`);
+    const scores = measure(page, 'Average score');
+    await scores.getByRole('table').waitFor();
+    expect(await scores.getByRole('table').locator('tbody th').first().textContent()).toMatch(/^Week of /);
+
+    // The service worker has the whole app on the device (for the offline reload below).
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null, undefined, { timeout: 30_000 });
+    await page.context().setOffline(true);
+    await page.waitForFunction(() => !navigator.onLine);
+    await page.getByLabel('Interval', { exact: true }).selectOption('month');
+    await page.waitForURL(/interval=month/);
+    // The week's figures are not drawn as if they were the month's: each measure says what to do.
+    for (const heading of ['Average score', 'On-time rate', 'Most failed items', 'Corrective actions', 'Sites']) {
+      const region = measure(page, heading);
+      await region.getByRole('status').filter({ hasText: /^The figures for these filters aren't on this device yet\. Connect to the internet to see them\.$/ }).waitFor();
+      expect(await region.getByRole('table').count(), heading).toBe(0);
+      expect(await region.locator('.chart').count(), heading).toBe(0);
+    }
+    // Nor is the range the old one.
+    expect(await page.getByText(/^From .*, by week,/).count()).toBe(0);
+
+    // Opened afresh offline (the app from the service worker; no figures of the page are kept on
+    // the device): the same sentence at once in every section, not "Loading…" for ever.
+    await page.reload();
+    for (const heading of ['Average score', 'On-time rate', 'Most failed items', 'Corrective actions', 'Sites']) {
+      await measure(page, heading).getByRole('status').filter({ hasText: /^The figures for these filters aren't on this device yet\. Connect to the internet to see them\.$/ }).waitFor({ timeout: 2000 });
+    }
+    expect(await page.getByText(/^Loading .*…$/).count()).toBe(0);
+
+    await page.context().setOffline(false);
+    await expect.poll(() => scores.getByRole('table').locator('tbody th').first().textContent()).toMatch(/^[A-Z][a-z]{2} \d{4}$/);
+    await page.getByText(/^From .*, by month,/).waitFor();
+    expect(await scores.getByRole('status').filter({ hasText: /Connect to the internet/ }).count()).toBe(0);
+  });
+
+  it('says a site in the address was not found, keeps it chosen until dropped, and drops it on request', async () => {
+    const page = await openPage({ viewport: { width: 1280, height: 900 } });
+    await signInAsDemoManager(page);
+    const unknownSite = '0d000000-0000-4000-8000-00000000beef';
+    await page.goto(`/o/${DEMO.slug}/analytics?site=${unknownSite}`);
+    const alert = page.getByRole('alert').filter({ hasText: "We couldn't find that site." });
+    await alert.waitFor();
+    // The select does not pretend to show every site while the figures are of one.
+    const site = page.getByLabel('Site', { exact: true });
+    expect(await site.inputValue()).toBe(unknownSite);
+    expect(await site.locator('option:checked').textContent()).toBe('Unknown site');
+    await alert.getByRole('button', { name: 'Show every site' }).click();
+    await page.waitForURL((url) => !url.searchParams.has('site'));
+    expect(await site.inputValue()).toBe('');
+    expect(await alert.count()).toBe(0);
+  });
+
+  it("tidies the address keeping the sections' own choices", async () => {
+    const page = await openPage({ viewport: { width: 1280, height: 900 } });
+    await signInAsDemoManager(page);
+    await page.goto(`/o/${DEMO.slug}/analytics?from=2026-02-30&interval=month&failed_by=site&priority=high&rank=score_change`);
+    await page.getByRole('status').filter({ hasText: 'Some of the address was not used: from' }).getByRole('link', { name: 'Tidy the address' }).click();
+    await page.waitForURL((url) => !url.searchParams.has('from'));
+    expect(Object.fromEntries(new URL(page.url()).searchParams)).toEqual({ interval: 'month', failed_by: 'site', priority: 'high', rank: 'score_change' });
+    expect(await measure(page, 'Sites').getByLabel('Order').inputValue()).toBe('score_change');
+    expect(await measure(page, 'Corrective actions').getByLabel('Priority').inputValue()).toBe('high');
+  });
+});
+
 describe('the analytics page at 390 px', () => {
   it('stacks the measures, swipes a chart sideways inside its panel, and its figures still open their lists', async () => {
     const page = await openPage(phone());
@@ -283,6 +354,11 @@ describe('the analytics page at 390 px', () => {
     await page.mouse.wheel(-600, 0);
     await expect.poll(() => scroller.evaluate((element) => element.scrollLeft)).toBeLessThan(widths.scroll - widths.client);
     expect(await page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth + 1)).toBe(false);
+    // The scroll box is inside the chart hidden from assistive technology (the table says it): the
+    // keyboard goes from the section's download button to the table's first figure, not into it.
+    await scores.getByRole('button', { name: /^Download average score/ }).focus();
+    await page.keyboard.press('Tab');
+    expect(await page.evaluate(() => document.activeElement?.closest('.chart') !== null)).toBe(false);
 
     // A tap on a bar of the actions chart opens the actions it counts, as its figure in the table
     // does: the latest week's first figure that is not zero (Opened, Resolved, Verified, Overdue).

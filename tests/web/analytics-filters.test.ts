@@ -7,6 +7,7 @@ import {
   actionsHref,
   analyticsSearch,
   apiQuery,
+  deviceToday,
   inspectionsHref,
   NO_FILTERS,
   parseAnalyticsFilters,
@@ -85,7 +86,34 @@ describe('writing the filters to the address', () => {
     expect(apiQuery({ from: '2026-01-05', to: '2026-03-29', interval: 'week', group: GROUP, site: SITE, template: TEMPLATE })).toEqual({
       from: '2026-01-05', to: '2026-03-29', interval: 'week', site_group_id: GROUP, site_id: SITE, template_id: TEMPLATE,
     });
-    expect(apiQuery(NO_FILTERS)).toEqual({ interval: 'week' });
+    expect(apiQuery(NO_FILTERS, '2026-03-30')).toEqual({ interval: 'week', to: '2026-03-30' });
+  });
+});
+
+describe("the device's today as the range's end", () => {
+  // Monday 08:00 in Auckland is still Sunday in UTC: the api's own default would miss the site's
+  // current day until 13:00 there.
+  const aucklandMondayMorning = Date.parse('2026-11-29T19:00:00Z');
+
+  it("is the day on the device's clock, in its zone", () => {
+    expect(deviceToday(aucklandMondayMorning, 'Pacific/Auckland')).toBe('2026-11-30');
+    expect(deviceToday(aucklandMondayMorning, 'UTC')).toBe('2026-11-29');
+    expect(deviceToday(aucklandMondayMorning, 'America/Los_Angeles')).toBe('2026-11-29');
+    expect(deviceToday(Date.parse('2026-11-30T07:59:00Z'), 'America/Los_Angeles')).toBe('2026-11-29');
+    expect(deviceToday(Date.parse('2026-11-30T08:00:00Z'), 'America/Los_Angeles')).toBe('2026-11-30');
+  });
+
+  it('is sent as `to` when the address names none; a `to` in the address is sent as it is', () => {
+    const today = deviceToday(aucklandMondayMorning, 'Pacific/Auckland');
+    expect(apiQuery(NO_FILTERS, today)).toEqual({ interval: 'week', to: '2026-11-30' });
+    expect(apiQuery({ ...NO_FILTERS, to: '2026-11-01' }, today).to).toBe('2026-11-01');
+  });
+
+  it("takes the device's today as a start when no end is named, as the range that is sent", () => {
+    const today = deviceToday(aucklandMondayMorning, 'Pacific/Auckland');
+    expect(parseAnalyticsFilters(new URLSearchParams('from=2026-11-30'), today)).toEqual({ filters: { ...NO_FILTERS, from: '2026-11-30' }, ignored: [] });
+    // A day after the device's today is still refused, as the api would refuse it.
+    expect(parseAnalyticsFilters(new URLSearchParams('from=2026-12-01'), today).ignored).toEqual([{ name: 'from', reason: 'end on or after the start' }]);
   });
 });
 

@@ -1,9 +1,11 @@
 import { ANALYTICS_INTERVALS, type AnalyticsInterval } from '@schemas/analytics';
+import { errorCatalogue, formatWording } from '@schemas/errors';
 import { useQuery } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { Link, useSearchParams } from 'react-router-dom';
 import { ContentLayout } from '@/components/layouts/content-layout';
 import { GroupFilterField, GroupFilterNotFound } from '@/components/ui/group-filter-field';
+import { Button } from '@/components/ui/button';
 import { SelectField } from '@/components/ui/select-field';
 import { TextField } from '@/components/ui/text-field';
 import { ActionTimes } from '@/features/analytics/components/action-times';
@@ -12,7 +14,7 @@ import { OnTimeRate } from '@/features/analytics/components/on-time';
 import { ScoreTrend } from '@/features/analytics/components/score-trend';
 import { SiteRanking } from '@/features/analytics/components/site-ranking';
 import { useScores } from '@/features/analytics/api/get-scores';
-import { type AnalyticsFilters, analyticsSearch, apiQuery, parseAnalyticsFilters } from '@/features/analytics/utils/filters';
+import { type AnalyticsFilters, analyticsAddress, apiQuery, parseAnalyticsFilters } from '@/features/analytics/utils/filters';
 import { dayText } from '@/features/analytics/utils/format';
 import '@/features/analytics/components/analytics.css';
 import { useAllPages } from '@/features/inspections/hooks/use-all-pages';
@@ -20,6 +22,7 @@ import { SiteSearchSelect } from '@/features/inspections/components/site-search-
 import { useGroupTree } from '@/features/site-groups/hooks/use-group-tree';
 import { siteQueryOptions } from '@/features/sites/api/get-site';
 import { useTemplates } from '@/features/templates/api/get-templates';
+import { describeError } from '@/lib/errors';
 import { useOrgRoute } from '../org-context';
 import { useSiteSearch } from '../use-site-search';
 
@@ -48,16 +51,14 @@ export function AnalyticsRoute() {
    */
   function setFilters(change: Partial<AnalyticsFilters>) {
     const now = new URLSearchParams(window.location.search);
-    const params = analyticsSearch({ ...parseAnalyticsFilters(now).filters, ...change });
-    for (const name of ['failed_by', 'priority', 'rank']) {
-      const value = now.get(name);
-      if (value !== null) params.set(name, value);
-    }
-    setSearch(params, { replace: true });
+    setSearch(analyticsAddress({ ...parseAnalyticsFilters(now).filters, ...change }, now), { replace: true });
   }
 
-  // The range the answers cover, defaults filled in by the api (today is its today).
-  const covered = useScores(orgId, apiQuery(filters)).data;
+  // The range the answers cover: `to` is the device's today unless the address names one; the api
+  // fills in the default `from`.
+  const scores = useScores(orgId, apiQuery(filters));
+  // Offline, the range of the filters before is not said as if it were the new one's.
+  const covered = scores.isPlaceholderData && scores.fetchStatus === 'paused' ? undefined : scores.data;
 
   return (
     <ContentLayout wide title="Analytics" description={`Trends across ${membership.org_name}: is it getting better, and where is it not?`}>
@@ -66,7 +67,7 @@ export function AnalyticsRoute() {
         <div className="form-alert form-alert-info" role="status">
           <p>
             Some of the address was not used: {ignored.map((item) => `${item.name} (${item.reason})`).join(', ')}.{' '}
-            <Link to={`/o/${orgSlug}/analytics?${analyticsSearch(filters)}`} replace>
+            <Link to={`/o/${orgSlug}/analytics?${analyticsAddress(filters, search)}`} replace>
               Tidy the address
             </Link>
           </p>
@@ -106,7 +107,10 @@ function AnalyticsFilterForm({ orgId, filters, onChange }: FilterFormProps) {
   const sites = useSiteSearch(orgId);
   // The chosen site keeps its name while a search no longer lists it (or before any search).
   const chosenSite = useQuery({ ...siteQueryOptions(orgId, filters.site), enabled: filters.site !== '' });
-  const selectedSite = filters.site && chosenSite.data ? { value: filters.site, label: chosenSite.data.name } : undefined;
+  // A site the caller cannot see (deleted, or not one of theirs) stays chosen, named so, rather than
+  // the select showing "Every site" over figures of none; the alert below offers the way out.
+  const siteNotFound = filters.site !== '' && chosenSite.isError && describeError(chosenSite.error).code === 'not_found';
+  const selectedSite = filters.site ? { value: filters.site, label: chosenSite.data?.name ?? (siteNotFound ? 'Unknown site' : chosenSite.fetchStatus === 'fetching' ? 'Loading site…' : 'Chosen site') } : undefined;
   const templates = useTemplates(orgId, { q: '', status: 'active' });
   // Templates are few enough to list completely.
   useAllPages(templates);
@@ -159,6 +163,23 @@ function AnalyticsFilterForm({ orgId, filters, onChange }: FilterFormProps) {
       </div>
       <SelectField label="Template" name="template" options={templateOptions} value={filters.template} onChange={(event) => onChange({ template: event.target.value })} />
       <GroupFilterNotFound choices={groups.choices} value={filters.group} onClear={() => onChange({ group: '' })} />
+      {siteNotFound ? <SiteFilterNotFound onClear={() => onChange({ site: '' })} /> : null}
     </form>
+  );
+}
+
+const siteNotFoundWording = formatWording(errorCatalogue.not_found.title, { thing: 'site' });
+
+/** A site in the address that is not one of the caller's: said so, with the way back (as `GroupFilterNotFound`). */
+function SiteFilterNotFound({ onClear }: { onClear: () => void }) {
+  return (
+    <div className="form-alert form-alert-error site-filter-not-found" role="alert">
+      <p>{siteNotFoundWording} It may have been deleted, or it is not one of yours.</p>
+      <div>
+        <Button variant="secondary" onClick={onClear}>
+          Show every site
+        </Button>
+      </div>
+    </div>
   );
 }

@@ -228,7 +228,10 @@ function PeriodChart({ kind, series, points, max, format }: ChartProps) {
       <p className="chart-readout" ref={readout}>
         {'\u00a0'}
       </p>
-      <div className="chart-scroll" ref={scroller} />
+      {/* Out of the keyboard's way: Chromium makes a scroll box with nothing focusable in it a tab
+          stop, and this one is inside a chart hidden from assistive technology (a stop with no
+          name); the table beside it says the same, and a finger or a wheel still swipes it. */}
+      <div className="chart-scroll" ref={scroller} tabIndex={-1} />
     </>
   );
 }

@@ -2,6 +2,7 @@ import type { AnalyticsMeasure } from '@schemas/analytics';
 import type { UseQueryResult } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
 import { DownloadButton } from '@/components/ui/download-button';
+import { isWaitingForNetwork, NotOnDevice } from '@/components/ui/not-on-device';
 import { QueryError } from '@/components/ui/query-error';
 import { apiPath } from '@/lib/api';
 import type { AnalyticsFilters } from '../utils/filters';
@@ -34,17 +35,28 @@ interface MeasurePanelProps<T> {
   children: (data: T) => { chart: ReactNode; table: ReactNode };
 }
 
+/** What a measure says offline when its figures for the filters chosen were never fetched on this device. */
+export const measureNotOnDevice = "The figures for these filters aren't on this device yet. Connect to the internet to see them.";
+
 /** A measure's section: heading, its own controls, the chart beside its table, the CSV of its figures. */
 export function MeasurePanel<T>({ measure, heading, description, controls, orgId, query, result, isEmpty, emptyText, layout = 'beside', children }: MeasurePanelProps<T>) {
   const headingId = `${measure}-heading`;
   let body: ReactNode;
-  if (result.isPending) body = <p className="muted">Loading {heading.toLowerCase()}…</p>;
+  // Offline, a new choice of filters waits for the network: the figures kept from the last ones
+  // (placeholder data) are not these filters' and must not stand in for them, nor "Loading…" stay
+  // forever; the section says what to do instead (issue 23), and the new figures come back online.
+  // Figures of these very filters kept on the device still show.
+  const nothingOfTheseFilters = !result.data || result.isPlaceholderData;
+  if (nothingOfTheseFilters && (result.fetchStatus === 'paused' || isWaitingForNetwork(result))) {
+    body = <NotOnDevice message={measureNotOnDevice} />;
+  } else if (result.isPending) body = <p className="muted">Loading {heading.toLowerCase()}…</p>;
   else if (result.isError && !result.data) body = <QueryError error={result.error} onRetry={() => result.refetch()} />;
   else if (isEmpty(result.data!)) body = <p className="muted">{emptyText}</p>;
   else {
     const { chart, table } = children(result.data!);
     body = (
-      <div className={`measure-figures measure-figures-${layout}`} aria-busy={result.isFetching}>
+      // Dimmed and busy while the figures shown are the last filters', kept until the new ones come.
+      <div className={`measure-figures measure-figures-${layout}`} aria-busy={result.isPlaceholderData}>
         {chart}
         <div className="measure-table">{table}</div>
       </div>

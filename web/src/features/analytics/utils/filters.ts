@@ -13,11 +13,13 @@ import {
 import type { ActionPriority } from '@schemas/action-states';
 import { isId } from '@schemas/ids';
 import { isCalendarDate } from '@schemas/template-items';
+import { deviceTimeZone } from '@/lib/zoned-time';
+import { todayIn } from '@/features/schedules/utils/schedule-time';
 
 export interface AnalyticsFilters {
   /** First local day (`YYYY-MM-DD`), or '' for the api's default: twelve periods up to `to`. */
   from: string;
-  /** Last local day, included, or '' for today. */
+  /** Last local day, included, or '' for the device's today (`deviceToday`). */
   to: string;
   interval: AnalyticsInterval;
   /** A site group's id (and the groups under it), or ''. */
@@ -39,8 +41,20 @@ export interface ParsedFilters {
 const date = (value: string | null) => (value !== null && isCalendarDate(value) ? value : '');
 const id = (value: string | null) => (value !== null && isId(value) ? value.toLowerCase() : '');
 
-/** Reads the filters from an address's query; a malformed or refused value is dropped, and listed in `ignored`. */
-export function parseAnalyticsFilters(search: URLSearchParams): ParsedFilters {
+/**
+ * The device's today (`YYYY-MM-DD`), what the page asks for when the address names no `to`: the
+ * api's own default is its (UTC) today, which leaves a site ahead of UTC without its current day
+ * until UTC catches up (Auckland's Monday morning is still Sunday there) — docs/analytics.md, "Screens".
+ */
+export function deviceToday(now: number = Date.now(), timeZone: string = deviceTimeZone()): string {
+  return todayIn(timeZone, now);
+}
+
+/**
+ * Reads the filters from an address's query; a malformed or refused value is dropped, and listed in
+ * `ignored`. The range is judged with `today` as its end when the address names none, as it is sent.
+ */
+export function parseAnalyticsFilters(search: URLSearchParams, today: string = deviceToday()): ParsedFilters {
   const ignored: ParsedFilters['ignored'] = [];
   const interval = search.get('interval');
   const filters: AnalyticsFilters = {
@@ -69,7 +83,7 @@ export function parseAnalyticsFilters(search: URLSearchParams): ParsedFilters {
     }
   }
   for (const field of ['from', 'to'] as const) {
-    const range = analyticsQuerySchema.safeParse(apiQuery(filters));
+    const range = analyticsQuerySchema.safeParse(apiQuery(filters, today));
     if (range.success) break;
     if (filters[field]) ignored.push({ name: field, reason: reasonOf(range.error) });
     filters[field] = '';
@@ -89,11 +103,27 @@ export function analyticsSearch(filters: AnalyticsFilters): URLSearchParams {
   return params;
 }
 
-/** The query every measure takes (`from`, `to`, `interval`, `site_group_id`, `site_id`, `template_id`). */
-export function apiQuery(filters: AnalyticsFilters): Record<string, string> {
+/** The sections' own view choices (`useViewParam`), kept in the address beside the filters. */
+const VIEW_PARAMS = ['failed_by', 'priority', 'rank'] as const;
+
+/** The address's query for `filters`, keeping the sections' view choices as `current` has them. */
+export function analyticsAddress(filters: AnalyticsFilters, current: URLSearchParams): URLSearchParams {
+  const params = analyticsSearch(filters);
+  for (const name of VIEW_PARAMS) {
+    const value = current.get(name);
+    if (value !== null) params.set(name, value);
+  }
+  return params;
+}
+
+/**
+ * The query every measure takes (`from`, `to`, `interval`, `site_group_id`, `site_id`, `template_id`):
+ * always with a `to`, the device's today when the filters have none.
+ */
+export function apiQuery(filters: AnalyticsFilters, today: string = deviceToday()): Record<string, string> {
   const query: Record<string, string> = { interval: filters.interval };
   if (filters.from) query.from = filters.from;
-  if (filters.to) query.to = filters.to;
+  query.to = filters.to || today;
   if (filters.group) query.site_group_id = filters.group;
   if (filters.site) query.site_id = filters.site;
   if (filters.template) query.template_id = filters.template;
