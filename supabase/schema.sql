@@ -1447,6 +1447,21 @@ grant select on table public.webhook_events to authenticated;
 -- Views
 ----------------------------------------------------------------------------------------------------
 
+create view private.answered_count_of_inspection with (security_barrier=true) as
+ SELECT id AS inspection_id,
+    (( SELECT (count(*))::integer AS count
+           FROM public.answers x
+          WHERE ((x.inspection_id = i.id) AND (x.value IS NOT NULL) AND (x.item_key <> ALL (i.hidden_item_keys)))) + ( SELECT (count(DISTINCT t.item_key))::integer AS count
+           FROM public.attachments t
+          WHERE ((t.inspection_id = i.id) AND (t.confirmed_at IS NOT NULL) AND (t.item_key <> ALL (i.hidden_item_keys))))) AS answered_count
+   FROM public.inspections i
+  WHERE ((org_id = ANY (ARRAY( SELECT private.org_ids_with_every_site() AS org_ids_with_every_site))) OR (( SELECT s.group_id
+           FROM public.sites s
+          WHERE (s.id = i.site_id)) = ANY (ARRAY( SELECT private.limited_site_group_ids() AS limited_site_group_ids))));
+comment on view private.answered_count_of_inspection is 'Each inspection the caller sees (the rule) with its answered count: shown items answered, or with a confirmed photo; read past the answers'' and attachments'' policies, asking the rule once per inspection.';
+alter table private.answered_count_of_inspection replica identity nothing;
+grant select on table private.answered_count_of_inspection to authenticated, service_role;
+
 create view private.site_group_of_action as
  SELECT a.id AS action_id,
     a.org_id,

@@ -121,25 +121,34 @@ function inspectionFilterSql(orgId: string, query: InspectionFilterQuery): Inlin
 
 export const inspectionFilters = (tx: Tx, orgId: string, query: InspectionFilterQuery) => tx.unsafe(inspectionFilterSql(orgId, query).text);
 
-/** Inspections with what a list shows beside them. */
-export const SELECT_INSPECTIONS = inline`
-  select i.*, s.name as site_name, s.timezone as site_timezone, v.version as template_version, v.name as template_name,
-         p.display_name as assignee_name,
-         -- Progress as the run page counts it: the items that show (hidden_item_keys, kept by the
-         -- answers trigger), answered with a value, or for photo items with a confirmed photo.
-         v.item_count - cardinality(i.hidden_item_keys) as item_count,
-         (select count(*)::int from public.answers x where x.inspection_id = i.id and x.value is not null and x.item_key <> all (i.hidden_item_keys))
-           + (select count(distinct t.item_key)::int from public.attachments t
-              where t.inspection_id = i.id and t.confirmed_at is not null and t.item_key <> all (i.hidden_item_keys))
-           as answered_count,
-         ${OVERDUE} as overdue,
-         ${MISSED} as missed,
-         -- The cursor keeps created_at's microseconds: JavaScript dates stop at milliseconds.
-         to_char(i.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_at_key
-  from public.inspections i
+/** What a list shows of each inspection `i`, beside it: its site `s`, version `v` and assignee `p`. */
+const INSPECTION_COLUMNS = inline`
+  i.*, s.name as site_name, s.timezone as site_timezone, v.version as template_version, v.name as template_name,
+  p.display_name as assignee_name,
+  -- Progress as the run page counts it: the items that show (hidden_item_keys, kept by the
+  -- answers trigger), answered with a value, or for photo items with a confirmed photo. Counted
+  -- past the answers' and photos' policies, the rule asked once for the inspection
+  -- (private.answered_count_of_inspection; docs/site-groups.md, "Hot paths").
+  v.item_count - cardinality(i.hidden_item_keys) as item_count,
+  (select c.answered_count from private.answered_count_of_inspection c where c.inspection_id = i.id) as answered_count,
+  ${OVERDUE} as overdue,
+  ${MISSED} as missed,
+  -- The cursor keeps created_at's microseconds: JavaScript dates stop at milliseconds.
+  to_char(i.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_at_key
+`;
+
+/** The tables INSPECTION_COLUMNS reads beside the inspection `i`. */
+const INSPECTION_JOINS = inline`
   join public.sites s on s.id = i.site_id
   join public.template_versions v on v.id = i.template_version_id
   left join public.profiles p on p.user_id = i.assignee_id
+`;
+
+/** Inspections with what a list shows beside them. */
+export const SELECT_INSPECTIONS = inline`
+  select ${INSPECTION_COLUMNS}
+  from public.inspections i
+  ${INSPECTION_JOINS}
 `;
 const selectInspections = (tx: Tx) => tx.unsafe(SELECT_INSPECTIONS.text);
 
