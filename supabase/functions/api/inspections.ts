@@ -29,7 +29,16 @@ import { SELECT_ANSWERS } from './answer-statements.ts';
 import { answerOf, type AnswerRow } from './answers.ts';
 import { attachmentOf, type AttachmentRow } from './attachments.ts';
 import { orgParams } from './orgs.ts';
-import { bySiteSql, inSiteGroup, readPlanStatement, rememberedReadPlan, rememberReadPlan, seenSitesSql } from './site-groups.ts';
+import {
+  bySiteSql,
+  inSiteGroup,
+  orgWideSql,
+  type ReadPlan,
+  readPlanStatement,
+  rememberedReadPlan,
+  rememberReadPlan,
+  seenSitesSql,
+} from './site-groups.ts';
 import { SELECT_TEMPLATE_VERSIONS, templateVersionOf, type TemplateVersionRow } from './templates.ts';
 
 /** An inspections row with its site, version and assignee names, as postgres.js returns it. */
@@ -231,34 +240,61 @@ async function updateInspection(tx: Tx, orgId: string, id: string, changes: Reco
 function walkedPageSql(orgId: string, query: InspectionFilterQuery, after: unknown[] | null, limit: number): InlineSql {
   return inline`
     ${SELECT_INSPECTIONS}
-    where ${inspectionFilterSql(orgId, query)} and ${pageCursor(after)}
+    where ${inspectionFilterSql(orgId, query)} and ${pageCursor('i', after)}
     order by i.created_at desc, i.id desc
     limit ${limit}
   `;
 }
 
-function pageCursor(after: unknown[] | null): InlineSql {
-  return after ? inline`(i.created_at, i.id) < (${after[0] as string}::text::timestamptz, ${after[1] as string}::uuid)` : inline`true`;
+/**
+ * The list's page by private.inspections_by_site_group, which keeps each inspection's site group
+ * in the order of the list: its index-only walk drops the inspections of sites the caller does
+ * not see by their group, without looking each one's site up, and only the inspections it keeps
+ * are read (under their own policy, as always). Right for everyone; fast for a limited caller who
+ * sees too many sites to read the list site by site (docs/site-groups.md, "Hot paths").
+ */
+function groupWalkedPageSql(orgId: string, query: InspectionFilterQuery, after: unknown[] | null, limit: number): InlineSql {
+  return inline`
+    select ${INSPECTION_COLUMNS}
+    from private.inspections_by_site_group w
+    join public.inspections i on i.id = w.inspection_id
+    ${INSPECTION_JOINS}
+    where w.org_id = ${orgId} and ${inspectionFilterSql(orgId, query)} and ${pageCursor('w', after)}
+    order by w.created_at desc, w.inspection_id desc
+    limit ${limit}
+  `;
+}
+
+/** The list's order: newest first, on public.inspections `i` or on private.inspections_by_site_group `w`. */
+const ORDER_COLUMNS = {
+  i: [inline`i.created_at`, inline`i.id`],
+  w: [inline`w.created_at`, inline`w.inspection_id`],
+} as const;
+
+/** After the cursor's inspection, in the list's order. */
+function pageCursor(on: keyof typeof ORDER_COLUMNS, after: unknown[] | null): InlineSql {
+  const [createdAt, id] = ORDER_COLUMNS[on];
+  return after ? inline`(${createdAt}, ${id}) < (${after[0] as string}::text::timestamptz, ${after[1] as string}::uuid)` : inline`true`;
 }
 
 /**
- * The list's page, its ids found the cheaper way for the caller and then read whole: site by site
- * when bySiteSql holds (a limited caller who sees few sites), by the organization's index otherwise. The gate is decided once,
- * before either branch runs (its filter holds no column, so Postgres evaluates it first and skips
- * the branch it rules out), so this is right for any caller whatever it was last time.
+ * The list's page, its ids found the cheapest way for the caller and then read whole: site by site
+ * when bySiteSql holds (a limited caller who sees few sites), by private.inspections_by_site_group
+ * for other limited callers, by the organization's index for org-wide ones. The gate is decided
+ * once, before any branch runs (its filters hold no column, so Postgres evaluates them first and
+ * skips the branches they rule out), so this is right for any caller whatever it was last time.
  */
 export function gatedPageSql(orgId: string, query: InspectionFilterQuery, after: unknown[] | null, limit: number): InlineSql {
   const filters = inspectionFilterSql(orgId, query);
-  const cursor = pageCursor(after);
   return inline`
-    with gate as materialized (select ${bySiteSql(orgId)} as by_site),
+    with gate as materialized (select ${orgWideSql(orgId)} as org_wide, ${bySiteSql(orgId)} as by_site),
     page as (
       (
         select p.id, p.created_at
         from (${seenSitesSql(orgId)}) seen
         cross join lateral (
           select i.id, i.created_at from public.inspections i join public.sites s on s.id = i.site_id
-          where i.site_id = seen.id and ${filters} and ${cursor}
+          where i.site_id = seen.id and ${filters} and ${pageCursor('i', after)}
           order by i.created_at desc, i.id desc
           limit ${limit}
         ) p
@@ -268,8 +304,19 @@ export function gatedPageSql(orgId: string, query: InspectionFilterQuery, after:
       )
       union all
       (
+        select w.inspection_id, w.created_at
+        from private.inspections_by_site_group w
+        join public.inspections i on i.id = w.inspection_id
+        join public.sites s on s.id = i.site_id
+        where w.org_id = ${orgId} and ${filters} and ${pageCursor('w', after)}
+          and not (select g.by_site or g.org_wide from gate g)
+        order by w.created_at desc, w.inspection_id desc
+        limit ${limit}
+      )
+      union all
+      (
         select i.id, i.created_at from public.inspections i join public.sites s on s.id = i.site_id
-        where ${filters} and ${cursor} and not (select g.by_site from gate g)
+        where ${filters} and ${pageCursor('i', after)} and (select g.org_wide from gate g)
         order by i.created_at desc, i.id desc
         limit ${limit}
       )
@@ -280,6 +327,12 @@ export function gatedPageSql(orgId: string, query: InspectionFilterQuery, after:
   `;
 }
 
+/** The page statement for a caller whose read plan is known (rememberedReadPlan), or the gated one. */
+function pageSql(plan: ReadPlan | undefined, orgId: string, query: InspectionFilterQuery, after: unknown[] | null, limit: number): InlineSql {
+  if (!plan || plan.bySite) return gatedPageSql(orgId, query, after, limit);
+  return plan.orgWide ? walkedPageSql(orgId, query, after, limit) : groupWalkedPageSql(orgId, query, after, limit);
+}
+
 export const listInspections = route({
   method: 'GET',
   response: { list: inspectionSchema },
@@ -288,14 +341,14 @@ export const listInspections = route({
   query: inspectionListQuerySchema,
   handler: async ({ principal, params, query, read }) => {
     const after = decodeCursor(query.cursor, ['timestamp', 'uuid']);
-    // Read by the plain walk when the caller is known to see many sites (org-wide ones); else the
-    // gated statement, which finds out in SQL (site-groups.ts, rememberedReadPlan).
+    // Read by the statement for the caller's plan when it is known; else the gated statement, which
+    // finds out in SQL (site-groups.ts, rememberedReadPlan).
     const plan = rememberedReadPlan(principal, params.org);
     // The membership check and the page in one round trip (issue 15): RLS shows a non-member no
     // rows, and the check's 404 wins when it fails. Not known yet: the plan to remember too.
     const [role, rows, planRows] = await read([
       roleStatement(params.org),
-      plan && !plan.bySite ? walkedPageSql(params.org, query, after, query.limit + 1) : gatedPageSql(params.org, query, after, query.limit + 1),
+      pageSql(plan, params.org, query, after, query.limit + 1),
       ...(plan ? [] : [readPlanStatement(params.org)]),
     ]);
     roleAllowed(role);
