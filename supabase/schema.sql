@@ -3613,14 +3613,14 @@ declare
 begin
   if uid is not null then
     return query
-      select distinct t.descendant_id
+      select t.descendant_id
       from public.memberships m
       join public.membership_site_groups g on g.org_id = m.org_id and g.user_id = m.user_id
       join private.site_group_tree t on t.ancestor_id = g.site_group_id
       where m.user_id = uid and m.site_access_limited and (roles is null or m.role = any (roles));
   else
     return query
-      select distinct t.descendant_id
+      select t.descendant_id
       from private.current_api_key() k
       join public.api_keys a on a.id = k.id
       join public.api_key_site_groups g on g.api_key_id = k.id and g.org_id = k.org_id
@@ -3629,7 +3629,7 @@ begin
   end if;
 end;
 $function$;
-comment on function private.limited_site_group_ids(roles public.org_role[]) is 'Site groups the caller sees through the groups it is limited to, with their descendants (none where it is org-wide), optionally only with one of the given roles.';
+comment on function private.limited_site_group_ids(roles public.org_role[]) is 'Site groups the caller sees through the groups it is limited to, with their descendants (none where it is org-wide), optionally only with one of the given roles; a group may come twice when the caller''s groups overlap: ask whether a group is among them.';
 grant execute on function private.limited_site_group_ids(roles public.org_role[]) to authenticated, service_role;
 
 -- private.limited_site_ids(roles public.org_role[]) -----------------------------------------------
