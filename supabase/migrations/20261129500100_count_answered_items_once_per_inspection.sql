@@ -6,8 +6,8 @@
 -- member limited to site groups those look each answer's inspection and site up again, two index
 -- probes per answer (255 for a page of 51 inspections of 5 items, over 4,000 for the demo's
 -- 41-item audit), although the inspection itself had just passed the inspections policy. And the
--- two policies' sub-plans were planned again in every statement that lists inspections: about a
--- quarter of an org-wide member's list statement.
+-- two policies' sub-plans were planned again in every statement that lists inspections: nearly a
+-- third of an org-wide member's list statement.
 --
 -- The view runs as its owner, past the answers' and attachments' policies, and shows an
 -- inspection's count only when the caller sees the inspection, by the rule itself (org-wide in

@@ -6,10 +6,10 @@
 -- does not see. To know, the inspections policy looks each one's site up (an index probe of
 -- sites), so a member who sees a tenth of the sites walks ten inspections and probes ten sites for
 -- each one listed: 3.7 ms of CPU more than an org-wide member for a page of 50 at 100,000 sites
--- (its whole list statement 4 ms). Here the walk reads index entries that carry the group (an
--- index-only scan) and checks it against the caller's groups in a hash, as cheaply as the org-wide
--- walk; the inspections it finds are then read from public.inspections, whose policy decides what
--- the caller sees, as always. This table only chooses which inspections to read.
+-- (whose whole list statement took 3.8 ms). Here the walk reads index entries that carry the
+-- group (an index-only scan) and checks it against the caller's groups in a hash, as cheaply as
+-- the org-wide walk; the inspections it finds are then read from public.inspections, whose policy
+-- decides what the caller sees, as always. This table only chooses which inspections to read.
 --
 -- Read as the caller, under its own policy: the rule's two tests on the row's organization and
 -- group, so a caller finds here only the inspections it may read.
