@@ -30,6 +30,7 @@ import path from 'node:path';
 import postgres from 'postgres';
 import { Agent, fetch as undiciFetch } from 'undici';
 import { startStack } from '../../stack/server.ts';
+import { callerSettingsStatement } from '../../supabase/functions/_shared/sql-literal.ts';
 import { freeStackPorts, privateStackFolder } from '../support/private-stack.ts';
 import { descendantCpuSeconds, load, percentile, signUpBenchUser } from './measure.ts';
 
@@ -57,10 +58,10 @@ function fetchFrom(address: string): typeof fetch {
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /**
- * Postgres's CPU per run of `query` (µs), as the api sends it: the caller's settings and the
- * statement in one simple-protocol message, signed by each of `claims` in turn, `runs` times on one
- * connection, read from its backend's /proc entry (Linux; 10 ms ticks, so runs × the statement's
- * time should be a second or more).
+ * Postgres's CPU per run of `query` (µs), as the api sends it: the caller's settings (the api's own
+ * callerSettingsStatement) and the statement in one simple-protocol message, signed by each of
+ * `claims` in turn, `runs` times on one connection, read from its backend's /proc entry (Linux;
+ * 10 ms ticks, so runs × the statement's time should be a second or more).
  */
 async function statementCpuUs(sql: postgres.Sql, claims: Record<string, unknown>[], query: string, runs: number): Promise<number> {
   const connection = await sql.reserve();
@@ -71,8 +72,7 @@ async function statementCpuUs(sql: postgres.Sql, claims: Record<string, unknown>
       const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
       return Number(fields[11]) + Number(fields[12]);
     };
-    const messages = claims.map((c) =>
-      `select set_config('role', 'authenticated', true), set_config('request.jwt.claims', '${JSON.stringify(c).replaceAll("'", "''")}', true);\n${query}`);
+    const messages = claims.map((c) => `${callerSettingsStatement({ role: 'authenticated', claims: c })};\n${query}`);
     const before = ticks();
     for (let i = 0; i < runs; i++) await connection.unsafe(messages[i % messages.length]);
     return ((ticks() - before) * 10_000) / runs;
