@@ -30,7 +30,8 @@
 //    pgbench under a storm of catalog invalidations (`-- sign-ins --users=50`).
 // 12. Site groups (site-groups.ts, issue 27): the inspections list and a site read at 100k sites in
 //    1k groups, for a member limited to a region beside an org-wide member, through the api and in
-//    SQL, with the plans; and the list for narrower and worst-case limits.
+//    SQL, with the plans; the list for narrower and worst-case limits; and what the list's table of
+//    inspections by site group costs writes.
 // 13. Site groups, the api's routes (site-groups-api.ts, issue 27): the whole tree of 1,000 groups
 //    at 100,000 sites, org-wide and limited, against its statement alone and a sites page; moving
 //    500 sites at once against the same UPDATE.

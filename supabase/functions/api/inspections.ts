@@ -31,7 +31,16 @@ import { attachmentOf, type AttachmentRow } from './attachments.ts';
 import { localDayBetween } from './local-days.ts';
 import { MISSED, OUTCOMES } from './occurrence-outcomes.ts';
 import { orgParams } from './orgs.ts';
-import { bySiteSql, inSiteGroup, readPlanStatement, rememberedReadPlan, rememberReadPlan, seenSitesSql } from './site-groups.ts';
+import {
+  bySiteSql,
+  inSiteGroup,
+  orgWideSql,
+  type ReadPlan,
+  readPlanStatement,
+  rememberedReadPlan,
+  rememberReadPlan,
+  seenSitesSql,
+} from './site-groups.ts';
 import { SELECT_TEMPLATE_VERSIONS, templateVersionOf, type TemplateVersionRow } from './templates.ts';
 
 /** An inspections row with its site, version and assignee names, as postgres.js returns it. */
@@ -125,25 +134,34 @@ function inspectionFilterSql(orgId: string, query: InspectionFilterQuery): Inlin
 
 export const inspectionFilters = (tx: Tx, orgId: string, query: InspectionFilterQuery) => tx.unsafe(inspectionFilterSql(orgId, query).text);
 
-/** Inspections with what a list shows beside them. */
-export const SELECT_INSPECTIONS = inline`
-  select i.*, s.name as site_name, s.timezone as site_timezone, v.version as template_version, v.name as template_name,
-         p.display_name as assignee_name,
-         -- Progress as the run page counts it: the items that show (hidden_item_keys, kept by the
-         -- answers trigger), answered with a value, or for photo items with a confirmed photo.
-         v.item_count - cardinality(i.hidden_item_keys) as item_count,
-         (select count(*)::int from public.answers x where x.inspection_id = i.id and x.value is not null and x.item_key <> all (i.hidden_item_keys))
-           + (select count(distinct t.item_key)::int from public.attachments t
-              where t.inspection_id = i.id and t.confirmed_at is not null and t.item_key <> all (i.hidden_item_keys))
-           as answered_count,
-         ${OVERDUE} as overdue,
-         ${MISSED} as missed,
-         -- The cursor keeps created_at's microseconds: JavaScript dates stop at milliseconds.
-         to_char(i.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_at_key
-  from public.inspections i
+/** What a list shows of each inspection `i`, beside it: its site `s`, version `v` and assignee `p`. */
+const INSPECTION_COLUMNS = inline`
+  i.*, s.name as site_name, s.timezone as site_timezone, v.version as template_version, v.name as template_name,
+  p.display_name as assignee_name,
+  -- Progress as the run page counts it: the items that show (hidden_item_keys, kept by the
+  -- answers trigger), answered with a value, or for photo items with a confirmed photo. Counted
+  -- past the answers' and photos' policies, the rule asked once for the inspection
+  -- (private.answered_count_of_inspection; docs/site-groups.md, "Hot paths").
+  v.item_count - cardinality(i.hidden_item_keys) as item_count,
+  (select c.answered_count from private.answered_count_of_inspection c where c.inspection_id = i.id) as answered_count,
+  ${OVERDUE} as overdue,
+  ${MISSED} as missed,
+  -- The cursor keeps created_at's microseconds: JavaScript dates stop at milliseconds.
+  to_char(i.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as created_at_key
+`;
+
+/** The tables INSPECTION_COLUMNS reads beside the inspection `i`. */
+const INSPECTION_JOINS = inline`
   join public.sites s on s.id = i.site_id
   join public.template_versions v on v.id = i.template_version_id
   left join public.profiles p on p.user_id = i.assignee_id
+`;
+
+/** Inspections with what a list shows beside them. */
+export const SELECT_INSPECTIONS = inline`
+  select ${INSPECTION_COLUMNS}
+  from public.inspections i
+  ${INSPECTION_JOINS}
 `;
 const selectInspections = (tx: Tx) => tx.unsafe(SELECT_INSPECTIONS.text);
 
@@ -226,34 +244,61 @@ async function updateInspection(tx: Tx, orgId: string, id: string, changes: Reco
 function walkedPageSql(orgId: string, query: InspectionFilterQuery, after: unknown[] | null, limit: number): InlineSql {
   return inline`
     ${SELECT_INSPECTIONS}
-    where ${inspectionFilterSql(orgId, query)} and ${pageCursor(after)}
+    where ${inspectionFilterSql(orgId, query)} and ${pageCursor('i', after)}
     order by i.created_at desc, i.id desc
     limit ${limit}
   `;
 }
 
-function pageCursor(after: unknown[] | null): InlineSql {
-  return after ? inline`(i.created_at, i.id) < (${after[0] as string}::text::timestamptz, ${after[1] as string}::uuid)` : inline`true`;
+/**
+ * The list's page by private.inspections_by_site_group, which keeps each inspection's site group
+ * in the order of the list: its index-only walk drops the inspections of sites the caller does
+ * not see by their group, without looking each one's site up, and only the inspections it keeps
+ * are read (under their own policy, as always). Right for everyone; fast for a limited caller who
+ * sees too many sites to read the list site by site (docs/site-groups.md, "Hot paths").
+ */
+function groupWalkedPageSql(orgId: string, query: InspectionFilterQuery, after: unknown[] | null, limit: number): InlineSql {
+  return inline`
+    select ${INSPECTION_COLUMNS}
+    from private.inspections_by_site_group w
+    join public.inspections i on i.id = w.inspection_id
+    ${INSPECTION_JOINS}
+    where w.org_id = ${orgId} and ${inspectionFilterSql(orgId, query)} and ${pageCursor('w', after)}
+    order by w.created_at desc, w.inspection_id desc
+    limit ${limit}
+  `;
+}
+
+/** The list's order: newest first, on public.inspections `i` or on private.inspections_by_site_group `w`. */
+const ORDER_COLUMNS = {
+  i: [inline`i.created_at`, inline`i.id`],
+  w: [inline`w.created_at`, inline`w.inspection_id`],
+} as const;
+
+/** After the cursor's inspection, in the list's order. */
+function pageCursor(on: keyof typeof ORDER_COLUMNS, after: unknown[] | null): InlineSql {
+  const [createdAt, id] = ORDER_COLUMNS[on];
+  return after ? inline`(${createdAt}, ${id}) < (${after[0] as string}::text::timestamptz, ${after[1] as string}::uuid)` : inline`true`;
 }
 
 /**
- * The list's page, its ids found the cheaper way for the caller and then read whole: site by site
- * when bySiteSql holds (a limited caller who sees few sites), by the organization's index otherwise. The gate is decided once,
- * before either branch runs (its filter holds no column, so Postgres evaluates it first and skips
- * the branch it rules out), so this is right for any caller whatever it was last time.
+ * The list's page, its ids found the cheapest way for the caller and then read whole: site by site
+ * when bySiteSql holds (a limited caller who sees few sites), by private.inspections_by_site_group
+ * for other limited callers, by the organization's index for org-wide ones. The gate is decided
+ * once, before any branch runs (its filters hold no column, so Postgres evaluates them first and
+ * skips the branches they rule out), so this is right for any caller whatever it was last time.
  */
 export function gatedPageSql(orgId: string, query: InspectionFilterQuery, after: unknown[] | null, limit: number): InlineSql {
   const filters = inspectionFilterSql(orgId, query);
-  const cursor = pageCursor(after);
   return inline`
-    with gate as materialized (select ${bySiteSql(orgId)} as by_site),
+    with gate as materialized (select ${orgWideSql(orgId)} as org_wide, ${bySiteSql(orgId)} as by_site),
     page as (
       (
         select p.id, p.created_at
         from (${seenSitesSql(orgId)}) seen
         cross join lateral (
           select i.id, i.created_at from public.inspections i join public.sites s on s.id = i.site_id
-          where i.site_id = seen.id and ${filters} and ${cursor}
+          where i.site_id = seen.id and ${filters} and ${pageCursor('i', after)}
           order by i.created_at desc, i.id desc
           limit ${limit}
         ) p
@@ -263,8 +308,19 @@ export function gatedPageSql(orgId: string, query: InspectionFilterQuery, after:
       )
       union all
       (
+        select w.inspection_id, w.created_at
+        from private.inspections_by_site_group w
+        join public.inspections i on i.id = w.inspection_id
+        join public.sites s on s.id = i.site_id
+        where w.org_id = ${orgId} and ${filters} and ${pageCursor('w', after)}
+          and not (select g.by_site or g.org_wide from gate g)
+        order by w.created_at desc, w.inspection_id desc
+        limit ${limit}
+      )
+      union all
+      (
         select i.id, i.created_at from public.inspections i join public.sites s on s.id = i.site_id
-        where ${filters} and ${cursor} and not (select g.by_site from gate g)
+        where ${filters} and ${pageCursor('i', after)} and (select g.org_wide from gate g)
         order by i.created_at desc, i.id desc
         limit ${limit}
       )
@@ -275,6 +331,36 @@ export function gatedPageSql(orgId: string, query: InspectionFilterQuery, after:
   `;
 }
 
+/**
+ * Keeps the joins of the next statement in the order written (for the transaction: the read's
+ * message). Without a filter the group walk drives the page whatever the planner weighs, and its
+ * search over five tables was 0.3 ms of a limited member's 3.6 ms list statement
+ * (docs/site-groups.md, "Hot paths"); with one, the planner may rightly start elsewhere (a site's
+ * inspections by their site's index), so it is left to choose.
+ */
+const JOINS_IN_WRITTEN_ORDER = inline`select set_config('join_collapse_limit', '1', true)`;
+
+/** Every filter of the list (the type makes a new one be named here). */
+const FILTERS: Record<keyof InspectionFilterQuery, true> = {
+  status: true, q: true, site_id: true, site_group_id: true, assignee_id: true, overdue: true, updated_since: true,
+  schedule_id: true, missed: true, outcome: true, due_from: true, due_to: true, due_before: true,
+};
+
+/** Whether the list's query narrows it by any filter (the cursor is not one). */
+const isFiltered = (query: InspectionFilterQuery) =>
+  (Object.keys(FILTERS) as (keyof InspectionFilterQuery)[]).some((name) => query[name] !== undefined);
+
+/**
+ * The statements that read the page for a caller whose read plan is known (rememberedReadPlan), or
+ * the gated one; the page is the last one's rows.
+ */
+function pageStatements(plan: ReadPlan | undefined, orgId: string, query: InspectionFilterQuery, after: unknown[] | null, limit: number): InlineSql[] {
+  if (!plan || plan.bySite) return [gatedPageSql(orgId, query, after, limit)];
+  if (plan.orgWide) return [walkedPageSql(orgId, query, after, limit)];
+  const page = groupWalkedPageSql(orgId, query, after, limit);
+  return isFiltered(query) ? [page] : [JOINS_IN_WRITTEN_ORDER, page];
+}
+
 export const listInspections = route({
   method: 'GET',
   response: { list: inspectionSchema },
@@ -283,16 +369,14 @@ export const listInspections = route({
   query: inspectionListQuerySchema,
   handler: async ({ principal, params, query, read }) => {
     const after = decodeCursor(query.cursor, ['timestamp', 'uuid']);
-    // Read by the plain walk when the caller is known to see many sites (org-wide ones); else the
-    // gated statement, which finds out in SQL (site-groups.ts, rememberedReadPlan).
+    // Read by the statement for the caller's plan when it is known; else the gated statement, which
+    // finds out in SQL (site-groups.ts, rememberedReadPlan).
     const plan = rememberedReadPlan(principal, params.org);
     // The membership check and the page in one round trip (issue 15): RLS shows a non-member no
     // rows, and the check's 404 wins when it fails. Not known yet: the plan to remember too.
-    const [role, rows, planRows] = await read([
-      roleStatement(params.org),
-      plan && !plan.bySite ? walkedPageSql(params.org, query, after, query.limit + 1) : gatedPageSql(params.org, query, after, query.limit + 1),
-      ...(plan ? [] : [readPlanStatement(params.org)]),
-    ]);
+    const page = pageStatements(plan, params.org, query, after, query.limit + 1);
+    const [role, ...results] = await read([roleStatement(params.org), ...page, ...(plan ? [] : [readPlanStatement(params.org)])]);
+    const [rows, planRows] = [results[page.length - 1], results[page.length]];
     roleAllowed(role);
     if (planRows) rememberReadPlan(principal, params.org, planRows as never);
     return pageOf(rows as InspectionRow[], query.limit, inspectionOf, (row) => [row.created_at_key, row.id]);

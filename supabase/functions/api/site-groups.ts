@@ -42,8 +42,9 @@ export function inSiteGroup(siteIdColumn: InlineSql, orgId: string, groupId: str
 /**
  * A caller limited to site groups who sees at most this many sites reads the inspections list site
  * by site (api/inspections.ts; docs/site-groups.md, "Hot paths"): about 15 µs a seen site whatever
- * the organization's size, where walking the organization's newest-first index reads past every
- * inspection the caller does not see.
+ * the organization's size, where walking the organization's inspections newest first (by
+ * private.inspections_by_site_group, for a limited caller) reads past every inspection the caller
+ * does not see.
  */
 export const SITE_BY_SITE_UP_TO = 1_000;
 

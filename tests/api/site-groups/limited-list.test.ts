@@ -1,8 +1,9 @@
 // The inspections list of a member limited to site groups is read site by site while they see at
-// most 1,000 sites, and by the organization's newest-first index beyond (api/inspections.ts,
-// inspectionPageSql; docs/site-groups.md, "Hot paths"). Either way it is the same list: the
-// org-wide list narrowed to their groups, in the same order, paged without repeats or gaps, with
-// the list's filters and a forged cursor refused.
+// most 1,000 sites, and beyond by private.inspections_by_site_group, which keeps each inspection's
+// site group in the list's order (api/inspections.ts, gatedPageSql and groupWalkedPageSql;
+// docs/site-groups.md, "Hot paths"). Either way it is the same list: the org-wide list narrowed to
+// their groups, in the same order, paged without repeats or gaps, with the list's filters and a
+// forged cursor refused; and a site moved into or out of their groups is in or out of it at once.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { call, expectProblem, expectStatus, patch } from '../../support/api.ts';
 import { db } from '../../support/database.ts';
@@ -68,5 +69,33 @@ describe('the inspections list of a member limited to site groups', () => {
     const [{ n }] = await db()`select count(*)::int as n from public.sites where group_id = ${world.groups.harbor.id}`;
     expect(n).toBeGreaterThan(1000);
     await expectSameListAsReference();
+  });
+
+  it('seeing more than 1,000 sites: a site moved into its groups is in the list at once, and out of it when moved away', async () => {
+    // A key made now reads its first page by the gated statement and the next ones by the statement
+    // its read plan then names (a limited caller seeing more than 1,000 sites: groupWalkedPageSql).
+    const fresh = await createKey(world.owner, org(), 'viewer', { site_group_ids: [world.groups.harbor.id] });
+    const sitePath = `orgs/${org()}/sites/${world.sites.south.id}`;
+    const southIds = (await ids(world.owner.client, `site_id=${world.sites.south.id}`, 200));
+    expect(southIds.length).toBe(6);
+    const expectListOf = async (expected: string[]) => {
+      for (const client of [world.limited.inspector.client, fresh.client]) {
+        for (const limit of [1, 5, 200]) expect(await ids(client, '', limit), `by ${limit}`).toEqual(expected);
+      }
+    };
+
+    expectStatus(await patch(world.manager.client, sitePath, { group_id: world.groups.harbor.id }), 200);
+    const withSouth = await reference('');
+    expect(withSouth.filter((id: string) => southIds.includes(id)).length).toBe(6);
+    await expectListOf(withSouth);
+    // With filters too (the planner then chooses the joins' order itself).
+    for (const query of ['status=scheduled', `q=${encodeURIComponent(word)}`]) {
+      expect(await ids(fresh.client, query, 2), query).toEqual(await reference(query));
+    }
+
+    expectStatus(await patch(world.manager.client, sitePath, { group_id: world.groups.south.id }), 200);
+    const withoutSouth = await reference('');
+    expect(withoutSouth.filter((id: string) => southIds.includes(id))).toEqual([]);
+    await expectListOf(withoutSouth);
   });
 });
