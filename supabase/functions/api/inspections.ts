@@ -344,6 +344,7 @@ const JOINS_IN_WRITTEN_ORDER = inline`select set_config('join_collapse_limit', '
 const FILTERS: Record<keyof InspectionFilterQuery, true> = {
   status: true, q: true, site_id: true, site_group_id: true, assignee_id: true, overdue: true, updated_since: true,
   schedule_id: true, missed: true, outcome: true, due_from: true, due_to: true, due_before: true,
+  template_id: true, submitted_day_from: true, submitted_day_to: true, due_day_from: true, due_day_to: true, failed_item: true,
 };
 
 /** Whether the list's query narrows it by any filter (the cursor is not one). */
