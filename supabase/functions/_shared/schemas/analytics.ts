@@ -3,7 +3,7 @@
 // each site's own calendar), at most 366 days, by ISO week (from Monday) or calendar month.
 import { z } from 'zod';
 import { idSchema } from './common.ts';
-import { isCalendarDate } from './template-items.ts';
+import { scheduleDateSchema } from './schedules.ts';
 
 export const ANALYTICS_MEASURES = ['scores', 'on-time', 'failed-items', 'actions', 'sites'] as const;
 export type AnalyticsMeasure = (typeof ANALYTICS_MEASURES)[number];
@@ -22,10 +22,8 @@ export const ANALYTICS_MAX_LIMIT = 200;
 
 const DAY_MS = 86_400_000;
 
-const analyticsDateSchema = z
-  .string({ error: 'Enter a date as YYYY-MM-DD.' })
-  .refine(isCalendarDate, { error: 'Enter a date as YYYY-MM-DD.' })
-  .refine((value) => value >= '2000-01-01' && value <= '2100-12-31', { error: 'Choose a date from 2000 to 2100.' });
+/** A calendar date from 2000 to 2100, worded as the schedules' dates are. */
+const analyticsDateSchema = scheduleDateSchema;
 
 const limitSchema = z.coerce
   .number({ error: `Use a whole number from 1 to ${ANALYTICS_MAX_LIMIT}.` })
