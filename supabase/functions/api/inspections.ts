@@ -73,8 +73,6 @@ const inspectionParams = z.strictObject({ org: idSchema, id: idSchema });
 export const OVERDUE = inline`(i.status in ('scheduled', 'in_progress') and i.due_at is not null and i.due_at < now())`;
 export const overdueCondition = (tx: Tx) => tx.unsafe(OVERDUE.text);
 
-// Missed, on time and late (occurrence-outcomes.ts): the list's filters, also read from here.
-export { MISSED, OUTCOMES };
 
 type InspectionFilterQuery = {
   status?: string[];
@@ -97,7 +95,6 @@ type InspectionFilterQuery = {
   due_day_to?: string;
   failed_item?: string;
 };
-
 
 /**
  * The list's filters, on inspections `i` and their sites `s`, with the values as literals

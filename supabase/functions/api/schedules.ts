@@ -32,7 +32,8 @@ import {
 } from '../_shared/schemas/schedules.ts';
 import { inline, type InlineSql } from '../_shared/sql-literal.ts';
 import { iso, requireRole, roleAllowed, roleStatement, SITE_MANAGERS } from './access.ts';
-import { inspectionOf, type InspectionRow, OUTCOMES, SELECT_INSPECTIONS } from './inspections.ts';
+import { inspectionOf, type InspectionRow, SELECT_INSPECTIONS } from './inspections.ts';
+import { OUTCOMES } from './occurrence-outcomes.ts';
 import { orgParams } from './orgs.ts';
 import { inSiteGroup, readPlanStatement, rememberedReadPlan, rememberReadPlan, rowsAtSeenSites } from './site-groups.ts';
 
