@@ -36,7 +36,7 @@ interface MeasurePanelProps<T> {
 }
 
 /** What a measure says offline when its figures for the filters chosen were never fetched on this device. */
-export const measureNotOnDevice = "The figures for these filters aren't on this device yet. Connect to the internet to see them.";
+const measureNotOnDevice = "The figures for these filters aren't on this device yet. Connect to the internet to see them.";
 
 /** A measure's section: heading, its own controls, the chart beside its table, the CSV of its figures. */
 export function MeasurePanel<T>({ measure, heading, description, controls, orgId, query, result, isEmpty, emptyText, layout = 'beside', children }: MeasurePanelProps<T>) {

@@ -42,7 +42,6 @@ export function SiteRanking({ orgId, orgSlug, filters }: MeasureProps) {
           ...row,
           inspectionsHref: inspectionsHref(orgSlug, filters, { submitted: data, site: row.site_id }),
           onTimeHref: inspectionsHref(orgSlug, filters, { due: data, site: row.site_id, outcome: 'on_time' }),
-          onTime: row.on_time,
         }));
         return {
           chart: (
@@ -98,8 +97,8 @@ export function SiteRanking({ orgId, orgSlug, filters }: MeasureProps) {
                     </td>
                     <td data-label="On-time change">{changeText(row.on_time_change, 'rate')}</td>
                     <td data-label="On time">
-                      <Link to={row.onTimeHref} aria-label={`${countText(row.onTime)} of ${countText(row.due)} on time at ${row.site_name}`}>
-                        {`${countText(row.onTime)} of ${countText(row.due)}`}
+                      <Link to={row.onTimeHref} aria-label={`${countText(row.on_time)} of ${countText(row.due)} on time at ${row.site_name}`}>
+                        {`${countText(row.on_time)} of ${countText(row.due)}`}
                       </Link>
                     </td>
                   </tr>

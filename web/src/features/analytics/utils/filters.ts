@@ -28,7 +28,7 @@ export interface AnalyticsFilters {
   template: string;
 }
 
-export const DEFAULT_INTERVAL: AnalyticsInterval = 'week';
+const DEFAULT_INTERVAL: AnalyticsInterval = 'week';
 
 export const NO_FILTERS: AnalyticsFilters = { from: '', to: '', interval: DEFAULT_INTERVAL, group: '', site: '', template: '' };
 
