@@ -62,7 +62,7 @@ const seqId = (prefix: string, n: string) => `(${prefix} || lpad(to_hex(${n}), 1
  * them a schedule's occurrences), 20 answers each and about 0.6 actions each; 9,999 other
  * organizations of 90 inspections, 20 answers each and a few actions.
  */
-export async function generate(sql: Sql, org: string, owner: string, scale: number, log: (line: string) => void) {
+async function generate(sql: Sql, org: string, owner: string, scale: number, log: (line: string) => void) {
   const orgs = Math.max(2, Math.round(ORGS * scale));
   const bigInspections = Math.round(BIG_ORG_INSPECTIONS * scale);
   const perOther = Math.round((INSPECTIONS * scale - bigInspections) / (orgs - 1));

@@ -132,9 +132,9 @@ const siteSql = (org: string, site: string) => `select * from public.sites where
 
 /**
  * The bench's organization (see the header): 1,000 groups, 100,000 sites, 200,000 inspections with
- * 5 answers each, and its members, on a started stack. Exported for throwaway profiling scripts.
+ * 5 answers each, and its members, on a started stack.
  */
-export async function siteGroupsWorld(stack: Awaited<ReturnType<typeof startStack>>, sql: postgres.Sql, log: (line: string) => void) {
+async function siteGroupsWorld(stack: Awaited<ReturnType<typeof startStack>>, sql: postgres.Sql, log: (line: string) => void) {
   log(`\nSite groups (issue 27): generating ${SITES.toLocaleString()} sites in ${REGIONS + AREAS + SUB_AREAS} groups, ` +
     `${(SITES * INSPECTIONS_PER_SITE).toLocaleString()} inspections, ${(SITES * INSPECTIONS_PER_SITE * ANSWERS_PER_INSPECTION).toLocaleString()} answers …`);
   const users: Awaited<ReturnType<typeof signUpBenchUser>>[] = [];
